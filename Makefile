@@ -1,0 +1,43 @@
+# Two commands for a newcomer: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint format bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+# SQLite + eager Celery: no services needed.
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# The whole suite. Uses PostgreSQL/Redis when DATABASE_URL/CELERY_BROKER_URL point at them.
+test: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: install
+	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/pairing.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,55 @@
+"""The one error path of the API: every error becomes {"error": {"code", "message", ...}}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from config.errors import ApplicationError
+from games.engine.errors import RuleError
+
+_DRF_CODES = {
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+    exceptions.ParseError: "parse_error",
+    exceptions.ValidationError: "validation_error",
+}
+
+
+def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, **extra}}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ApplicationError):
+        return Response(_body(exc.code, exc.message, **exc.extra), status=exc.status)
+    if isinstance(exc, RuleError):
+        return Response(
+            _body(exc.code, str(exc), rule=exc.rule), status=status.HTTP_400_BAD_REQUEST
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = _body(code, "The request is not valid.", fields=response.data)
+    else:
+        detail = response.data.get("detail", str(exc)) if isinstance(response.data, dict) else exc
+        response.data = _body(code, str(detail))
+    return response

@@ -1,0 +1,18 @@
+"""Production settings: refuse to start without real secrets and hosts."""
+
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env
+from config.settings.base import *  # noqa: F403
+from config.settings.base import DEV_SECRET_KEY, SECRET_KEY
+
+DEBUG = env.bool("DEBUG", default=False)
+if not SECRET_KEY or SECRET_KEY == DEV_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is unset or is the development key: set SECRET_KEY in the environment "
+        "to a long random value before starting with config.settings.production."
+    )
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -1,0 +1,12 @@
+"""Test settings: the same as base, with fast hashing. DATABASE_URL and CELERY_BROKER_URL
+still decide whether PostgreSQL and Redis are used (CI sets both)."""
+
+from config.settings.base import *  # noqa: F403
+from config.settings.base import REST_FRAMEWORK
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+DEBUG = False
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,
+    "DEFAULT_THROTTLE_RATES": {**REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "anon": "10000/min"},
+}

@@ -1,0 +1,31 @@
+"""Writes about players: creating players with or without a login."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from config.errors import ValidationError
+from players.models import Club, Player
+
+
+@transaction.atomic
+def player_create(
+    *,
+    name: str,
+    username: str | None = None,
+    password: str | None = None,
+    email: str = "",
+    club: Club | None = None,
+    is_bot: bool = False,
+) -> Player:
+    """Create a player; with a username, also the login it plays with."""
+    user = None
+    if username:
+        user_model = get_user_model()
+        if user_model.objects.filter(username=username).exists():
+            raise ValidationError(
+                f"username {username!r} is taken", code="username_taken",
+            )
+        user = user_model.objects.create_user(username=username, password=password, email=email)
+    return Player.objects.create(user=user, name=name, club=club, is_bot=is_bot)
