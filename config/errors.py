@@ -12,8 +12,14 @@ class ApplicationError(Exception):
     code = "application_error"
     status = 400
 
-    def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
-                 extra: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        status: int | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:

@@ -31,5 +31,6 @@ def _broker() -> str:
 def healthz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _database(), "broker": _broker()}
     healthy = all(v in ("ok", "eager") for v in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "degraded", **checks},
-                        status=200 if healthy else 503)
+    return JsonResponse(
+        {"status": "ok" if healthy else "degraded", **checks}, status=200 if healthy else 503
+    )

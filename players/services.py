@@ -25,7 +25,8 @@ def player_create(
         user_model = get_user_model()
         if user_model.objects.filter(username=username).exists():
             raise ValidationError(
-                f"username {username!r} is taken", code="username_taken",
+                f"username {username!r} is taken",
+                code="username_taken",
             )
         user = user_model.objects.create_user(username=username, password=password, email=email)
     return Player.objects.create(user=user, name=name, club=club, is_bot=is_bot)
