@@ -1,0 +1,246 @@
+"""Melds, deadwood and layoffs (RULES.md sections 2 and 6).
+
+How the solver finds the true minimum in one pass: only ranks held three or more times can
+form sets, so the search enumerates the few ways of using those ranks in sets (at most 72
+for 11 cards, usually one or two). Whatever is left can only form runs, runs stay inside a
+suit, and the best run use of one suit is a precomputed table lookup on its 13-bit mask
+(see _meldtables). A hand is a 52-bit mask, card index = suit * 13 + rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games.engine import _defence
+from games.engine._meldtables import (
+    DEAD,
+    DROP1,
+    NO_CARD,
+    SUIT_BITS,
+    SUIT_FULL,
+    blocks,
+    set_ranks,
+    set_states,
+)
+from games.engine.cards import (
+    FULL_DECK,
+    VALUES,
+    card_index,
+    parse_cards,
+    sort_cards,
+    to_mask,
+)
+from games.engine.errors import InvalidMeldError
+
+MELD_RULE = "2 melds"
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    melds: tuple[tuple[str, ...], ...]  # each meld sorted with cards.sort_cards; melds sorted
+    deadwood: tuple[str, ...]  # sorted
+    deadwood_value: int
+
+
+@dataclass(frozen=True)
+class Defence:
+    melds: tuple[tuple[str, ...], ...]  # the defender's own melds
+    layoffs: tuple[tuple[str, int], ...]  # (card, index into the knocker's melds), play order
+    deadwood: tuple[str, ...]
+    deadwood_value: int
+
+
+# ---------------------------------------------------------------------------- meld checks
+
+
+def is_set(cards: Iterable[str]) -> bool:
+    """Three or four cards of one rank."""
+    indexes = _distinct_indexes(cards)
+    return indexes is not None and 3 <= len(indexes) <= 4 and len({i % 13 for i in indexes}) == 1
+
+
+def is_run(cards: Iterable[str]) -> bool:
+    """Three or more cards of one suit in consecutive rank order, ace low (no wrap-around)."""
+    indexes = _distinct_indexes(cards)
+    if indexes is None or len(indexes) < 3 or len({i // 13 for i in indexes}) != 1:
+        return False
+    ordered = sorted(indexes)
+    return ordered[-1] - ordered[0] == len(ordered) - 1
+
+
+def is_meld(cards: Iterable[str]) -> bool:
+    cards = tuple(cards)
+    return is_set(cards) or is_run(cards)
+
+
+def _distinct_indexes(cards: Iterable[str]) -> list[int] | None:
+    indexes = [card_index(code) for code in cards]
+    return indexes if len(set(indexes)) == len(indexes) else None
+
+
+# ------------------------------------------------------------------------------ fast path
+
+
+def _suits(mask: int) -> tuple[int, int, int, int]:
+    return (
+        mask & SUIT_FULL,
+        mask >> 13 & SUIT_FULL,
+        mask >> 26 & SUIT_FULL,
+        mask >> 39 & SUIT_FULL,
+    )
+
+
+def min_deadwood_mask(mask: int) -> int:
+    """Minimum deadwood of the hand given as a 52-bit mask."""
+    suits = _suits(mask)
+    if not set_ranks(suits):  # no rank held three times: runs only, four lookups
+        return DEAD[suits[0]] + DEAD[suits[1]] + DEAD[suits[2]] + DEAD[suits[3]]
+    return min(DEAD[a] + DEAD[b] + DEAD[c] + DEAD[d] for (a, b, c, d), _ in set_states(suits))
+
+
+def best_discard_mask(mask: int) -> tuple[int, int]:
+    """(index of the card to discard, minimum deadwood of the rest) for a non-empty hand.
+
+    One search instead of one solve per candidate: for each choice of sets, the discard is
+    the one card left out of the runs-only remainder, and DROP1 gives each suit's best
+    single card to leave out. Ties go to the highest rank, then the first suit (C D H S).
+    """
+    suits = _suits(mask)
+    best = NO_CARD
+    # Sets are not pruned here: discarding a card of a 'forced' set can still be best.
+    for left, _ in set_states(suits, prune=False):
+        total = DEAD[left[0]] + DEAD[left[1]] + DEAD[left[2]] + DEAD[left[3]]
+        for suit in range(4):
+            drop = DROP1[left[suit]]
+            if drop != NO_CARD:
+                key = ((total - DEAD[left[suit]] + (drop >> 4)) * 16 + (drop & 15)) * 4 + suit
+                best = min(best, key)
+    if best == NO_CARD:
+        raise InvalidMeldError("there is no card to discard", rule=MELD_RULE)
+    suit = best & 3
+    rank = 12 - (best >> 2 & 15)
+    return suit * SUIT_BITS + rank, best >> 6
+
+
+# ----------------------------------------------------------------------------- public API
+
+
+def min_deadwood(cards: Iterable[str]) -> int:
+    return min_deadwood_mask(to_mask(parse_cards(cards)))
+
+
+def best_discard(cards: Iterable[str]) -> tuple[str, int]:
+    """For a hand after drawing (normally 11 cards): (discard, minimum deadwood of the cards
+    left). Among equally good discards: the highest rank, then the first suit (C D H S)."""
+    index, deadwood = best_discard_mask(to_mask(parse_cards(cards)))
+    return FULL_DECK[index], deadwood
+
+
+def min_arrangements(cards: Iterable[str]) -> list[Arrangement]:
+    """Every distinct arrangement with the minimum deadwood, in a deterministic order.
+
+    Runs are reported maximal: cutting a long run into adjacent shorter runs changes neither
+    the deadwood nor the layoffs it accepts, so such cuts do not count as distinct.
+    """
+    suits = _suits(to_mask(parse_cards(cards)))
+    states = set_states(suits)
+    totals = [sum(DEAD[m] for m in left) for left, _ in states]
+    least = min(totals)
+    found = [
+        _arrangement(left, sets)
+        for (left, sets), t in zip(states, totals, strict=True)
+        if t == least
+    ]
+    return sorted(found, key=_arrangement_key)
+
+
+def best_arrangement(cards: Iterable[str]) -> Arrangement:
+    """A minimal-deadwood arrangement (the first of min_arrangements)."""
+    return min_arrangements(cards)[0]
+
+
+def validate_arrangement(hand: Iterable[str], melds: Sequence[Sequence[str]]) -> Arrangement:
+    """Check a stated arrangement: every meld valid, no card used twice, every card in the
+    hand. The deadwood is whatever the melds leave over."""
+    held = set(parse_cards(hand))
+    used: set[str] = set()
+    for meld in melds:
+        meld = tuple(meld)
+        if not is_meld(meld):
+            raise InvalidMeldError(f"{' '.join(meld)} is not a set or a run", rule=MELD_RULE)
+        for code in meld:
+            if code not in held:
+                raise InvalidMeldError(f"{code} is not in the hand", rule=MELD_RULE)
+            if code in used:
+                raise InvalidMeldError(f"{code} is used in two melds", rule=MELD_RULE)
+            used.add(code)
+    return _make_arrangement([tuple(m) for m in melds], held - used)
+
+
+def best_defence(knocker_melds: Sequence[Sequence[str]], defender_cards: Iterable[str]) -> Defence:
+    """The defender's own melds and layoffs onto the knocker's melds that leave the least
+    deadwood (RULES.md 6, Decision). Layoff indexes refer to `knocker_melds` as given."""
+    melds = [tuple(m) for m in knocker_melds]
+    for meld in melds:
+        if not is_meld(meld):
+            raise InvalidMeldError(f"{' '.join(meld)} is not a set or a run", rule=MELD_RULE)
+    knocker_cards = [code for meld in melds for code in meld]
+    defender = parse_cards(defender_cards)
+    parse_cards([*knocker_cards, *defender])  # a card used twice is an error
+    own, layoffs, deadwood = _defence.solve(
+        [[card_index(c) for c in meld] for meld in melds], to_mask(defender)
+    )
+    arranged = _make_arrangement([_codes(m) for m in own], [FULL_DECK[i] for i in deadwood])
+    return Defence(
+        melds=arranged.melds,
+        layoffs=tuple((FULL_DECK[i], meld) for i, meld in layoffs),
+        deadwood=arranged.deadwood,
+        deadwood_value=arranged.deadwood_value,
+    )
+
+
+# -------------------------------------------------------------------------------- helpers
+
+
+def _arrangement(left: tuple[int, ...], sets: tuple[tuple[int, int], ...]) -> Arrangement:
+    """The arrangement of one set choice: its sets, the maximal runs of what is left, and
+    the cards runs cannot use as deadwood."""
+    melds = [_set_cards(bit, suits) for bit, suits in sets]
+    deadwood = []
+    for suit, mask in enumerate(left):
+        base = suit * SUIT_BITS
+        for start, length in blocks(mask):
+            cards = [base + rank for rank in range(start, start + length)]
+            if length >= 3:
+                melds.append(cards)
+            else:
+                deadwood.extend(cards)
+    return _make_arrangement([_codes(m) for m in melds], [FULL_DECK[i] for i in deadwood])
+
+
+def _set_cards(rank_bit: int, suits: int) -> list[int]:
+    rank = rank_bit.bit_length() - 1
+    return [suit * SUIT_BITS + rank for suit in range(4) if suits >> suit & 1]
+
+
+def _codes(indexes: Iterable[int]) -> tuple[str, ...]:
+    return tuple(FULL_DECK[i] for i in indexes)
+
+
+def _make_arrangement(melds: list[tuple[str, ...]], deadwood: Iterable[str]) -> Arrangement:
+    ordered = sorted((sort_cards(m) for m in melds), key=_meld_key)
+    rest = sort_cards(deadwood)
+    return Arrangement(
+        melds=tuple(ordered),
+        deadwood=rest,
+        deadwood_value=sum(VALUES[card_index(c)] for c in rest),
+    )
+
+
+def _meld_key(meld: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(card_index(c) for c in meld)
+
+
+def _arrangement_key(arrangement: Arrangement) -> tuple[tuple[int, ...], ...]:
+    return tuple(_meld_key(m) for m in arrangement.melds)
