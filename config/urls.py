@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.api import PingApi
 from config.health import healthz
 
 urlpatterns = [
@@ -9,5 +10,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/ping/", PingApi.as_view(), name="api-ping"),
+    path("api/", include("players.urls")),
+    path("api/", include("games.urls")),
     path("api-auth/", include("rest_framework.urls")),
 ]

@@ -1,0 +1,110 @@
+"""Players API: tokens, players, the caller's own player. Thin: validate, call, render."""
+
+from __future__ import annotations
+
+import django_filters
+from django.contrib.auth import authenticate
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, permissions, status
+from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import (
+    IDEMPOTENCY_KEY_PARAMETER,
+    LOGIN_THROTTLES,
+    ApiPagination,
+    IsOrganiserForWrites,
+    error_responses,
+    idempotent,
+)
+from config.errors import ApplicationError, NotFoundError
+from players.models import Player
+from players.selectors import player_for_user
+from players.serializers import (
+    PlayerCreateInputSerializer,
+    PlayerOutputSerializer,
+    TokenInputSerializer,
+    TokenOutputSerializer,
+)
+from players.services import player_create
+
+
+class TokenApi(APIView):
+    """Exchange a username and password for an API token (throttled per client address)."""
+
+    authentication_classes: list = []
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = LOGIN_THROTTLES
+
+    @extend_schema(
+        request=TokenInputSerializer,
+        responses={200: TokenOutputSerializer, **error_responses(400)},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = TokenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request, **data.validated_data)
+        if user is None or not user.is_active:
+            raise ApplicationError(
+                "Unable to log in with these credentials.", code="invalid_credentials"
+            )
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class PlayerFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    username = django_filters.CharFilter(field_name="user__username")
+
+    class Meta:
+        model = Player
+        fields = ["name", "username", "club", "is_bot"]
+
+
+class PlayerListApi(generics.ListAPIView):
+    """List players (anyone signed in); create a player with a login (organisers)."""
+
+    permission_classes = [IsOrganiserForWrites]
+    serializer_class = PlayerOutputSerializer
+    pagination_class = ApiPagination
+    filterset_class = PlayerFilter
+    queryset = Player.objects.select_related("user").order_by("id")
+
+    @extend_schema(responses={200: PlayerOutputSerializer(many=True), **error_responses(400)})
+    def get(self, request: Request) -> Response:
+        return super().get(request)
+
+    @extend_schema(
+        request=PlayerCreateInputSerializer,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={201: PlayerOutputSerializer, **error_responses(400, 403, 422)},
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = PlayerCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = player_create(**data.validated_data)
+        return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailApi(generics.RetrieveAPIView):
+    serializer_class = PlayerOutputSerializer
+    queryset = Player.objects.select_related("user")
+
+    @extend_schema(responses={200: PlayerOutputSerializer, **error_responses(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        return super().get(request, pk=pk)
+
+
+class MeApi(APIView):
+    """The caller's own player."""
+
+    @extend_schema(responses={200: PlayerOutputSerializer, **error_responses(404)})
+    def get(self, request: Request) -> Response:
+        player = player_for_user(user=request.user)
+        if player is None:
+            raise NotFoundError("You have no player.")
+        return Response(PlayerOutputSerializer(player).data)

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from players import apis
+
+urlpatterns = [
+    path("auth/token/", apis.TokenApi.as_view(), name="api-token"),
+    path("players/", apis.PlayerListApi.as_view(), name="api-players"),
+    path("players/<int:pk>/", apis.PlayerDetailApi.as_view(), name="api-player"),
+    path("me/", apis.MeApi.as_view(), name="api-me"),
+]
