@@ -1,0 +1,206 @@
+"""Events of a match: frozen dataclasses in the past tense holding JSON-able data only
+(str, int, bool, lists, dicts, None). Randomness (deck order, salt) and the people behind
+rulings are decided outside the engine and carried here, so a stream replays exactly."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.errors import IllegalActionError
+
+
+@dataclass(frozen=True)
+class MatchStarted:
+    ruleset: dict[str, Any]
+    first_dealer: int
+    mode: str  # "online" | "table"
+
+
+@dataclass(frozen=True)
+class HandDealt:
+    hand_number: int
+    dealer: int
+    deck: list[str]  # 52 cards, top first (RULES 3 dealing order)
+    salt: str
+    commitment: str
+
+
+@dataclass(frozen=True)
+class UpcardPassed:
+    seat: int
+
+
+@dataclass(frozen=True)
+class CardDrawn:
+    seat: int
+    source: str  # "stock" | "discard"
+    card: str
+
+
+@dataclass(frozen=True)
+class CardDiscarded:
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True)
+class Knocked:
+    seat: int
+    discard: str
+    melds: list[list[str]]
+    deadwood: list[str]
+    deadwood_value: int
+    gin: bool
+
+
+@dataclass(frozen=True)
+class DefenceLaidOut:
+    seat: int
+    melds: list[list[str]]
+    layoffs: list[list[Any]]  # [card, index into the knocker's melds]
+    deadwood: list[str]
+    deadwood_value: int
+
+
+@dataclass(frozen=True)
+class HandScored:
+    hand_number: int
+    kind: str  # "gin" | "knock" | "undercut"
+    knocker: int
+    winner: int
+    points: int
+    knocker_deadwood: int
+    defender_deadwood: int
+    games: list[int]  # the games (1-based) the points went to
+
+
+@dataclass(frozen=True)
+class HandDrawn:
+    hand_number: int
+
+
+@dataclass(frozen=True)
+class HandRecorded:
+    hand_number: int
+    knocker: int
+    gin: bool
+    knocker_deadwood: int
+    defender_deadwood: int
+
+
+@dataclass(frozen=True)
+class GameWon:
+    game: int
+    winner: int
+    scores: list[int]  # points per seat in that game, before bonuses
+    bonuses: list[int]  # end-of-game bonuses per seat (RULES 8 variants)
+
+
+@dataclass(frozen=True)
+class MatchFinished:
+    winner: int
+    reason: str  # "games" | "forfeit" | "resigned"
+
+
+@dataclass(frozen=True)
+class HandVoided:
+    hand_number: int
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True)
+class ScoreAdjusted:
+    seat: int
+    game: int
+    points: int
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True)
+class MatchForfeited:
+    winner: int
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True)
+class PlayerResigned:
+    seat: int
+
+
+Event = (
+    MatchStarted
+    | HandDealt
+    | UpcardPassed
+    | CardDrawn
+    | CardDiscarded
+    | Knocked
+    | DefenceLaidOut
+    | HandScored
+    | HandDrawn
+    | HandRecorded
+    | GameWon
+    | MatchFinished
+    | HandVoided
+    | ScoreAdjusted
+    | MatchForfeited
+    | PlayerResigned
+)
+
+EVENT_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        MatchStarted,
+        HandDealt,
+        UpcardPassed,
+        CardDrawn,
+        CardDiscarded,
+        Knocked,
+        DefenceLaidOut,
+        HandScored,
+        HandDrawn,
+        HandRecorded,
+        GameWon,
+        MatchFinished,
+        HandVoided,
+        ScoreAdjusted,
+        MatchForfeited,
+        PlayerResigned,
+    )
+}
+
+
+def event_type(event: Event) -> str:
+    """The stored type name of an event: its class name."""
+    return type(event).__name__
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The event's data only (a deep copy, safe to serialise or mutate)."""
+    return dataclasses.asdict(event)
+
+
+def event_from_dict(type: str, data: dict[str, Any]) -> Event:  # noqa: A002 - stored name
+    """Rebuild an event from its stored type and data."""
+    cls = EVENT_TYPES.get(type)
+    if cls is None:
+        raise IllegalActionError(f"unknown event type {type!r}", rule="events")
+    names = {f.name for f in dataclasses.fields(cls)}
+    if set(data) != names:
+        raise IllegalActionError(
+            f"event {type} needs fields {sorted(names)}, got {sorted(data)}", rule="events"
+        )
+    return cls(**_copy(data))
+
+
+def _copy(value: Any) -> Any:
+    # Tuples from a caller become lists so that round-tripped events compare equal.
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copy(v) for v in value]
+    return value

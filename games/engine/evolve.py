@@ -1,0 +1,241 @@
+"""`evolve(state, event) -> state`: applies one event, with no rule checks (those were made
+by `decide` when the event was produced). A total match over the event types."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from games.engine.cards import sort_cards
+from games.engine.events import (
+    CardDiscarded,
+    CardDrawn,
+    DefenceLaidOut,
+    Event,
+    GameWon,
+    HandDealt,
+    HandDrawn,
+    HandRecorded,
+    HandScored,
+    HandVoided,
+    Knocked,
+    MatchFinished,
+    MatchForfeited,
+    MatchStarted,
+    PlayerResigned,
+    ScoreAdjusted,
+    UpcardPassed,
+)
+from games.engine.ruleset import Ruleset
+from games.engine.scoresheet import (
+    scoresheet_add,
+    scoresheet_adjust,
+    scoresheet_close,
+    scoresheet_new,
+)
+from games.engine.state import MatchState, _jsonable
+
+
+def evolve(state: MatchState, event: Event) -> MatchState:
+    match event:
+        case MatchStarted():
+            ruleset = Ruleset.from_dict(event.ruleset)
+            return replace(
+                state,
+                ruleset=ruleset,
+                mode=event.mode,
+                status="in_progress",
+                phase="awaiting_deal" if event.mode == "online" else "awaiting_record",
+                first_dealer=event.first_dealer,
+                dealer=event.first_dealer,
+                scoresheet=scoresheet_new(ruleset),
+            )
+        case HandDealt():
+            return _dealt(state, event)
+        case UpcardPassed():
+            passes = state.upcard_passes + 1
+            if passes == 1:
+                return replace(state, upcard_passes=1, turn=state.dealer)
+            return replace(
+                state, upcard_passes=2, phase="draw", turn=state.non_dealer, must_draw_stock=True
+            )
+        case CardDrawn():
+            return _drawn(state, event)
+        case CardDiscarded():
+            return replace(
+                state,
+                hands=_without(state.hands, event.seat, event.card),
+                discard_pile=(*state.discard_pile, event.card),
+                phase="draw",
+                turn=1 - event.seat,
+                drawn_from_discard=None,
+                must_draw_stock=False,
+            )
+        case Knocked():
+            return replace(
+                state,
+                hands=_without(state.hands, event.seat, event.discard),
+                discard_pile=(*state.discard_pile, event.discard),
+                phase="knocked",
+                turn=None,
+                knock=_jsonable(_data(event)),
+            )
+        case DefenceLaidOut():
+            return replace(state, defence=_jsonable(_data(event)))
+        case HandScored():
+            record = {**_hand_record(state, _data(event)), "kind": event.kind}
+            return _hand_over(
+                replace(
+                    state,
+                    scoresheet=scoresheet_add(
+                        state.scoresheet, seat=event.winner, points=event.points, games=event.games
+                    ),
+                    dealer=event.winner,
+                ),
+                record,
+            )
+        case HandRecorded():
+            return replace(state, hand_number=event.hand_number, knock=_jsonable(_data(event)))
+        case HandDrawn():
+            number = event.hand_number
+            record = {**_hand_record(replace(state, hand_number=number), {}), "kind": "drawn"}
+            return _hand_over(replace(state, hand_number=number), record)
+        case HandVoided():
+            record = {
+                **_hand_record(state, {"reason": event.reason, "by": event.by}),
+                "kind": "voided",
+            }
+            state = replace(state, rulings=(*state.rulings, _ruling(event)))
+            return _hand_over(state, record)
+        case GameWon():
+            return replace(
+                state,
+                scoresheet=scoresheet_close(
+                    state.scoresheet, game=event.game, winner=event.winner, bonuses=event.bonuses
+                ),
+            )
+        case ScoreAdjusted():
+            return replace(
+                state,
+                scoresheet=scoresheet_adjust(
+                    state.scoresheet, seat=event.seat, game=event.game, points=event.points
+                ),
+                rulings=(*state.rulings, _ruling(event)),
+            )
+        case MatchForfeited() | PlayerResigned():
+            return replace(state, rulings=(*state.rulings, _ruling(event)))
+        case MatchFinished():
+            return replace(
+                state,
+                status="finished",
+                phase="finished",
+                turn=None,
+                winner=event.winner,
+                finish_reason=event.reason,
+            )
+    raise TypeError(f"not an event: {event!r}")
+
+
+def _data(event: Event) -> dict[str, Any]:
+    return {k: getattr(event, k) for k in event.__dataclass_fields__}
+
+
+def _ruling(event: Event) -> dict[str, Any]:
+    return _jsonable({"type": type(event).__name__, **_data(event)})
+
+
+def _without(hands, seat: int, card: str):
+    new = tuple(c for c in hands[seat] if c != card)
+    return (new, hands[1]) if seat == 0 else (hands[0], new)
+
+
+def _with(hands, seat: int, card: str):
+    new = sort_cards((*hands[seat], card))
+    return (new, hands[1]) if seat == 0 else (hands[0], new)
+
+
+def _dealt(state: MatchState, event: HandDealt) -> MatchState:
+    deck = tuple(event.deck)
+    dealer = event.dealer
+    # RULES 3 Decision: even positions 0..18 to the non-dealer, odd 1..19 to the dealer.
+    first, second = sort_cards(deck[0:20:2]), sort_cards(deck[1:20:2])
+    hands = (second, first) if dealer == 0 else (first, second)
+    return replace(
+        state,
+        phase="upcard",
+        hand_number=event.hand_number,
+        dealer=dealer,
+        turn=1 - dealer,
+        hands=hands,
+        stock=deck[21:],
+        discard_pile=(deck[20],),
+        deck=deck,
+        salt=event.salt,
+        commitment=event.commitment,
+        upcard_passes=0,
+        must_draw_stock=False,
+        drawn_from_discard=None,
+        picked_up=(),
+        knock=None,
+        defence=None,
+    )
+
+
+def _drawn(state: MatchState, event: CardDrawn) -> MatchState:
+    if event.source == "stock":
+        stock, pile = state.stock[1:], state.discard_pile
+        taken, picked = None, state.picked_up
+    else:
+        stock, pile = state.stock, state.discard_pile[:-1]
+        taken, picked = event.card, (*state.picked_up, (event.seat, event.card))
+    return replace(
+        state,
+        hands=_with(state.hands, event.seat, event.card),
+        stock=stock,
+        discard_pile=pile,
+        phase="discard",
+        drawn_from_discard=taken,
+        picked_up=picked,
+        must_draw_stock=False,
+    )
+
+
+def _hand_record(state: MatchState, data: dict[str, Any]) -> dict[str, Any]:
+    """What is kept of a finished hand; hidden cards are revealed here, once it is over."""
+    record: dict[str, Any] = {"hand_number": state.hand_number, "dealer": state.dealer, **data}
+    if state.mode == "online":
+        record.update(
+            deck=state.deck,
+            salt=state.salt,
+            commitment=state.commitment,
+            hands=state.hands,
+            stock=state.stock,
+            discard_pile=state.discard_pile,
+            knock=state.knock,
+            defence=state.defence,
+        )
+    else:
+        record["recorded"] = True
+    return _jsonable(record)
+
+
+def _hand_over(state: MatchState, record: dict[str, Any]) -> MatchState:
+    """Back to waiting for the next deal (or record); the table is cleared."""
+    return replace(
+        state,
+        phase="awaiting_deal" if state.mode == "online" else "awaiting_record",
+        turn=None,
+        hands=((), ()),
+        stock=(),
+        discard_pile=(),
+        deck=(),
+        salt="",
+        commitment="",
+        upcard_passes=0,
+        must_draw_stock=False,
+        drawn_from_discard=None,
+        picked_up=(),
+        knock=None,
+        defence=None,
+        hand_results=(*state.hand_results, record),
+    )

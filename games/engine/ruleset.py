@@ -1,0 +1,78 @@
+"""The ruleset of a match (RULES.md section 9): plain data, copied into each match's first
+event so that a match always replays under the rules it was played with."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from games.engine.errors import InvalidRulesetError
+
+# Accepted ranges; anything outside is a typo rather than a real club variant.
+_INT_RANGES: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 98),
+    "gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "game_target": (1, 100_000),
+    "game_bonus": (0, 100_000),
+    "box_bonus": (0, 100_000),
+}
+_BOOLS = ("end_when_decided", "discard_restriction", "shutout_doubles")
+_GAME_COUNTS = (1, 3)  # 3 = Hollywood, 1 = plain gin (RULES 8)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    knock_limit: int = 10
+    gin_bonus: int = 25
+    undercut_bonus: int = 10
+    game_target: int = 100
+    games: int = 3
+    end_when_decided: bool = False
+    discard_restriction: bool = False
+    game_bonus: int = 0
+    box_bonus: int = 0
+    shutout_doubles: bool = False
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in _INT_RANGES.items():
+            value = getattr(self, name)
+            if not _is_int(value) or not low <= value <= high:
+                raise InvalidRulesetError(
+                    f"ruleset {name} must be an integer from {low} to {high}, not {value!r}",
+                    rule="9 ruleset",
+                )
+        if not _is_int(self.games) or self.games not in _GAME_COUNTS:
+            raise InvalidRulesetError(
+                f"ruleset games must be 3 (Hollywood) or 1 (plain gin), not {self.games!r}",
+                rule="8 plain gin variant",
+            )
+        for name in _BOOLS:
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidRulesetError(
+                    f"ruleset {name} must be true or false, not {getattr(self, name)!r}",
+                    rule="9 ruleset",
+                )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> Ruleset:
+        """Missing keys take their defaults; unknown keys or bad values raise
+        InvalidRulesetError."""
+        if d is None:
+            return cls()
+        if not isinstance(d, dict):
+            raise InvalidRulesetError("a ruleset must be an object", rule="9 ruleset")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(str(k) for k in d if k not in known)
+        if unknown:
+            raise InvalidRulesetError(
+                f"unknown ruleset option(s): {', '.join(unknown)}", rule="9 ruleset"
+            )
+        return cls(**d)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
