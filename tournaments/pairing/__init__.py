@@ -1,0 +1,31 @@
+"""Pure pairing and standings code for tournaments (no Django import).
+
+Public API (contract E in /work/notes/contracts.md)."""
+
+from tournaments.pairing.knockout import (
+    bracket_size,
+    knockout_first_round,
+    knockout_next_round,
+    seed_order,
+)
+from tournaments.pairing.pair import Pair
+from tournaments.pairing.round_robin import round_robin_rounds
+from tournaments.pairing.standings import TIEBREAKS, Result, Standing, standings
+from tournaments.pairing.swiss import SwissPlayer, count_rematches, min_rematches, swiss_pair
+
+__all__ = [
+    "TIEBREAKS",
+    "Pair",
+    "Result",
+    "Standing",
+    "SwissPlayer",
+    "bracket_size",
+    "count_rematches",
+    "knockout_first_round",
+    "knockout_next_round",
+    "min_rematches",
+    "round_robin_rounds",
+    "seed_order",
+    "standings",
+    "swiss_pair",
+]

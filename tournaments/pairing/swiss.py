@@ -1,0 +1,298 @@
+"""Swiss pairing: score groups, top half against bottom half, floaters, no avoidable rematch.
+
+How it works
+------------
+1. Players are ordered by score (match points, best first), then rank, then id.
+2. Odd field: the bye goes to the lowest-ranked player without a bye whose removal still
+   lets the rest be paired with the fewest rematches possible (normally the very lowest).
+3. Score groups are paired from the top. A bracket is the players floated down from above
+   (paired first, against the highest residents) followed by the group's residents, which
+   are paired top half against bottom half. Whoever cannot be paired floats to the next
+   group. A bounded backtracking search maximises the pairs made inside each bracket.
+4. Global guarantee: a pair is only accepted if the players still unpaired can afterwards
+   be paired with as few rematches as the whole field allows. The check is a maximum-
+   cardinality matching on the "have not met" graph (`_RematchOracle`), skipped by Dirac's
+   theorem while the remainder is large: if everyone has met fewer than half of the
+   remaining players, the remainder has a Hamiltonian cycle, hence a perfect matching.
+   So no rematch is ever made when a rematch-free pairing of the field exists, and when it
+   does not, the number of rematches is the minimum.
+5. The dealer: whoever has dealt first less often deals first; on a tie the higher-ranked
+   player deals first on odd boards, the lower-ranked on even boards.
+
+Deterministic: the same input always gives the same pairs in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+
+from tournaments.pairing._matching import matching_size
+from tournaments.pairing.pair import Pair
+
+# Backtracking steps allowed per bracket before falling back to the greedy pass (which keeps
+# the global no-avoidable-rematch guarantee and only loses some in-group preference).
+SEARCH_BUDGET_BASE = 2_000
+SEARCH_BUDGET_PER_PLAYER = 20
+
+
+@dataclass(frozen=True)
+class SwissPlayer:
+    id: int
+    score: float
+    rank: int  # 1 = best current standing (ties broken by the caller)
+
+
+def swiss_pair(
+    *,
+    players: Sequence[SwissPlayer],
+    played: set[frozenset[int]],
+    had_bye: set[int],
+    dealt_first: dict[int, int] | None = None,
+) -> list[Pair]:
+    """Pair one Swiss round. Byes last; boards ordered from the top score group down."""
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        raise ValueError("swiss_pair: duplicate player ids")
+    if not players:
+        return []
+    by_score = sorted(players, key=lambda p: (-p.score, p.rank, p.id))
+    oracle = _RematchOracle(ids, played)
+    remaining = set(ids)
+    bye = None
+    if len(players) % 2:
+        bye = _choose_bye(players, had_bye, oracle)
+        remaining.discard(bye)
+    matched, leftovers = _pair_score_groups([p for p in by_score if p.id != bye], remaining, oracle)
+    # Leftovers have met every other leftover (see module doc): pair them in order.
+    matched += [(leftovers[i], leftovers[i + 1]) for i in range(0, len(leftovers), 2)]
+    rank = {p.id: (p.rank, p.id) for p in players}
+    result = [
+        _orient(a, b, board, rank, dealt_first or {}) for board, (a, b) in enumerate(matched, 1)
+    ]
+    if bye is not None:
+        result.append(Pair(first=bye, second=None))
+    return result
+
+
+def count_rematches(pairs: Iterable[Pair], played: set[frozenset[int]]) -> int:
+    return sum(1 for p in pairs if p.second is not None and frozenset(p.players) in played)
+
+
+def min_rematches(
+    *, players: Sequence[SwissPlayer], played: set[frozenset[int]], had_bye: set[int]
+) -> int:
+    """The fewest rematches any pairing of the field (with a legal bye) can have."""
+    oracle = _RematchOracle([p.id for p in players], played)
+    everyone = {p.id for p in players}
+    if len(everyone) % 2:
+        bye = _choose_bye(players, had_bye, oracle)
+        everyone.discard(bye)
+    return len(everyone) // 2 - oracle.nu(everyone)
+
+
+class _RematchOracle:
+    """Answers "how many non-rematch pairs can these players still make at best?"."""
+
+    def __init__(self, ids: Sequence[int], played: set[frozenset[int]]) -> None:
+        present = set(ids)
+        self.opponents: dict[int, set[int]] = {i: set() for i in ids}
+        for meeting in played:
+            if len(meeting) == 2 and meeting <= present:
+                a, b = meeting
+                self.opponents[a].add(b)
+                self.opponents[b].add(a)
+        most = max((len(s) for s in self.opponents.values()), default=0)
+        # Dirac: min degree >= k/2 in the not-met graph whenever k >= 2 * most + 2.
+        self.dirac_size = 2 * most + 2
+        self._cache: dict[frozenset[int], int] = {}
+
+    def allowed(self, a: int, b: int) -> bool:
+        return b not in self.opponents[a]
+
+    def nu(self, remaining: set[int] | frozenset[int]) -> int:
+        if len(remaining) >= self.dirac_size:
+            return len(remaining) // 2
+        key = frozenset(remaining)
+        if key not in self._cache:
+            self._cache[key] = self._exact(key)
+        return self._cache[key]
+
+    def nu_without(self, remaining: set[int], *gone: int) -> int:
+        if len(remaining) - len(gone) >= self.dirac_size:
+            return (len(remaining) - len(gone)) // 2
+        return self.nu(remaining.difference(gone))
+
+    def keeps_optimum(self, remaining: set[int], a: int, b: int) -> bool:
+        """Pairing a with b (not a rematch) loses nothing for the players left over."""
+        return self.allowed(a, b) and self.nu_without(remaining, a, b) == self.nu(remaining) - 1
+
+    def _exact(self, group: frozenset[int]) -> int:
+        order = sorted(group)
+        index = {v: i for i, v in enumerate(order)}
+        adjacency = [
+            [index[w] for w in order if w != v and w not in self.opponents[v]] for v in order
+        ]
+        return matching_size(adjacency)
+
+
+def _choose_bye(players: Sequence[SwissPlayer], had_bye: set[int], oracle: _RematchOracle) -> int:
+    lowest_first = sorted(players, key=lambda p: (p.rank, p.id), reverse=True)
+    # At most one bye each; only if everyone has had one does a second bye happen.
+    candidates = [p.id for p in lowest_first if p.id not in had_bye] or [p.id for p in lowest_first]
+    everyone = {p.id for p in players}
+    best, best_nu = candidates[0], -1
+    for candidate in candidates:
+        nu = oracle.nu_without(everyone, candidate)
+        if nu == (len(everyone) - 1) // 2:
+            return candidate
+        if nu > best_nu:
+            best, best_nu = candidate, nu
+    return best
+
+
+def _pair_score_groups(
+    ordered: list[SwissPlayer], remaining: set[int], oracle: _RematchOracle
+) -> tuple[list[tuple[int, int]], list[int]]:
+    matched: list[tuple[int, int]] = []
+    floaters: list[int] = []
+    for _, group in groupby(ordered, key=lambda p: p.score):
+        bracket = floaters + [p.id for p in group]
+        pairs, floaters = _pair_bracket(bracket, len(floaters), remaining, oracle)
+        matched += pairs
+    return matched, floaters
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _pair_bracket(
+    bracket: list[int], n_floaters: int, remaining: set[int], oracle: _RematchOracle
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """Pair as many of the bracket as possible; the rest float down. Mutates `remaining`."""
+    budget = [SEARCH_BUDGET_BASE + SEARCH_BUDGET_PER_PLAYER * len(bracket)]
+    for need in range(len(bracket) // 2, -1, -1):
+        try:
+            found = _search(bracket, n_floaters, need, remaining, oracle, budget)
+        except _OutOfBudget:
+            break
+        if found is not None:
+            return found
+    return _greedy(bracket, n_floaters, remaining, oracle)
+
+
+def _options(
+    bracket: list[int], n_floaters: int, need: int, remaining: set[int], oracle: _RematchOracle
+) -> Iterator[int]:
+    """Partners for bracket[0] by preference (indices), then -1 for "float it down"."""
+    x = bracket[0]
+    if n_floaters:
+        # A floater meets the highest resident first, then the other floaters.
+        order = [*range(n_floaters, len(bracket)), *range(1, n_floaters)]
+    else:
+        half = len(bracket) // 2
+        order = [*range(half, len(bracket)), *range(half - 1, 0, -1)]
+    for j in order:
+        if oracle.keeps_optimum(remaining, x, bracket[j]):
+            yield j
+    if len(bracket) - 1 >= 2 * need:
+        yield -1
+
+
+def _step(bracket: list[int], n_floaters: int, j: int) -> tuple[list[int], int]:
+    if j < 0:
+        return bracket[1:], max(n_floaters - 1, 0)
+    lost = (1 if n_floaters else 0) + (1 if j < n_floaters else 0)
+    return bracket[1:j] + bracket[j + 1 :], n_floaters - lost
+
+
+def _search(
+    bracket: list[int],
+    n_floaters: int,
+    need: int,
+    remaining: set[int],
+    oracle: _RematchOracle,
+    budget: list[int],
+) -> tuple[list[tuple[int, int]], list[int]] | None:
+    """Depth-first search (iterative: brackets can hold thousands) for `need` pairs."""
+    pairs: list[tuple[int, int]] = []
+    floated: list[int] = []
+    # frame: [bracket, n_floaters, need, options, last choice or None]
+    frames: list[list] = []
+
+    def undo(frame: list) -> None:
+        choice = frame[4]
+        if choice is None:
+            return
+        if choice >= 0:
+            x, y = pairs.pop()
+            remaining.add(x)
+            remaining.add(y)
+        else:
+            floated.pop()
+        frame[4] = None
+
+    current = (bracket, n_floaters, need)
+    try:
+        while True:
+            b, nf, k = current
+            if k == 0:
+                return pairs, floated + b
+            if len(b) >= 2 * k:
+                frames.append([b, nf, k, _options(b, nf, k, remaining, oracle), None])
+            while True:
+                if not frames:
+                    return None
+                frame = frames[-1]
+                undo(frame)
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise _OutOfBudget
+                j = next(frame[3], None)
+                if j is None:
+                    frames.pop()
+                    continue
+                fb, fnf, fk = frame[0], frame[1], frame[2]
+                frame[4] = j
+                if j >= 0:
+                    pairs.append((fb[0], fb[j]))
+                    remaining.discard(fb[0])
+                    remaining.discard(fb[j])
+                    current = (*_step(fb, fnf, j), fk - 1)
+                else:
+                    floated.append(fb[0])
+                    current = (*_step(fb, fnf, j), fk)
+                break
+    except _OutOfBudget:
+        while frames:
+            undo(frames.pop())
+        raise
+
+
+def _greedy(
+    bracket: list[int], n_floaters: int, remaining: set[int], oracle: _RematchOracle
+) -> tuple[list[tuple[int, int]], list[int]]:
+    pairs: list[tuple[int, int]] = []
+    floated: list[int] = []
+    while bracket:
+        j = next(_options(bracket, n_floaters, 0, remaining, oracle))
+        if j >= 0:
+            pairs.append((bracket[0], bracket[j]))
+            remaining.discard(bracket[0])
+            remaining.discard(bracket[j])
+        else:
+            floated.append(bracket[0])
+        bracket, n_floaters = _step(bracket, n_floaters, j)
+    return pairs, floated
+
+
+def _orient(
+    a: int, b: int, board: int, rank: dict[int, tuple[int, int]], dealt_first: dict[int, int]
+) -> Pair:
+    da, db = dealt_first.get(a, 0), dealt_first.get(b, 0)
+    if da != db:
+        return Pair(first=a, second=b) if da < db else Pair(first=b, second=a)
+    high, low = (a, b) if rank[a] < rank[b] else (b, a)
+    return Pair(first=high, second=low) if board % 2 else Pair(first=low, second=high)
