@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import LimitOffsetPagination
@@ -202,3 +204,21 @@ class PingApi(APIView):
     @extend_schema(responses={200: PingOutputSerializer, **error_responses()})
     def get(self, request: Request) -> Response:
         return Response({"pong": True, "user": request.user.pk})
+
+
+# --- Django's own 404 and 500 pages, as JSON under /api/ -----------------------------------
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """An unknown URL under /api/ gets the API's error body, not an HTML page."""
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "not_found", "message": "No such endpoint."}}
+        return JsonResponse(body, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "server_error", "message": "Internal server error."}}
+        return JsonResponse(body, status=500)
+    return defaults.server_error(request)

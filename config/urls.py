@@ -15,3 +15,6 @@ urlpatterns = [
     path("api/", include("games.urls")),
     path("api-auth/", include("rest_framework.urls")),
 ]
+
+handler404 = "config.api.not_found"
+handler500 = "config.api.server_error"

@@ -210,3 +210,9 @@ def test_concurrent_duplicates_write_once(organiser, monkeypatch):
     assert results[0][1] == results[1][1]
     assert sorted(str(replayed) for _, _, replayed in results) == ["None", "true"]
     assert Player.objects.filter(name="Twin").count() == 1
+
+
+def test_unknown_api_url_is_a_json_404(alice_client):
+    response = alice_client.get("/api/no-such-thing/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"

@@ -1,0 +1,248 @@
+"""Matches API: create, list, view, play, follow, audit, record table hands, rule.
+
+Thin: each view validates with an input serializer, calls one service or selector and returns
+its dict (described for the schema by an output serializer in games/serializers.py).
+"""
+
+from __future__ import annotations
+
+import django_filters
+from django.db.models import Q, QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import (
+    IDEMPOTENCY_KEY_PARAMETER,
+    ApiPagination,
+    IsOrganiserForWrites,
+    error_responses,
+    idempotent,
+)
+from config.errors import PermissionDeniedError
+from games import selectors, services
+from games.serializers import (
+    ActionInputSerializer,
+    EventPageSerializer,
+    EventSerializer,
+    HandRecordInputSerializer,
+    MatchCreateInputSerializer,
+    MatchSummarySerializer,
+    MatchViewSerializer,
+    ReplaySerializer,
+    RulingInputSerializer,
+    VerifySerializer,
+)
+from players.selectors import player_for_user
+
+MATCH_ID = OpenApiParameter(
+    "match_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The match's id."
+)
+
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", OpenApiTypes.INT, description="Results per page."),
+    OpenApiParameter("offset", OpenApiTypes.INT, description="Index of the first result."),
+]
+
+
+def _request_id(request: Request) -> str:
+    """Carried into the events' metadata, so an audit can tie an event to its request."""
+    return (request.headers.get("Idempotency-Key") or request.headers.get("X-Request-ID", ""))[:200]
+
+
+def _view(request: Request, match_id: object) -> dict:
+    return selectors.match_view_for(match=selectors.match_get(match_id=match_id), user=request.user)
+
+
+# --- list and create ----------------------------------------------------------------------
+
+
+class MatchFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(
+        choices=[("in_progress", "in progress"), ("finished", "finished")]
+    )
+    mode = django_filters.ChoiceFilter(choices=[("online", "online"), ("table", "table")])
+    player = django_filters.NumberFilter(method="filter_player", label="Either player (id).")
+    mine = django_filters.BooleanFilter(method="filter_mine", label="Only the caller's matches.")
+
+    def filter_player(self, queryset: QuerySet, name: str, value: int) -> QuerySet:
+        return queryset.filter(Q(player1_id=value) | Q(player2_id=value))
+
+    def filter_mine(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:
+        if not value:
+            return queryset
+        player = player_for_user(user=self.request.user)
+        if player is None:
+            return queryset.none()
+        return queryset.filter(Q(player1=player) | Q(player2=player))
+
+
+class MatchListApi(generics.ListAPIView):
+    """Matches anyone signed in may follow (newest first); organisers create matches."""
+
+    permission_classes = [IsOrganiserForWrites]
+    serializer_class = MatchSummarySerializer
+    pagination_class = ApiPagination
+    filterset_class = MatchFilter
+
+    def get_queryset(self) -> QuerySet:
+        return selectors.match_list_for(user=self.request.user)
+
+    @extend_schema(responses={200: MatchSummarySerializer(many=True), **error_responses(400)})
+    def get(self, request: Request) -> Response:
+        return super().get(request)
+
+    @extend_schema(
+        request=MatchCreateInputSerializer,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={201: MatchViewSerializer, **error_responses(400, 403, 422)},
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = MatchCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_create(
+            **data.validated_data, organisers=[request.user], created_by=request.user
+        )
+        body = selectors.match_view_for(match=match, user=request.user)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+# --- one match ----------------------------------------------------------------------------
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(
+        parameters=[MATCH_ID], responses={200: MatchViewSerializer, **error_responses(404)}
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        return Response(_view(request, match_id))
+
+
+class MatchActionApi(APIView):
+    """A player's move, on their own turn. Answers with the caller's view of the match."""
+
+    @extend_schema(
+        parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
+        request=ActionInputSerializer,
+        responses={201: MatchViewSerializer, **error_responses(400, 403, 404, 409, 422)},
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        data = ActionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = player_for_user(user=request.user)
+        if player is None:
+            raise PermissionDeniedError("only the match's players act in it")
+        match = services.match_act(
+            match_id=match_id,
+            player=player,
+            action=data.action(),
+            expected_version=data.validated_data.get("expected_version"),
+            request_id=_request_id(request),
+        )
+        body = selectors.match_view_for(match=match, user=request.user)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this version.")
+
+
+class MatchEventsApi(APIView):
+    """The event stream as the caller may see it: no hidden card while its hand is in play.
+    Paginated (`limit`, `offset`) like every list."""
+
+    @extend_schema(
+        parameters=[MATCH_ID, EventsQuerySerializer, *PAGE_PARAMETERS],
+        responses={200: EventPageSerializer, **error_responses(400, 404)},
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        query = EventsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        match = selectors.match_get(match_id=match_id)
+        events = selectors.match_events_for(
+            match=match, user=request.user, after=query.validated_data["after"]
+        )
+        paginator = ApiPagination()
+        page = paginator.paginate_queryset(events, request, view=self)
+        return paginator.get_paginated_response(EventSerializer(page, many=True).data)
+
+
+class ReplayQuerySerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+
+
+class MatchReplayApi(APIView):
+    """The full state at a version, for the match's players and organisers, once the hand in
+    play at that version has ended."""
+
+    @extend_schema(
+        parameters=[MATCH_ID, ReplayQuerySerializer],
+        responses={200: ReplaySerializer, **error_responses(400, 403, 404, 409)},
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        query = ReplayQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        match = selectors.match_get(match_id=match_id)
+        return Response(
+            selectors.match_replay(
+                match=match, user=request.user, version=query.validated_data["version"]
+            )
+        )
+
+
+class MatchVerifyApi(APIView):
+    """Check the hash chain of the match's events."""
+
+    @extend_schema(parameters=[MATCH_ID], responses={200: VerifySerializer, **error_responses(404)})
+    def get(self, request: Request, match_id: str) -> Response:
+        return Response(selectors.match_verify(match=selectors.match_get(match_id=match_id)))
+
+
+class MatchHandsApi(APIView):
+    """Record a hand played at a physical table (table-mode matches; organisers)."""
+
+    @extend_schema(
+        parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
+        request=HandRecordInputSerializer,
+        responses={201: MatchViewSerializer, **error_responses(400, 403, 404, 409, 422)},
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        data = HandRecordInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_record_hand(
+            match_id=match_id,
+            by=request.user,
+            request_id=_request_id(request),
+            **data.validated_data,
+        )
+        body = selectors.match_view_for(match=match, user=request.user)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class MatchRulingsApi(APIView):
+    """An organiser's ruling: void the hand in play, adjust a score, forfeit, resign."""
+
+    @extend_schema(
+        parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
+        request=RulingInputSerializer,
+        responses={201: MatchViewSerializer, **error_responses(400, 403, 404, 409, 422)},
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        data = RulingInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_rule(
+            match_id=match_id,
+            by=request.user,
+            request_id=_request_id(request),
+            **data.validated_data,
+        )
+        body = selectors.match_view_for(match=match, user=request.user)
+        return Response(body, status=status.HTTP_201_CREATED)

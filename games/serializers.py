@@ -1,0 +1,274 @@
+"""Input and output shapes of the matches API.
+
+Output serializers describe the selectors' dicts for the OpenAPI schema (the views return
+those dicts as they are); schemathesis checks every response against them, so a field's type
+and nullability here must match what the selectors produce.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from players.models import Player
+
+CARD_HELP = "A card code: rank (A 2-9 T J Q K) and suit (C D H S), e.g. `7H`."
+
+# --- the ruleset (RULES.md section 9) -----------------------------------------------------
+
+
+class RulesetSerializer(serializers.Serializer):
+    """Every option is optional (the default in brackets); unknown options are refused. The
+    ranges mirror games.engine.ruleset, which checks them again."""
+
+    knock_limit = serializers.IntegerField(
+        min_value=0, max_value=98, required=False, help_text="[10]"
+    )
+    gin_bonus = serializers.IntegerField(
+        min_value=0, max_value=1000, required=False, help_text="[25]"
+    )
+    undercut_bonus = serializers.IntegerField(
+        min_value=0, max_value=1000, required=False, help_text="[10]"
+    )
+    game_target = serializers.IntegerField(
+        min_value=1, max_value=100_000, required=False, help_text="[100]"
+    )
+    games = serializers.ChoiceField(
+        choices=[1, 3], required=False, help_text="3 = Hollywood, 1 = plain gin [3]"
+    )
+    end_when_decided = serializers.BooleanField(required=False, help_text="[false]")
+    discard_restriction = serializers.BooleanField(required=False, help_text="[false]")
+    game_bonus = serializers.IntegerField(
+        min_value=0, max_value=100_000, required=False, help_text="[0]"
+    )
+    box_bonus = serializers.IntegerField(
+        min_value=0, max_value=100_000, required=False, help_text="[0]"
+    )
+    shutout_doubles = serializers.BooleanField(required=False, help_text="[false]")
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if isinstance(data, dict):
+            unknown = sorted(str(k) for k in data if k not in self.fields)
+            if unknown:
+                raise serializers.ValidationError(f"unknown option(s): {', '.join(unknown)}")
+        return super().to_internal_value(data)
+
+
+# --- inputs -------------------------------------------------------------------------------
+
+
+def _card_field(**kwargs: Any) -> serializers.CharField:
+    return serializers.CharField(max_length=2, min_length=2, help_text=CARD_HELP, **kwargs)
+
+
+class MatchCreateInputSerializer(serializers.Serializer):
+    player1 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player2 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    ruleset = RulesetSerializer(required=False)
+    first_dealer = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True, default=None
+    )
+    seed = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    decks = serializers.ListField(
+        child=serializers.ListField(child=_card_field(), min_length=52, max_length=52),
+        required=False,
+        max_length=1000,
+        help_text="52-card orders, top first, for hands 1, 2, … in turn (RULES 3).",
+    )
+    mode = serializers.ChoiceField(choices=["online", "table"], default="online")
+    label = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs["seed"] = attrs["seed"] or None
+        return attrs
+
+
+class ActionInputSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["pass", "draw", "discard", "knock", "resign"])
+    source = serializers.ChoiceField(
+        choices=["stock", "discard"], required=False, help_text="For `draw`."
+    )
+    card = _card_field(required=False)
+    melds = serializers.ListField(
+        child=serializers.ListField(child=_card_field(), min_length=1, max_length=13),
+        required=False,
+        max_length=10,
+        help_text="For `knock`: the melds stated; omitted, the server chooses (RULES 6).",
+    )
+    expected_version = serializers.IntegerField(
+        min_value=0, required=False, help_text="Refused with 409 if the match has moved on."
+    )
+
+    def action(self) -> dict[str, Any]:
+        """The action as the engine takes it: only the fields that were sent."""
+        return {k: v for k, v in self.validated_data.items() if k != "expected_version"}
+
+
+class HandRecordInputSerializer(serializers.Serializer):
+    drawn = serializers.BooleanField(default=False, help_text="A drawn hand: nothing else.")
+    knocker = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True, default=None
+    )
+    gin = serializers.BooleanField(default=False)
+    knocker_deadwood = serializers.IntegerField(min_value=0, max_value=200, required=False)
+    defender_deadwood = serializers.IntegerField(min_value=0, max_value=200, required=False)
+    expected_version = serializers.IntegerField(min_value=0, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["drawn"]:
+            return {"drawn": True, "expected_version": attrs.get("expected_version")}
+        missing = [
+            f for f in ("knocker", "knocker_deadwood", "defender_deadwood") if attrs.get(f) is None
+        ]
+        if missing:
+            raise serializers.ValidationError(
+                f"a scored hand needs {', '.join(missing)} (or drawn: true)"
+            )
+        attrs.setdefault("expected_version", None)
+        return attrs
+
+
+class RulingInputSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["void_hand", "adjust_score", "forfeit", "resign"])
+    reason = serializers.CharField(max_length=1000)
+    player = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="adjust_score: whose score; forfeit: the WINNER; resign: who resigns.",
+    )
+    game = serializers.IntegerField(min_value=1, max_value=3, required=False, allow_null=True)
+    points = serializers.IntegerField(
+        min_value=-100_000, max_value=100_000, required=False, allow_null=True
+    )
+
+
+# --- outputs ------------------------------------------------------------------------------
+
+
+class MatchPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    seat = serializers.IntegerField()
+
+
+class LegalActionSerializer(serializers.Serializer):
+    type = serializers.CharField()
+    source = serializers.CharField(required=False)
+    card = serializers.CharField(required=False)
+
+
+class HandResultSerializer(serializers.Serializer):
+    """A finished hand. Once it has ended its players and organisers also see `deck`,
+    `salt`, both `hands`, the `knock` (melds, deadwood) and the `defence` (melds, layoffs)."""
+
+    hand_number = serializers.IntegerField()
+    kind = serializers.CharField(help_text="gin, knock, undercut, drawn, voided")
+    dealer = serializers.IntegerField(allow_null=True)
+    knocker = serializers.IntegerField(allow_null=True, required=False)
+    winner = serializers.IntegerField(allow_null=True, required=False)
+    points = serializers.IntegerField(required=False)
+    knocker_deadwood = serializers.IntegerField(required=False)
+    defender_deadwood = serializers.IntegerField(required=False)
+    deck = serializers.ListField(child=serializers.CharField(), required=False)
+    salt = serializers.CharField(required=False)
+    commitment = serializers.CharField(required=False)
+    hands = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), required=False
+    )
+    knock = serializers.DictField(allow_null=True, required=False)
+    defence = serializers.DictField(allow_null=True, required=False)
+
+
+class GameScoreSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    scores = serializers.DictField(child=serializers.IntegerField(), help_text="By player id.")
+    closed = serializers.BooleanField()
+    winner = serializers.IntegerField(allow_null=True)
+    bonuses = serializers.DictField(child=serializers.IntegerField())
+
+
+class ScoresheetSerializer(serializers.Serializer):
+    games = GameScoreSerializer(many=True)
+    games_won = serializers.DictField(child=serializers.IntegerField())
+    totals = serializers.DictField(child=serializers.IntegerField())
+
+
+class MatchViewSerializer(serializers.Serializer):
+    """A match as the caller may see it. Seats are given as player ids."""
+
+    id = serializers.UUIDField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    mode = serializers.CharField()
+    label = serializers.CharField(allow_blank=True)
+    ruleset = RulesetSerializer()
+    players = MatchPlayerSerializer(many=True)
+    hand_number = serializers.IntegerField()
+    phase = serializers.CharField()
+    dealer = serializers.IntegerField(allow_null=True)
+    turn = serializers.IntegerField(allow_null=True, help_text="The player whose move it is.")
+    your_seat = serializers.IntegerField(allow_null=True)
+    your_cards = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="Your own cards only."
+    )
+    opponent_card_count = serializers.IntegerField(allow_null=True)
+    discard_pile = serializers.ListField(child=serializers.CharField(), help_text="Bottom first.")
+    stock_count = serializers.IntegerField()
+    legal_actions = LegalActionSerializer(many=True)
+    commitment = serializers.CharField(allow_null=True)
+    hands = HandResultSerializer(many=True)
+    scoresheet = ScoresheetSerializer(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    finish_reason = serializers.CharField(allow_null=True)
+
+
+class MatchSummarySerializer(serializers.Serializer):
+    """A match in a list (from the read model, no replay)."""
+
+    id = serializers.UUIDField()
+    status = serializers.CharField()
+    mode = serializers.CharField()
+    label = serializers.CharField(allow_blank=True)
+    player1 = serializers.IntegerField(source="player1_id")
+    player2 = serializers.IntegerField(source="player2_id")
+    version = serializers.IntegerField()
+    hand_number = serializers.IntegerField()
+    phase = serializers.CharField()
+    turn = serializers.IntegerField(source="turn_player_id", allow_null=True)
+    games_won_p1 = serializers.IntegerField()
+    games_won_p2 = serializers.IntegerField()
+    points_p1 = serializers.IntegerField()
+    points_p2 = serializers.IntegerField()
+    winner = serializers.IntegerField(source="winner_id", allow_null=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class EventSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    data = serializers.DictField(help_text="Hidden cards are absent or null for this caller.")
+    recorded_at = serializers.DateTimeField()
+
+
+class EventPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = EventSerializer(many=True)
+
+
+class ReplaySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    version = serializers.IntegerField()
+    state = serializers.DictField(help_text="Both hands, stock, discard pile, scoresheet.")
+
+
+class VerifySerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    events = serializers.IntegerField()
+    first_broken_version = serializers.IntegerField(allow_null=True, required=False)
+    reason = serializers.CharField(allow_null=True, required=False)
