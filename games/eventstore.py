@@ -1,0 +1,530 @@
+"""The event store: the only code that reads or writes stored events.
+
+One append-only table holds every stream ("match-<uuid>", a tournament's decisions, ...).
+`append` writes all of a command's events or none, with optimistic concurrency on the
+stream's version. Each event's hash covers a canonical encoding of the event and the hash
+of the event before it in the same stream, so `verify` finds any row changed behind the
+store's back. `read_all` follows the global order without ever skipping an event whose
+transaction commits late. Old event shapes are upcast on read; snapshots are a disposable
+cache of a stream's state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.utils import timezone
+
+from config.errors import ValidationError, VersionConflictError
+from games.models.events import Snapshot, StoredEvent, Subscription
+
+GENESIS_HASH = ""  # the "previous hash" of a stream's version 1
+RECORDED_AT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+MAX_STREAM_ID_LENGTH = 200
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    type: str
+    data: dict
+    metadata: dict = field(default_factory=dict)
+    schema_version: int = 1
+
+
+@dataclass(frozen=True)
+class RecordedEvent:
+    position: int
+    stream_id: str
+    version: int
+    type: str
+    schema_version: int
+    data: dict
+    metadata: dict
+    recorded_at: datetime
+    hash: str
+
+
+class ConcurrencyError(VersionConflictError):
+    """The stream is not at the version the writer expected: someone else appended first."""
+
+    def __init__(self, *, stream_id: str, expected_version: int, current_version: int) -> None:
+        super().__init__(
+            f"Stream {stream_id} is at version {current_version}, not {expected_version}.",
+            extra={
+                "stream_id": stream_id,
+                "expected_version": expected_version,
+                "current_version": current_version,
+            },
+        )
+        self.stream_id = stream_id
+        self.expected_version = expected_version
+        self.current_version = current_version
+
+
+# --- canonical encoding and hashing --------------------------------------------------------
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON text of a value: sorted keys, no spaces, non-ASCII kept as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def format_recorded_at(value: datetime) -> str:
+    return value.astimezone(UTC).strftime(RECORDED_AT_FORMAT)
+
+
+def event_hash(
+    *,
+    stream_id: str,
+    version: int,
+    type: str,
+    schema_version: int,
+    data: dict,
+    metadata: dict,
+    recorded_at: datetime,
+    prev_hash: str,
+) -> str:
+    """sha256 hex of the canonical encoding of one event chained to its predecessor."""
+    body = {
+        "stream_id": stream_id,
+        "version": version,
+        "type": type,
+        "schema_version": schema_version,
+        "data": data,
+        "metadata": metadata,
+        "recorded_at": format_recorded_at(recorded_at),
+        "prev": prev_hash,
+    }
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+
+
+def _json_roundtrip(value: Any, what: str) -> Any:
+    # Hash exactly what will be read back: tuples become lists, keys become strings.
+    try:
+        return json.loads(canonical_json(value))
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(f"Event {what} is not JSON: {exc}") from exc
+
+
+# --- upcasting -----------------------------------------------------------------------------
+
+_UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+
+
+def register_upcaster(*, type: str, from_schema: int, fn: Callable[[dict], dict]) -> None:
+    """Register `fn` turning data of `type` at schema `from_schema` into schema + 1."""
+    key = (type, from_schema)
+    if _UPCASTERS.get(key, fn) is not fn:
+        raise ValueError(f"An upcaster for {type} schema {from_schema} is already registered.")
+    _UPCASTERS[key] = fn
+
+
+def latest_schema(*, type: str) -> int:
+    """The schema version events of `type` are read as (1 when no upcaster is registered)."""
+    schema = 1
+    while (type, schema) in _UPCASTERS:
+        schema += 1
+    return schema
+
+
+def upcast(*, type: str, schema_version: int, data: dict) -> tuple[int, dict]:
+    while (type, schema_version) in _UPCASTERS:
+        data = _UPCASTERS[(type, schema_version)](data)
+        schema_version += 1
+    return schema_version, data
+
+
+def _recorded(row: StoredEvent, *, upcasted: bool = True) -> RecordedEvent:
+    schema_version, data = row.schema_version, row.data
+    if upcasted:
+        schema_version, data = upcast(type=row.type, schema_version=schema_version, data=data)
+    return RecordedEvent(
+        position=row.position,
+        stream_id=row.stream_id,
+        version=row.version,
+        type=row.type,
+        schema_version=schema_version,
+        data=data,
+        metadata=row.metadata,
+        recorded_at=row.recorded_at,
+        hash=row.hash,
+    )
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def append(
+    *, stream_id: str, expected_version: int, events: Sequence[NewEvent]
+) -> list[RecordedEvent]:
+    """Append `events` to `stream_id`, which must be at `expected_version` (0 = new stream).
+
+    All or nothing; joins the caller's transaction (as a savepoint). Raises ConcurrencyError
+    when the stream has moved on, including when a concurrent writer commits first.
+    """
+    _check_append_args(stream_id, expected_version, events)
+    prepared = [
+        (e, _json_roundtrip(e.data, "data"), _json_roundtrip(e.metadata, "metadata"))
+        for e in events
+    ]
+    try:
+        with transaction.atomic():
+            return _append_in_transaction(stream_id, expected_version, prepared)
+    except IntegrityError as exc:
+        # The unique (stream_id, version) index refused us: a concurrent writer won.
+        current = stream_version(stream_id=stream_id)
+        if current == expected_version:
+            raise
+        raise ConcurrencyError(
+            stream_id=stream_id, expected_version=expected_version, current_version=current
+        ) from exc
+
+
+def _check_append_args(stream_id: str, expected_version: int, events: Sequence[NewEvent]) -> None:
+    if not stream_id or len(stream_id) > MAX_STREAM_ID_LENGTH:
+        raise ValidationError(f"A stream id is 1 to {MAX_STREAM_ID_LENGTH} characters.")
+    if expected_version < 0:
+        raise ValidationError("expected_version must be 0 (new stream) or more.")
+    if not events:
+        raise ValidationError("Nothing to append.")
+    for event in events:
+        if not event.type or event.schema_version < 1:
+            raise ValidationError(f"Bad event type or schema version: {event!r}.")
+        if not isinstance(event.data, dict) or not isinstance(event.metadata, dict):
+            raise ValidationError("Event data and metadata must be JSON objects.")
+
+
+def _append_in_transaction(
+    stream_id: str, expected_version: int, prepared: list[tuple[NewEvent, dict, dict]]
+) -> list[RecordedEvent]:
+    current, prev_hash = _stream_head(stream_id)
+    if current != expected_version:
+        raise ConcurrencyError(
+            stream_id=stream_id, expected_version=expected_version, current_version=current
+        )
+    tx_id, horizon, positions = _allocate_positions(len(prepared))
+    recorded_at = timezone.now()
+    rows = []
+    for offset, (event, data, metadata) in enumerate(prepared):
+        version = expected_version + offset + 1
+        digest = event_hash(
+            stream_id=stream_id,
+            version=version,
+            type=event.type,
+            schema_version=event.schema_version,
+            data=data,
+            metadata=metadata,
+            recorded_at=recorded_at,
+            prev_hash=prev_hash,
+        )
+        rows.append(
+            StoredEvent(
+                position=positions[offset],
+                stream_id=stream_id,
+                version=version,
+                type=event.type,
+                schema_version=event.schema_version,
+                data=data,
+                metadata=metadata,
+                recorded_at=recorded_at,
+                hash=digest,
+                tx_id=tx_id,
+                horizon_xid=horizon,
+            )
+        )
+        prev_hash = digest
+    StoredEvent.objects.bulk_create(rows)
+    return [_recorded(row, upcasted=False) for row in rows]
+
+
+def _stream_head(stream_id: str) -> tuple[int, str]:
+    head = (
+        StoredEvent.objects.filter(stream_id=stream_id)
+        .order_by("-version")
+        .values_list("version", "hash")
+        .first()
+    )
+    return head if head is not None else (0, GENESIS_HASH)
+
+
+def _allocate_positions(count: int) -> tuple[int | None, int | None, list[int | None]]:
+    """Global positions for `count` new events, and (PostgreSQL) the gap-safety marks.
+
+    Order matters: (1) make sure this transaction has an id, (2) take positions from the
+    sequence, (3) read the next unassigned transaction id in a *new* statement snapshot.
+    Any transaction still holding a lower position got its id before (2), so its id is
+    below the horizon read in (3); a reader whose snapshot xmin reaches the horizon knows
+    all of them have finished. SQLite serialises writers, so it needs none of this.
+    """
+    if connection.vendor != "postgresql":
+        return None, None, [None] * count
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_current_xact_id()::text::bigint")
+        tx_id = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence('games_storedevent', 'position'))"
+            " FROM generate_series(1, %s)",
+            [count],
+        )
+        positions = sorted(row[0] for row in cursor.fetchall())
+        cursor.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint")
+        horizon = cursor.fetchone()[0]
+    return tx_id, horizon, positions
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def stream_version(*, stream_id: str) -> int:
+    """The stream's latest version; 0 when the stream has no events."""
+    return _stream_head(stream_id)[0]
+
+
+def load(
+    *, stream_id: str, after_version: int = 0, up_to_version: int | None = None
+) -> list[RecordedEvent]:
+    """The stream's events after `after_version` (up to `up_to_version`), upcast, in order."""
+    rows = StoredEvent.objects.filter(stream_id=stream_id, version__gt=after_version)
+    if up_to_version is not None:
+        rows = rows.filter(version__lte=up_to_version)
+    return [_recorded(row) for row in rows.order_by("version")]
+
+
+def read_all(*, after_position: int, limit: int = 1000) -> list[RecordedEvent]:
+    """Events of every stream after `after_position`, in global order, upcast.
+
+    Gap-safe: never returns a position while a lower one may still be committed, so a
+    follower that checkpoints the last position it saw never skips an event. Call it
+    outside a transaction that has written: an open writer holds the horizon back.
+    """
+    rows = StoredEvent.objects.filter(position__gt=after_position)
+    if connection.vendor == "postgresql":
+        safe_up_to = _pg_safe_position(after_position)
+        if safe_up_to is None:
+            return []
+        rows = rows.filter(position__lte=safe_up_to)
+    return [_recorded(row) for row in rows.order_by("position")[:limit]]
+
+
+def _pg_safe_position(after_position: int) -> int | None:
+    """The highest position below which every position is final (committed or abandoned)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT position FROM games_storedevent WHERE position > %s AND horizon_xid <="
+            " pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+            " ORDER BY position DESC LIMIT 1",
+            [after_position],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def subscription_position(*, name: str) -> int:
+    """The last global position the follower `name` has processed (0 if none)."""
+    found = Subscription.objects.filter(name=name).values_list("position", flat=True).first()
+    return found or 0
+
+
+def subscription_advance(*, name: str, position: int) -> None:
+    """Move the follower's checkpoint forward to `position` (never backwards)."""
+    with transaction.atomic():
+        sub, created = Subscription.objects.select_for_update().get_or_create(
+            name=name, defaults={"position": position}
+        )
+        if not created and position > sub.position:
+            sub.position = position
+            sub.save(update_fields=["position", "updated_at"])
+
+
+# --- snapshots -----------------------------------------------------------------------------
+
+
+def snapshot_save(*, stream_id: str, version: int, state: dict, kind: str) -> None:
+    """Cache `state` of the stream at `version`. `kind` names the state's shape (bump it
+    when the shape changes: old snapshots are then ignored)."""
+    Snapshot.objects.update_or_create(
+        stream_id=stream_id,
+        kind=kind,
+        version=version,
+        defaults={"state": _json_roundtrip(state, "snapshot")},
+    )
+
+
+def snapshot_load(
+    *, stream_id: str, kind: str, max_version: int | None = None
+) -> tuple[int, dict] | None:
+    """(version, state) of the latest snapshot of that kind, at or before `max_version`."""
+    snapshots = Snapshot.objects.filter(stream_id=stream_id, kind=kind)
+    if max_version is not None:
+        snapshots = snapshots.filter(version__lte=max_version)
+    found = snapshots.order_by("-version").values_list("version", "state").first()
+    return (found[0], found[1]) if found else None
+
+
+def snapshot_delete(*, stream_id: str | None = None, kind: str | None = None) -> int:
+    """Drop snapshots (all, or of one stream and/or kind); returns how many."""
+    snapshots = Snapshot.objects.all()
+    if stream_id is not None:
+        snapshots = snapshots.filter(stream_id=stream_id)
+    if kind is not None:
+        snapshots = snapshots.filter(kind=kind)
+    return snapshots.delete()[0]
+
+
+# --- verification --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BrokenEvent:
+    stream_id: str
+    version: int
+    position: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    ok: bool
+    events_checked: int
+    streams_checked: int
+    first_broken: BrokenEvent | None
+    reason: str
+    broken: tuple[BrokenEvent, ...] = ()  # the first broken event of every broken stream
+
+
+_VERIFY_FIELDS = (
+    "position",
+    "stream_id",
+    "version",
+    "type",
+    "schema_version",
+    "data",
+    "metadata",
+    "recorded_at",
+    "hash",
+)
+
+
+def verify(
+    *, stream_id: str | None = None, progress: Callable[[int], None] | None = None
+) -> VerifyResult:
+    """Recompute every hash chain (or one stream's) from the stored rows.
+
+    A stream is broken at its first event whose version does not follow the one before
+    (missing or extra rows) or whose stored hash differs from the recomputed one.
+    `progress(n)` is called after every n events checked.
+    """
+    rows = StoredEvent.objects.order_by("stream_id", "version")
+    if stream_id is not None:
+        rows = rows.filter(stream_id=stream_id)
+    broken: list[BrokenEvent] = []
+    checked = streams = 0
+    for stream_rows in _by_stream(rows.values(*_VERIFY_FIELDS).iterator(chunk_size=2000)):
+        streams += 1
+        found, count = _verify_stream(stream_rows)
+        checked += count
+        if progress is not None:
+            progress(count)
+        if found is not None:
+            broken.append(found)
+    first = min(broken, key=lambda b: b.position) if broken else None
+    return VerifyResult(
+        ok=not broken,
+        events_checked=checked,
+        streams_checked=streams,
+        first_broken=first,
+        reason=first.reason if first else "",
+        broken=tuple(broken),
+    )
+
+
+def _by_stream(rows: Iterator[dict]) -> Iterator[list[dict]]:
+    current: list[dict] = []
+    for row in rows:
+        if current and row["stream_id"] != current[0]["stream_id"]:
+            yield current
+            current = []
+        current.append(row)
+    if current:
+        yield current
+
+
+def _verify_stream(rows: list[dict]) -> tuple[BrokenEvent | None, int]:
+    prev_hash = GENESIS_HASH
+    for expected_version, row in enumerate(rows, start=1):
+        reason = ""
+        if row["version"] != expected_version:
+            reason = f"expected version {expected_version}, found {row['version']}"
+        else:
+            fields = {k: row[k] for k in _VERIFY_FIELDS if k not in ("position", "hash")}
+            if event_hash(**fields, prev_hash=prev_hash) != row["hash"]:
+                reason = "hash mismatch: the event or the one before it was altered"
+        if reason:
+            broken = BrokenEvent(row["stream_id"], row["version"], row["position"], reason)
+            return broken, expected_version
+        prev_hash = row["hash"]
+    return None, len(rows)
+
+
+# --- maintenance ---------------------------------------------------------------------------
+
+_PG_TRIGGERS = ("games_storedevent_append_only", "games_storedevent_no_truncate")
+_SQLITE_TRIGGERS = {
+    "games_storedevent_no_update": "UPDATE",
+    "games_storedevent_no_delete": "DELETE",
+}
+
+
+@contextmanager
+def immutability_suspended(*, using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
+    """Lift the append-only triggers inside one transaction, for wiping a whole database
+    (`manage.py flush`, test teardown) or for tamper drills. Never for business code: the
+    model still refuses changes, and `verify` will name any event altered meanwhile."""
+    conn = connections[using]
+    with transaction.atomic(using=using), conn.cursor() as cursor:
+        lifted = _triggers_off(conn.vendor, cursor)
+        yield
+        _triggers_on(conn.vendor, cursor, lifted)
+
+
+def _triggers_off(vendor: str, cursor: Any) -> list[str]:
+    if vendor == "postgresql":
+        cursor.execute(
+            "SELECT tgname FROM pg_trigger"
+            " WHERE tgrelid = to_regclass('games_storedevent') AND tgname = ANY(%s)",
+            [list(_PG_TRIGGERS)],
+        )
+        names = [name for (name,) in cursor.fetchall()]
+        for name in names:
+            cursor.execute(f"ALTER TABLE games_storedevent DISABLE TRIGGER {name}")
+        return names
+    if vendor == "sqlite":
+        cursor.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = %s",
+            ["games_storedevent"],
+        )
+        names = [name for (name,) in cursor.fetchall() if name in _SQLITE_TRIGGERS]
+        for name in names:
+            cursor.execute(f"DROP TRIGGER {name}")
+        return names
+    return []
+
+
+def _triggers_on(vendor: str, cursor: Any, names: list[str]) -> None:
+    for name in names:
+        if vendor == "postgresql":
+            cursor.execute(f"ALTER TABLE games_storedevent ENABLE TRIGGER {name}")
+        else:
+            operation = _SQLITE_TRIGGERS[name]
+            cursor.execute(
+                f"CREATE TRIGGER {name} BEFORE {operation} ON games_storedevent"
+                f" BEGIN SELECT RAISE(ABORT, 'games_storedevent is append-only:"
+                f" {operation} refused'); END"
+            )

@@ -1,0 +1,116 @@
+from datetime import UTC
+
+import pytest
+
+from config.errors import ValidationError, VersionConflictError
+from games import eventstore
+from games.eventstore import ConcurrencyError, NewEvent
+from games.models import StoredEvent
+
+pytestmark = pytest.mark.django_db
+
+
+def ev(type: str = "CardDrawn", **data) -> NewEvent:
+    return NewEvent(type=type, data=data, metadata={"actor": "player:1", "request_id": "r1"})
+
+
+def test_append_to_new_stream_numbers_versions_from_one():
+    recorded = eventstore.append(
+        stream_id="match-a", expected_version=0, events=[ev(seat=0), ev(seat=1)]
+    )
+    assert [e.version for e in recorded] == [1, 2]
+    assert recorded[0].position < recorded[1].position
+    assert eventstore.stream_version(stream_id="match-a") == 2
+    assert eventstore.stream_version(stream_id="match-none") == 0
+
+
+def test_load_returns_what_append_returned():
+    written = eventstore.append(
+        stream_id="match-a",
+        expected_version=0,
+        events=[ev("HandDealt", deck=("7H", "8H"), note="café ♥"), ev(seat=1)],
+    )
+    loaded = eventstore.load(stream_id="match-a")
+    assert loaded == written
+    assert loaded[0].data == {"deck": ["7H", "8H"], "note": "café ♥"}
+    assert loaded[0].metadata == {"actor": "player:1", "request_id": "r1"}
+    assert loaded[0].recorded_at.tzinfo is not None
+    assert loaded[0].recorded_at.astimezone(UTC) == written[0].recorded_at.astimezone(UTC)
+
+
+def test_load_after_and_up_to_version():
+    eventstore.append(stream_id="s", expected_version=0, events=[ev(n=i) for i in range(5)])
+    assert [e.version for e in eventstore.load(stream_id="s", after_version=2)] == [3, 4, 5]
+    versions = [e.version for e in eventstore.load(stream_id="s", after_version=1, up_to_version=3)]
+    assert versions == [2, 3]
+
+
+def test_streams_are_independent():
+    eventstore.append(stream_id="a", expected_version=0, events=[ev()])
+    eventstore.append(stream_id="b", expected_version=0, events=[ev(), ev()])
+    eventstore.append(stream_id="a", expected_version=1, events=[ev()])
+    assert [e.version for e in eventstore.load(stream_id="a")] == [1, 2]
+    assert [e.version for e in eventstore.load(stream_id="b")] == [1, 2]
+
+
+@pytest.mark.parametrize("expected", [0, 2, 5])
+def test_stale_expected_version_is_a_conflict_and_writes_nothing(expected):
+    eventstore.append(stream_id="s", expected_version=0, events=[ev()])
+    with pytest.raises(ConcurrencyError) as caught:
+        eventstore.append(stream_id="s", expected_version=expected, events=[ev(), ev()])
+    assert isinstance(caught.value, VersionConflictError)
+    assert caught.value.current_version == 1
+    assert caught.value.extra == {
+        "stream_id": "s",
+        "expected_version": expected,
+        "current_version": 1,
+    }
+    assert StoredEvent.objects.filter(stream_id="s").count() == 1
+
+
+def test_a_race_lost_at_insert_time_is_a_conflict(monkeypatch):
+    # Another writer appended between our head read and our insert: the unique
+    # (stream_id, version) index refuses us, and that is reported as a conflict.
+    eventstore.append(stream_id="s", expected_version=0, events=[ev()])
+    real_head = eventstore._stream_head
+    calls = []
+
+    def stale_once(stream_id):
+        calls.append(stream_id)
+        return (0, eventstore.GENESIS_HASH) if len(calls) == 1 else real_head(stream_id)
+
+    monkeypatch.setattr(eventstore, "_stream_head", stale_once)
+    with pytest.raises(ConcurrencyError) as caught:
+        eventstore.append(stream_id="s", expected_version=0, events=[ev()])
+    assert caught.value.current_version == 1
+    assert len(calls) == 2
+    assert StoredEvent.objects.filter(stream_id="s").count() == 1
+
+
+def test_append_is_all_or_nothing_inside_the_callers_transaction():
+    from django.db import transaction
+
+    eventstore.append(stream_id="s", expected_version=0, events=[ev()])
+    with transaction.atomic():
+        with pytest.raises(ConcurrencyError):
+            eventstore.append(stream_id="s", expected_version=0, events=[ev()])
+        # The caller's transaction is still usable after the refused append.
+        eventstore.append(stream_id="s", expected_version=1, events=[ev()])
+    assert eventstore.stream_version(stream_id="s") == 2
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"stream_id": "", "expected_version": 0, "events": [ev()]},
+        {"stream_id": "s", "expected_version": -1, "events": [ev()]},
+        {"stream_id": "s", "expected_version": 0, "events": []},
+        {"stream_id": "s", "expected_version": 0, "events": [NewEvent("X", {"a": {1, 2}})]},
+        {"stream_id": "s", "expected_version": 0, "events": [NewEvent("", {})]},
+        {"stream_id": "s", "expected_version": 0, "events": [NewEvent("X", {}, {}, 0)]},
+    ],
+)
+def test_bad_appends_are_validation_errors(kwargs):
+    with pytest.raises(ValidationError):
+        eventstore.append(**kwargs)
+    assert StoredEvent.objects.count() == 0
