@@ -1,0 +1,60 @@
+"""Bot players driven through the service layer (demo, tests, benchmarks): each move is
+chosen by the engine's bot from what its seat may know, then played with `match_act` like
+any other player's, so it is validated, stored and projected the same way."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from games.engine.bot import choose_action
+from games.models import Match
+from games.selectors import match_get, match_state_at
+from games.services import MatchSession, match_act
+from players.models import Player
+
+
+def match_play_bots(
+    *,
+    match_id: uuid.UUID | str,
+    max_actions: int = 100_000,
+    bots_only: bool = True,
+) -> Match:
+    """Play bot moves until the match ends, a human is to move (when `bots_only`), or
+    `max_actions` moves were made. One transaction per move, as online."""
+    match = match_get(match_id=match_id)
+    players = {0: match.player1, 1: match.player2}
+    for _ in range(max_actions):
+        state, version = match_state_at(match=match)
+        seat = state.turn
+        if state.status != "in_progress" or seat is None:
+            break
+        player: Player = players[seat]
+        if bots_only and not player.is_bot:
+            break
+        action = choose_action(state, seat)
+        match = match_act(match_id=match.id, player=player, action=action, expected_version=version)
+    return match
+
+
+def match_play_bots_batched(*, match: Match, max_actions: int = 100_000) -> int:
+    """The same moves and events as `match_play_bots`, decided in memory and committed in
+    one transaction by the caller (bulk loading for benchmarks). Returns moves made."""
+    session = MatchSession.load(match)
+    return session_play_bots(session=session, max_actions=max_actions)
+
+
+def session_play_bots(*, session: MatchSession, max_actions: int = 100_000) -> int:
+    moves = 0
+    while moves < max_actions:
+        state = session.state
+        seat = state.turn
+        if state.status != "in_progress" or seat is None:
+            break
+        player_id = session.match.player_id_for_seat(seat)
+        action: dict[str, Any] = choose_action(state, seat)
+        session.apply_player_action(seat, action, actor=f"player:{player_id}")
+        session.deal_if_needed()
+        moves += 1
+    session.commit()
+    return moves

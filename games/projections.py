@@ -1,0 +1,268 @@
+"""Events -> read models. The same functions serve the incremental path (inside the
+service's transaction, for the events it just appended) and `rebuild_projections` (for every
+event of every match), so both give exactly the same rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from games import eventstore
+from games.engine.events import event_from_dict
+from games.engine.match import MatchState, evolve, initial_state
+from games.engine.scoresheet import scoresheet_to_dict
+from games.models import Match, MatchHand
+
+# The Match fields derived from events; registration fields (players, label, organisers,
+# created_by) come from the first event's metadata.
+SUMMARY_FIELDS = (
+    "status",
+    "mode",
+    "ruleset",
+    "version",
+    "hand_number",
+    "phase",
+    "turn_player",
+    "last_action_at",
+    "scoresheet",
+    "games_won_p1",
+    "games_won_p2",
+    "points_p1",
+    "points_p2",
+    "winner",
+    "finish_reason",
+    "created_at",
+    "finished_at",
+)
+HAND_FIELDS = (
+    "hand_number",
+    "kind",
+    "knocker_id",
+    "winner_id",
+    "points",
+    "knocker_deadwood",
+    "defender_deadwood",
+    "games",
+    "voided",
+    "void_reason",
+    "version",
+)
+
+
+def match_registration(*, match: Match, organiser_ids: Sequence[int]) -> dict[str, Any]:
+    """Who plays, who organises: stored in the first event's metadata."""
+    return {
+        "id": str(match.id),
+        "player1": match.player1_id,
+        "player2": match.player2_id,
+        "label": match.label,
+        "created_by": match.created_by_id,
+        "organisers": list(organiser_ids),
+    }
+
+
+def match_from_registration(registration: dict[str, Any], stream_id: str) -> Match:
+    """An unsaved Match row rebuilt from the registration in a stream's first event."""
+    return Match(
+        id=registration["id"],
+        stream_id=stream_id,
+        player1_id=registration["player1"],
+        player2_id=registration["player2"],
+        label=registration["label"],
+        created_by_id=registration["created_by"],
+    )
+
+
+def match_summarise(*, match: Match, state: MatchState, events: Sequence[Any]) -> None:
+    """Set the summary fields of `match` (unsaved) from the state after `events`."""
+    pid = match.player_id_for_seat
+    sheet = scoresheet_to_dict(state.scoresheet)
+    match.status = Match.Status.FINISHED if state.status == "finished" else Match.Status.IN_PROGRESS
+    match.mode = state.mode
+    match.ruleset = state.ruleset.to_dict()
+    match.version = events[-1].version
+    match.hand_number = state.hand_number
+    match.phase = state.phase
+    match.turn_player_id = pid(state.turn)
+    match.last_action_at = events[-1].recorded_at
+    match.scoresheet = sheet
+    match.games_won_p1, match.games_won_p2 = sheet["games_won"]
+    match.points_p1, match.points_p2 = sheet["totals"]
+    match.winner_id = pid(state.winner)
+    match.finish_reason = state.finish_reason or ""
+    for event in events:
+        if event.version == 1:
+            match.created_at = event.recorded_at
+        if event.type == "MatchFinished":
+            match.finished_at = event.recorded_at
+
+
+def hands_fold(*, match: Match, hands: dict[int, MatchHand], events: Iterable[Any]) -> set[int]:
+    """Apply hand-ending events to `hands` (hand number -> unsaved or loaded row); return
+    the hand numbers touched."""
+    pid = match.player_id_for_seat
+    touched: set[int] = set()
+    for e in events:
+        d = e.data
+        if e.type == "HandScored":
+            hands[d["hand_number"]] = MatchHand(
+                match=match,
+                hand_number=d["hand_number"],
+                kind=d["kind"],
+                knocker_id=pid(d["knocker"]),
+                winner_id=pid(d["winner"]),
+                points=d["points"],
+                knocker_deadwood=d["knocker_deadwood"],
+                defender_deadwood=d["defender_deadwood"],
+                games=list(d["games"]),
+                version=e.version,
+            )
+        elif e.type == "HandDrawn":
+            hands[d["hand_number"]] = MatchHand(
+                match=match,
+                hand_number=d["hand_number"],
+                kind=MatchHand.Kind.DRAW,
+                version=e.version,
+            )
+        elif e.type == "HandVoided":
+            row = hands.get(d["hand_number"]) or MatchHand(
+                match=match,
+                hand_number=d["hand_number"],
+                kind=MatchHand.Kind.VOID,
+                version=e.version,
+            )
+            row.voided, row.void_reason = True, d["reason"]
+            hands[d["hand_number"]] = row
+        else:
+            continue
+        touched.add(d["hand_number"])
+    return touched
+
+
+def match_apply(*, match: Match, state: MatchState, events: Sequence[Any]) -> None:
+    """The incremental path: update the read models for events just appended."""
+    if not events:
+        return
+    match_summarise(match=match, state=state, events=events)
+    match.save(update_fields=SUMMARY_FIELDS)
+    voided = [e.data["hand_number"] for e in events if e.type == "HandVoided"]
+    hands = {h.hand_number: h for h in match.hands.filter(hand_number__in=voided)}
+    for number in sorted(hands_fold(match=match, hands=hands, events=events)):
+        hands[number].save()
+
+
+def match_rows(match: Match) -> dict[str, Any]:
+    """A comparable picture of a match's read models (tests, rebuild checks)."""
+    fresh = Match.objects.get(pk=match.pk)
+    out = {
+        f: getattr(fresh, f if f not in ("turn_player", "winner") else f + "_id")
+        for f in SUMMARY_FIELDS
+    }
+    out["hands"] = [
+        {f: getattr(h, f) for f in HAND_FIELDS} for h in fresh.hands.order_by("hand_number")
+    ]
+    return out
+
+
+# -- rebuilding from the events alone ---------------------------------------------------
+
+
+class _Fold:
+    """One stream being rebuilt: its state, hand rows and the few events the summary needs."""
+
+    __slots__ = ("state", "hands", "first", "finished", "last", "match")
+
+    def __init__(self) -> None:
+        self.state = initial_state()
+        self.hands: dict[int, MatchHand] = {}
+        self.first: Any = None
+        self.finished: Any = None
+        self.last: Any = None
+        self.match: Match | None = None
+
+    def add(self, event: Any, existing: dict[str, Match]) -> None:
+        if event.version == 1:
+            self.first = event
+            self.match = existing.get(event.stream_id) or match_from_registration(
+                event.metadata["match"], event.stream_id
+            )
+        elif event.type == "MatchFinished":
+            self.finished = event
+        self.last = event
+        self.state = evolve(self.state, event_from_dict(event.type, event.data))
+        if event.type in HAND_EVENT_TYPES:
+            hands_fold(match=self.match, hands=self.hands, events=(event,))
+
+    def summary_events(self) -> list[Any]:
+        return [e for e in (self.first, self.finished, self.last) if e is not None]
+
+
+HAND_EVENT_TYPES = frozenset({"HandScored", "HandDrawn", "HandVoided"})
+STREAM_PREFIX = "match-"
+
+
+@dataclass(frozen=True)
+class RebuildResult:
+    matches: int
+    created: int
+    events: int
+    hands: int
+
+
+def projections_rebuild(
+    *, progress: Callable[[int], None] | None = None, page_size: int = 5000
+) -> RebuildResult:
+    """Rebuild every match's state and read models from the stored events alone (the
+    global order, page by page), then replace the rows in one transaction."""
+    existing = {m.stream_id: m for m in Match.objects.all()}
+    folds: dict[str, _Fold] = {}
+    after, seen = 0, 0
+    while True:
+        page = eventstore.read_all(after_position=after, limit=page_size)
+        if not page:
+            break
+        for event in page:
+            if event.stream_id.startswith(STREAM_PREFIX):
+                fold = folds.get(event.stream_id)
+                if fold is None:
+                    fold = folds[event.stream_id] = _Fold()
+                fold.add(event, existing)
+        after, seen = page[-1].position, seen + len(page)
+        if progress is not None:
+            progress(len(page))
+    return _write(folds, existing, seen)
+
+
+def match_rebuild(*, match: Match) -> None:
+    """Rebuild one match's read models from its stream."""
+    existing = {match.stream_id: match}
+    fold = _Fold()
+    for event in eventstore.load(stream_id=match.stream_id):
+        fold.add(event, existing)
+    if fold.last is not None:
+        _write({match.stream_id: fold}, existing, 0)
+
+
+@transaction.atomic
+def _write(folds: dict[str, _Fold], existing: dict[str, Match], seen: int) -> RebuildResult:
+    created, updated, hands = [], [], []
+    for stream_id, fold in folds.items():
+        match = fold.match
+        if match is None:  # a stream without its first event cannot be a match
+            continue
+        match_summarise(match=match, state=fold.state, events=fold.summary_events())
+        (updated if stream_id in existing else created).append(match)
+        hands.extend(fold.hands.values())
+    Match.objects.bulk_create(created, batch_size=500)
+    for match in created:
+        registration = folds[match.stream_id].first.metadata["match"]
+        match.organisers.set(registration.get("organisers", []))
+    Match.objects.bulk_update(updated, SUMMARY_FIELDS, batch_size=500)
+    MatchHand.objects.filter(match__in=[m.pk for m in created + updated]).delete()
+    MatchHand.objects.bulk_create(hands, batch_size=2000)
+    return RebuildResult(
+        matches=len(created) + len(updated), created=len(created), events=seen, hands=len(hands)
+    )

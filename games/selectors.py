@@ -1,0 +1,275 @@
+"""Reads about matches: the state at any version (snapshot + events since), the view of a
+match for a given viewer, its event stream with hidden cards removed, audit replays."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Q, QuerySet
+
+from config.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from games import eventstore
+from games.engine.events import event_from_dict
+from games.engine.match import MatchState, initial_state, replay
+from games.engine.state import state_from_dict
+from games.engine.view import full_state, public_view
+from games.models import Match
+from players.models import Player
+from players.selectors import player_for_user
+
+User = AbstractBaseUser | AnonymousUser | None
+
+# Bump when the engine's state shape changes: older snapshots are then simply ignored.
+SNAPSHOT_KIND = "match-state-v1"
+# Events whose end of a hand reveals its deck (RULES: the commitment is checked after it).
+HAND_END_TYPES = frozenset({"HandScored", "HandDrawn", "HandVoided"})
+TABLE_HAND_TYPES = frozenset({"HandRecorded"})
+
+
+def match_get(*, match_id: uuid.UUID | str) -> Match:
+    try:
+        return Match.objects.select_related("player1", "player2").get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError, DjangoValidationError):
+        # An unparsable id is simply not a match.
+        raise NotFoundError("no such match", code="match_not_found") from None
+
+
+def match_list_for(*, user: User, mine: bool = False, status: str | None = None) -> QuerySet[Match]:
+    """Matches anyone signed in may follow; `mine` keeps the caller's own."""
+    qs = Match.objects.select_related("player1", "player2", "winner", "turn_player")
+    if mine:
+        player = player_for_user(user=user)
+        if player is None:
+            return qs.none()
+        qs = qs.filter(Q(player1=player) | Q(player2=player))
+    if status:
+        qs = qs.filter(status=status)
+    return qs.order_by("-created_at", "id")
+
+
+def user_can_organise_match(*, user: User, match: Match) -> bool:
+    """Staff, or one of the match's organisers."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    return match.organisers.filter(pk=user.pk).exists()
+
+
+def match_seat_for(*, user: User, match: Match) -> int | None:
+    player = player_for_user(user=user)
+    return match.seat_of(player.pk) if player is not None else None
+
+
+def match_state_at(*, match: Match, version: int | None = None) -> tuple[MatchState, int]:
+    """The engine state at `version` (default: the latest) from the latest snapshot at or
+    before it plus the events since."""
+    state, at = initial_state(), 0
+    snap = eventstore.snapshot_load(
+        stream_id=match.stream_id, kind=SNAPSHOT_KIND, max_version=version
+    )
+    if snap is not None:
+        at, data = snap
+        state = state_from_dict(data)
+    recorded = eventstore.load(stream_id=match.stream_id, after_version=at, up_to_version=version)
+    if recorded:
+        state = replay((event_from_dict(e.type, e.data) for e in recorded), state)
+        at = recorded[-1].version
+    return state, at
+
+
+# -- what a viewer may see ---------------------------------------------------------------
+
+
+def _may_audit(*, user: User, match: Match, seat: int | None) -> bool:
+    """The match's players and organisers see decks, salts and both hands once ended."""
+    return seat is not None or user_can_organise_match(user=user, match=match)
+
+
+def _players(match: Match) -> list[dict[str, Any]]:
+    return [
+        {"id": match.player1_id, "name": match.player1.name, "seat": 0},
+        {"id": match.player2_id, "name": match.player2.name, "seat": 1},
+    ]
+
+
+def match_view_for(*, match: Match, user: User) -> dict[str, Any]:
+    """The body of GET /api/matches/{id}/: what this user may see, seats as player ids."""
+    state, version = match_state_at(match=match)
+    seat = match_seat_for(user=user, match=match)
+    auditor = _may_audit(user=user, match=match, seat=seat)
+    view = public_view(state, seat)
+    pid = match.player_id_for_seat
+    return {
+        "id": str(match.id),
+        "version": version,
+        "status": match.status,
+        "mode": view["mode"],
+        "label": match.label,
+        "ruleset": view["ruleset"],
+        "players": _players(match),
+        "hand_number": view["hand_number"],
+        "phase": view["phase"],
+        "dealer": pid(view["dealer"]),
+        "turn": pid(view["turn"]),
+        "your_seat": view["seat"],
+        "your_cards": view["your_cards"],
+        "opponent_card_count": view["opponent_card_count"],
+        "discard_pile": view["discard_pile"],
+        "upcard": view.get("upcard"),
+        "stock_count": view["stock_count"],
+        "legal_actions": view["legal_actions"],
+        "commitment": view["commitment"],
+        "knock": _with_player_ids(view["knock"], match) if view.get("knock") else None,
+        "hands": [_hand_for(h, match=match, auditor=auditor) for h in view["hands"]],
+        "rulings": [_with_player_ids(r, match) for r in view.get("rulings", [])],
+        "scoresheet": _scoresheet_for(match, view["scoresheet"]),
+        "winner": pid(view["winner"]),
+        "finish_reason": view["finish_reason"],
+    }
+
+
+_SEAT_KEYS = ("knocker", "winner", "dealer", "seat")
+# Cards nobody saw face up at the table: only the players and organisers get them.
+_SECRET_KEYS = ("deck", "salt", "hands", "stock")
+
+
+def _with_player_ids(record: dict[str, Any], match: Match) -> dict[str, Any]:
+    out = dict(record)
+    for key in _SEAT_KEYS:
+        if key in out and (out[key] is None or type(out[key]) is int):
+            out[key] = match.player_id_for_seat(out[key])
+    return out
+
+
+def _hand_for(record: dict[str, Any], *, match: Match, auditor: bool) -> dict[str, Any]:
+    """A finished hand: who knocked, the kind, deadwoods, melds and layoffs, points, winner
+    (players by id); deck, salt and both hands only for auditors."""
+    out = _with_player_ids(record, match)
+    for key in ("knock", "defence"):
+        if isinstance(out.get(key), dict):
+            out[key] = _with_player_ids(out[key], match)
+    if not auditor:
+        for key in _SECRET_KEYS:
+            out.pop(key, None)
+    return out
+
+
+def _scoresheet_for(match: Match, sheet: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Each game's totals per player (by id), whether it is closed and who won it."""
+    if not sheet:
+        return sheet
+    ids = [match.player1_id, match.player2_id]
+    games = []
+    for g in sheet["games"]:
+        games.append(
+            {
+                "game": g["game"],
+                "scores": dict(zip(map(str, ids), g["totals"], strict=True)),
+                "closed": g["winner"] is not None,
+                "winner": match.player_id_for_seat(g["winner"]),
+                "bonuses": dict(zip(map(str, ids), g["bonuses"], strict=True)),
+            }
+        )
+    return {
+        "games": games,
+        "games_won": dict(zip(map(str, ids), sheet["games_won"], strict=True)),
+        "totals": dict(zip(map(str, ids), sheet["totals"], strict=True)),
+    }
+
+
+def match_events_for(*, match: Match, user: User, after: int = 0) -> list[dict[str, Any]]:
+    """The stream as this user may see it. While a hand is in play nothing reveals a card
+    of the stock or of the opponent's hand: a deal shows only its commitment, a draw from
+    the stock shows the card to the drawer only. Once the hand has ended its players and
+    organisers also see the deck and salt (to check the commitment)."""
+    recorded = eventstore.load(stream_id=match.stream_id)
+    seat = match_seat_for(user=user, match=match)
+    auditor = _may_audit(user=user, match=match, seat=seat)
+    ended = {e.data["hand_number"] for e in recorded if e.type in HAND_END_TYPES}
+    if any(e.type == "MatchFinished" for e in recorded):
+        ended |= {e.data["hand_number"] for e in recorded if e.type == "HandDealt"}
+    out, hand = [], 0
+    for e in recorded:
+        if e.type == "HandDealt":
+            hand = e.data["hand_number"]
+        if e.version <= after:
+            continue
+        revealed = auditor and hand in ended
+        out.append(
+            {
+                "version": e.version,
+                "type": e.type,
+                "data": _event_data_for(e.type, e.data, seat=seat, revealed=revealed),
+                "recorded_at": e.recorded_at,
+            }
+        )
+    return out
+
+
+def _event_data_for(
+    kind: str, data: dict[str, Any], *, seat: int | None, revealed: bool
+) -> dict[str, Any]:
+    if revealed:
+        return data
+    if kind == "HandDealt":
+        return {k: data[k] for k in ("hand_number", "dealer", "commitment")}
+    if kind == "CardDrawn" and data["source"] == "stock" and data["seat"] != seat:
+        return {**data, "card": None}
+    return data
+
+
+def match_replay(*, match: Match, user: User, version: int) -> dict[str, Any]:
+    """The full state (both hands, stock, discard pile, scoresheet) at `version`, for an
+    audit. Only for the match's players and organisers, and only once the hand in play at
+    that version has ended (a replay must not leak a live hand)."""
+    seat = match_seat_for(user=user, match=match)
+    if not _may_audit(user=user, match=match, seat=seat):
+        raise PermissionDeniedError("only the match's players and organisers may replay it")
+    current = eventstore.stream_version(stream_id=match.stream_id)
+    if not isinstance(version, int) or not 1 <= version <= current:
+        raise ValidationError(
+            f"version must be between 1 and {current}",
+            code="invalid_version",
+            extra={"current_version": current},
+        )
+    state, _ = match_state_at(match=match, version=version)
+    if state.in_play or state.phase == "knocked":
+        later = eventstore.load(stream_id=match.stream_id, after_version=version)
+        if not _hand_ended(later, state.hand_number):
+            raise ConflictError(
+                f"hand {state.hand_number} is still in play; replay it once it has ended",
+                code="hand_in_play",
+            )
+    return {"id": str(match.id), "version": version, "state": full_state(state)}
+
+
+def _hand_ended(recorded: list[Any], hand_number: int) -> bool:
+    return any(
+        (e.type in HAND_END_TYPES and e.data.get("hand_number") == hand_number)
+        or e.type == "MatchFinished"
+        for e in recorded
+    )
+
+
+def match_verify(*, match: Match) -> dict[str, Any]:
+    """Check the hash chain of the match's stream."""
+    result = eventstore.verify(stream_id=match.stream_id)
+    if result.ok:
+        return {"ok": True, "events": result.events_checked}
+    broken = result.first_broken
+    return {
+        "ok": False,
+        "events": result.events_checked,
+        "first_broken_version": getattr(broken, "version", None)
+        if not isinstance(broken, tuple)
+        else broken[1],
+        "reason": result.reason,
+    }
+
+
+def player_in_match(*, player: Player, match: Match) -> bool:
+    return match.seat_of(player.pk) is not None
