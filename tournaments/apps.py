@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
+
+    def ready(self) -> None:
+        from games.signals import match_finished
+        from tournaments.receivers import on_match_finished
+
+        match_finished.connect(on_match_finished, dispatch_uid="tournaments.match_finished")

@@ -1,0 +1,71 @@
+"""Fixtures for tournament tests: an organiser, bot players, a tournament factory.
+
+Celery runs eagerly here (jobs execute in process after commit) unless a test is marked
+`celery_worker`, which starts a real worker instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from config.celery import app as celery_app
+from players.models import Club, Player
+from tournaments import services
+from tournaments.models import Tournament
+
+FAST_RULES = {"game_target": 25}
+
+
+@pytest.fixture(autouse=True)
+def eager_celery(request: pytest.FixtureRequest) -> Iterator[None]:
+    if request.node.get_closest_marker("celery_worker"):
+        yield
+        return
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def organiser(db: Any) -> Any:
+    user = get_user_model().objects.create_user(username="org", password="pw-organiser")
+    club = Club.objects.create(name="Gin Club", slug="gin-club")
+    club.organisers.add(user)
+    return user
+
+
+@pytest.fixture
+def club(organiser: Any) -> Club:
+    return Club.objects.get(slug="gin-club")
+
+
+def make_bots(n: int, *, prefix: str = "Bot") -> list[Player]:
+    return [
+        Player.objects.create(name=f"{prefix} {i:02d}", is_bot=True, rating=1500 + 10 * (n - i))
+        for i in range(1, n + 1)
+    ]
+
+
+def make_tournament(
+    organiser: Any,
+    players: list[Player],
+    *,
+    format: str = "swiss",  # noqa: A002
+    rounds: int | None = 3,
+    check_in: bool = True,
+    **kwargs: Any,
+) -> Tournament:
+    kwargs.setdefault("ruleset", FAST_RULES)
+    tournament = services.tournament_create(
+        name="Evening", format=format, rounds=rounds, created_by=organiser, **kwargs
+    )
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
+        if check_in:
+            services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
+    return tournament

@@ -1,0 +1,309 @@
+"""Tournaments API. Thin: validate input, call one service or selector, render."""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import IDEMPOTENCY_KEY_PARAMETER, ApiPagination, error_responses, idempotent
+from config.errors import NotFoundError, ValidationError
+from players.models import Club, Player
+from players.selectors import player_for_user
+from tournaments import selectors, services
+from tournaments import serializers as s
+from tournaments.models import Tournament
+
+WRITE = {"parameters": [IDEMPOTENCY_KEY_PARAMETER]}
+
+
+def _tournament(request: Request, tournament_id: int) -> Tournament:
+    return selectors.tournament_get(tournament_id=tournament_id, user=request.user)
+
+
+def _render(serializer: type, obj: Any, tournament: Tournament, **kwargs: Any) -> Any:
+    return serializer(obj, context=s.zone_context(tournament), **kwargs).data
+
+
+def _player(request: Request, player_id: int | None) -> Player:
+    if player_id is None:
+        player = player_for_user(user=request.user)
+        if player is None:
+            raise ValidationError("you have no player; name one", code="player_required")
+        return player
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise NotFoundError("no such player")
+    return player
+
+
+class TournamentListApi(APIView):
+    """Tournaments the caller may see; organisers create them."""
+
+    @extend_schema(responses={200: s.TournamentOutputSerializer(many=True), **error_responses()})
+    def get(self, request: Request) -> Response:
+        paginator = ApiPagination()
+        page = paginator.paginate_queryset(
+            selectors.tournament_list_for(user=request.user).prefetch_related("organisers"),
+            request,
+            view=self,
+        )
+        data = [_render(s.TournamentOutputSerializer, t, t) for t in page]
+        return paginator.get_paginated_response(data)
+
+    @extend_schema(
+        request=s.TournamentCreateInputSerializer,
+        responses={201: s.TournamentOutputSerializer, **error_responses(400, 403, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        zone_name = request.data.get("time_zone") or "UTC"
+        try:
+            zone = ZoneInfo(str(zone_name))
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValidationError(f"unknown time zone {zone_name!r}", code="time_zone") from exc
+        data = s.TournamentCreateInputSerializer(data=request.data, context={"zone": zone})
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        if fields.get("club") is not None:
+            fields["club"] = Club.objects.filter(pk=fields["club"]).first()
+            if fields["club"] is None:
+                raise NotFoundError("no such club")
+        fields["organisers"] = list(
+            get_user_model().objects.filter(pk__in=fields.get("organisers", []))
+        )
+        tournament = services.tournament_create(created_by=request.user, **fields)
+        body = _render(s.TournamentOutputSerializer, tournament, tournament)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    @extend_schema(responses={200: s.TournamentOutputSerializer, **error_responses(404)})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        return Response(_render(s.TournamentOutputSerializer, tournament, tournament))
+
+
+class RegistrationListApi(APIView):
+    """Entries of a tournament; POST registers a player (the caller's own by default)."""
+
+    @extend_schema(
+        responses={200: s.RegistrationOutputSerializer(many=True), **error_responses(404)}
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        regs = tournament.registrations.select_related("player")
+        return Response(_render(s.RegistrationOutputSerializer, regs, tournament, many=True))
+
+    @extend_schema(
+        request=s.PlayerRefInputSerializer,
+        responses={201: s.RegistrationOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        data = s.PlayerRefInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reg = services.tournament_register(
+            tournament_id=tournament.pk,
+            player=_player(request, data.validated_data.get("player")),
+            by=request.user,
+        )
+        body = _render(s.RegistrationOutputSerializer, reg, tournament)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class CheckInApi(APIView):
+    @extend_schema(
+        request=s.PlayerRefInputSerializer,
+        responses={200: s.RegistrationOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        data = s.PlayerRefInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reg = services.tournament_check_in(
+            tournament_id=tournament.pk,
+            player=_player(request, data.validated_data.get("player")),
+            by=request.user,
+        )
+        return Response(_render(s.RegistrationOutputSerializer, reg, tournament))
+
+
+class WithdrawApi(APIView):
+    @extend_schema(
+        request=s.WithdrawInputSerializer,
+        responses={200: s.RegistrationOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        data = s.WithdrawInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reg = services.tournament_withdraw(
+            tournament_id=tournament.pk,
+            player=_player(request, data.validated_data.get("player")),
+            by=request.user,
+            reason=data.validated_data["reason"],
+            forfeit_current=data.validated_data["forfeit_current"],
+        )
+        return Response(_render(s.RegistrationOutputSerializer, reg, tournament))
+
+
+class RoundListApi(APIView):
+    @extend_schema(responses={200: s.RoundOutputSerializer(many=True), **error_responses(404)})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        rounds = selectors.tournament_rounds(tournament=tournament)
+        return Response(_render(s.RoundOutputSerializer, rounds, tournament, many=True))
+
+
+class RoundStartApi(APIView):
+    """Organisers: pair and start the next round now (round 1 starts the tournament)."""
+
+    @extend_schema(
+        request=s.ReasonInputSerializer,
+        responses={201: s.RoundOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        data = s.ReasonInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        number = tournament.current_round + 1
+        round_ = services.tournament_round_pair(
+            tournament_id=tournament.pk,
+            round_number=number,
+            by=request.user,
+            reason=data.validated_data["reason"],
+        )
+        if round_ is None:
+            from config.errors import ConflictError
+
+            raise ConflictError(f"round {number} cannot be started", code="round")
+        body = _render(s.RoundOutputSerializer, round_, tournament)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class RoundRepairApi(APIView):
+    """Organisers: re-pair a round, only while none of its matches has started."""
+
+    @extend_schema(
+        request=s.RepairInputSerializer,
+        responses={200: s.RoundOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        data = s.RepairInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        pairs = data.validated_data.get("pairs")
+        round_ = services.tournament_round_repair(
+            tournament_id=tournament.pk,
+            round_number=number,
+            by=request.user,
+            reason=data.validated_data["reason"],
+            pairs=[tuple(p) for p in pairs] if pairs is not None else None,
+        )
+        return Response(_render(s.RoundOutputSerializer, round_, tournament))
+
+
+class RoundDeadlineApi(APIView):
+    """Organisers: move (or, with null, lift) a round's deadline."""
+
+    @extend_schema(
+        request=s.DeadlineInputSerializer,
+        responses={200: s.RoundOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        data = s.DeadlineInputSerializer(data=request.data, context=s.zone_context(tournament))
+        data.is_valid(raise_exception=True)
+        round_ = services.tournament_round_deadline_move(
+            tournament_id=tournament.pk,
+            round_number=number,
+            deadline=data.validated_data["deadline"],
+            by=request.user,
+            reason=data.validated_data["reason"],
+        )
+        return Response(_render(s.RoundOutputSerializer, round_, tournament))
+
+
+class RoundRuleApi(APIView):
+    """Organisers: rule a match of the round won by forfeit."""
+
+    @extend_schema(
+        request=s.RuleInputSerializer,
+        responses={200: s.PairingOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        data = s.RuleInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        pairing = services.tournament_result_rule(
+            tournament_id=tournament.pk,
+            round_number=number,
+            table=data.validated_data["table"],
+            winner=_player(request, data.validated_data["winner"]),
+            by=request.user,
+            reason=data.validated_data["reason"],
+        )
+        pairing.refresh_from_db()
+        return Response(_render(s.PairingOutputSerializer, pairing, tournament))
+
+
+class PairingListApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("round", int, description="Only this round.")],
+        responses={200: s.PairingOutputSerializer(many=True), **error_responses(400, 404)},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        raw = request.query_params.get("round")
+        if raw is not None and not raw.isdigit():
+            raise ValidationError("round must be a round number", code="round")
+        pairings = selectors.tournament_pairings(
+            tournament=tournament, round_number=int(raw) if raw is not None else None
+        )
+        return Response(_render(s.PairingOutputSerializer, pairings, tournament, many=True))
+
+
+class StandingListApi(APIView):
+    @extend_schema(responses={200: s.StandingOutputSerializer(many=True), **error_responses(404)})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        standings = selectors.tournament_standings(tournament=tournament)
+        return Response(_render(s.StandingOutputSerializer, standings, tournament, many=True))
+
+
+class EventListApi(APIView):
+    """The tournament's decision log: every decision with who made it and why."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="Only events after this version.")],
+        responses={200: s.EventOutputSerializer(many=True), **error_responses(400, 404)},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        raw = request.query_params.get("after", "0")
+        if not raw.isdigit():
+            raise ValidationError("after must be a version number", code="after")
+        events = selectors.tournament_events(tournament=tournament, after=int(raw))
+        return Response(_render(s.EventOutputSerializer, events, tournament, many=True))

@@ -1,0 +1,449 @@
+"""Commands on rounds: pairing (by the scheduler or by hand), re-pairing, results, rulings,
+deadlines. Re-exported by tournaments.services.
+
+Exactly-once pairing: the service locks the tournament row and does nothing if the round
+already exists; the unique constraint (tournament, number) backs the lock up, so a job
+delivered twice, or run by two workers at once, pairs the round once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config.errors import ConflictError, PermissionDeniedError, ValidationError
+from games.models import Match
+from games.services import match_create, match_rule
+from players.models import Player
+from tournaments import stream
+from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.pairing import Pair
+from tournaments.projections import standings_refresh
+from tournaments.scheduling import active_registrations, pairs_for_round, round_count, round_start
+from tournaments.selectors import tournament_lock, user_can_organise
+
+log = logging.getLogger(__name__)
+
+_FORMAT_LABEL = {"round_robin": "RR", "swiss": "Swiss", "knockout": "KO"}
+
+
+def _require_organiser(user: AbstractBaseUser | None, tournament: Tournament) -> None:
+    if user is not None and not user_can_organise(user=user, tournament=tournament):
+        raise PermissionDeniedError("only the tournament's organisers may do this")
+
+
+def _seed(tournament: Tournament) -> list[int]:
+    """Fix the seeds when round 1 is paired: rating, then order of registration."""
+    regs = active_registrations(tournament=tournament)
+    for i, reg in enumerate(regs, start=1):
+        reg.seed = i
+    Registration.objects.bulk_update(regs, ["seed"])
+    return [r.player_id for r in regs]
+
+
+def tournament_round_pair(
+    *,
+    tournament_id: int,
+    round_number: int,
+    by: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> Round | None:
+    """Pair round `round_number` and create its matches. Returns None, writing nothing, when
+    the round is already paired (a repeated job) or, for the scheduler (`by` None), when its
+    start time has not come. An organiser (`by`) may pair a round early."""
+    try:
+        with transaction.atomic():
+            return _round_pair(tournament_id, round_number, by, reason)
+    except IntegrityError:
+        # Another transaction paired it between our guard and our insert (no row lock on
+        # SQLite): the unique constraint stopped us, which is the outcome we want.
+        if Round.objects.filter(tournament_id=tournament_id, number=round_number).exists():
+            return None
+        raise
+
+
+def _round_pair(
+    tournament_id: int, number: int, by: AbstractBaseUser | None, reason: str
+) -> Round | None:
+    tournament = tournament_lock(tournament_id=tournament_id)
+    _require_organiser(by, tournament)
+    if Round.objects.filter(tournament=tournament, number=number).exists():
+        return None
+    if tournament.status == Tournament.Status.FINISHED or number <= tournament.current_round:
+        return None
+    if number != tournament.current_round + 1:
+        raise ConflictError(f"the next round is {tournament.current_round + 1}", code="round")
+    previous = tournament.rounds.filter(number=number - 1).first()
+    if previous is not None and previous.status != Round.Status.COMPLETED:
+        raise ConflictError(f"round {number - 1} is still in play", code="round_in_play")
+    now = timezone.now()
+    scheduled = round_start(tournament=tournament, number=number)
+    if by is None and (scheduled is None and number == 1 or scheduled and scheduled > now):
+        return None  # the scheduler waits for the start time (round 1: for the organiser)
+    events: list[tuple[str, dict[str, Any]]] = []
+    if number == 1:
+        seeded = _seed(tournament)
+        if len(seeded) < 2:
+            raise ConflictError("at least two players must be checked in", code="too_few")
+        tournament.rounds_planned = round_count(tournament=tournament, players=len(seeded))
+        tournament.status = Tournament.Status.IN_PROGRESS
+        events.append(
+            (stream.TOURNAMENT_STARTED, {"seeds": seeded, "rounds": tournament.rounds_planned})
+        )
+    else:
+        seeded = [r.player_id for r in active_registrations(tournament=tournament)]
+    if tournament.rounds_planned and number > tournament.rounds_planned:
+        return None
+    pairs = pairs_for_round(tournament=tournament, number=number, seeded=seeded)
+    if not any(p.second is not None for p in pairs):
+        raise ConflictError("no match can be paired", code="too_few")
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        scheduled_at=scheduled,
+        paired_at=now,
+        deadline=now + tournament.round_duration if tournament.round_duration else None,
+        paired_by=by,
+    )
+    tournament.current_round = number
+    tournament.save(update_fields=["rounds_planned", "status", "current_round"])
+    pairings = _pairings_create(tournament=tournament, round_=round_, pairs=pairs, by=by)
+    events.append((stream.ROUND_PAIRED, _round_data(round_, pairings)))
+    events += [(stream.RESULT_RECORDED, _result_data(p)) for p in pairings if p.player2 is None]
+    stream.stream_append(tournament=tournament, events=events, by=by, reason=reason)
+    standings_refresh(tournament=tournament)
+    return round_
+
+
+def _round_data(round_: Round, pairings: Sequence[Pairing]) -> dict[str, Any]:
+    return {
+        "round": round_.number,
+        "deadline": round_.deadline.isoformat() if round_.deadline else None,
+        "pairings": [
+            {
+                "table": p.table,
+                "player1": p.player1_id,
+                "player2": p.player2_id,
+                "match": str(p.match_id) if p.match_id else None,
+            }
+            for p in pairings
+        ],
+    }
+
+
+def _pairings_create(
+    *,
+    tournament: Tournament,
+    round_: Round,
+    pairs: Sequence[Pair],
+    by: AbstractBaseUser | None,
+) -> list[Pairing]:
+    """One pairing per pair; a match for each real pair, a recorded win for each bye."""
+    from tournaments.services import system_user
+
+    players = Player.objects.in_bulk([p for pair in pairs for p in (pair.first, pair.second) if p])
+    organisers = [*tournament.organisers.all(), system_user()]
+    label = _FORMAT_LABEL[tournament.format]
+    created = []
+    # Byes last, so tables 1..k are the real matches.
+    ordered = sorted(pairs, key=lambda pair: pair.second is None)
+    for table, pair in enumerate(ordered, start=1):
+        pairing = Pairing(round=round_, table=table, player1=players[pair.first])
+        if pair.second is None:
+            pairing.status, pairing.winner_id = Pairing.Status.FINISHED, pair.first
+            pairing.result_reason = "bye"
+        else:
+            pairing.player2 = players[pair.second]
+            pairing.match = match_create(
+                player1=players[pair.first],
+                player2=players[pair.second],
+                ruleset=tournament.ruleset,
+                first_dealer=players[pair.first],
+                mode=tournament.play_mode,
+                organisers=organisers,
+                created_by=by,
+                label=f"{label} R{round_.number} T{table}",
+            )
+            pairing.match_version_at_pairing = pairing.match.version
+        pairing.save()
+        created.append(pairing)
+    return created
+
+
+def _result_data(p: Pairing) -> dict[str, Any]:
+    return {
+        "round": p.round.number,
+        "table": p.table,
+        "player1": p.player1_id,
+        "player2": p.player2_id,
+        "winner": p.winner_id,
+        "games1": p.games1,
+        "games2": p.games2,
+        "points1": p.points1,
+        "points2": p.points2,
+        "match": str(p.match_id) if p.match_id else None,
+        "result": p.result_reason,
+    }
+
+
+def tournament_start(*, tournament_id: int, by: AbstractBaseUser, reason: str = "") -> Round | None:
+    """Start the tournament now: pair round 1 (by hand, before any scheduled time)."""
+    return tournament_round_pair(tournament_id=tournament_id, round_number=1, by=by, reason=reason)
+
+
+def _match_started(pairing: Pairing) -> bool:
+    if pairing.match_id is None:
+        return False
+    match = Match.objects.get(pk=pairing.match_id)
+    return match.status == "finished" or match.version > pairing.match_version_at_pairing
+
+
+def tournament_round_repair(
+    *,
+    tournament_id: int,
+    round_number: int,
+    by: AbstractBaseUser,
+    reason: str,
+    pairs: Sequence[tuple[int, int | None]] | None = None,
+) -> Round:
+    """Replace a round's pairings, computed afresh or the organiser's own `pairs` (player
+    ids; None = bye). Only while none of its matches has started. The old matches stay in
+    the store, unplayed and detached from the tournament."""
+    if not reason.strip():
+        raise ValidationError("a re-pairing needs a reason", code="reason_required")
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id=tournament_id)
+        _require_organiser(by, tournament)
+        round_ = tournament.rounds.filter(number=round_number).first()
+        if round_ is None or round_.status != Round.Status.PAIRED:
+            raise ConflictError("only a round in play can be re-paired", code="round")
+        old = list(round_.pairings.select_related("round"))
+        if any(_match_started(p) for p in old):
+            raise ConflictError("a match of this round has started", code="round_started")
+        seeded = [r.player_id for r in active_registrations(tournament=tournament)]
+        if pairs is None:
+            round_.pairings.all().delete()
+            new_pairs = pairs_for_round(tournament=tournament, number=round_number, seeded=seeded)
+        else:
+            new_pairs = _validate_manual_pairs(pairs, seeded)
+            round_.pairings.all().delete()
+        pairings = _pairings_create(tournament=tournament, round_=round_, pairs=new_pairs, by=by)
+        data = {**_round_data(round_, pairings), "replaced": [str(p.match_id) for p in old]}
+        events = [(stream.ROUND_REPAIRED, data)]
+        events += [(stream.RESULT_RECORDED, _result_data(p)) for p in pairings if not p.player2]
+        stream.stream_append(tournament=tournament, events=events, by=by, reason=reason.strip())
+        standings_refresh(tournament=tournament)
+    return round_
+
+
+def _validate_manual_pairs(
+    pairs: Sequence[tuple[int, int | None]], seeded: Sequence[int]
+) -> list[Pair]:
+    flat = [p for pair in pairs for p in pair if p is not None]
+    if sorted(flat) != sorted(seeded):
+        raise ValidationError("the pairs must name every active player exactly once", code="pairs")
+    if sum(1 for pair in pairs if pair[1] is None) > 1:
+        raise ValidationError("at most one bye per round", code="pairs")
+    return [Pair(first=a, second=b) for a, b in pairs]
+
+
+def tournament_match_result_record(*, match_id: Any) -> Pairing | None:
+    """Copy a finished match's result into its pairing; complete the round when it was the
+    last. Idempotent: a pairing already finished is left alone."""
+    pairing_ref = Pairing.objects.filter(match_id=match_id).select_related("round").first()
+    if pairing_ref is None:
+        return None  # not a tournament match (or one replaced by a re-pairing)
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id=pairing_ref.round.tournament_id)
+        pairing = Pairing.objects.select_related("round", "match").get(pk=pairing_ref.pk)
+        match = pairing.match
+        if pairing.status == Pairing.Status.FINISHED or match.status != "finished":
+            return None
+        pairing.status = Pairing.Status.FINISHED
+        pairing.winner_id = match.winner_id
+        pairing.games1, pairing.games2 = match.games_won_p1, match.games_won_p2
+        pairing.points1, pairing.points2 = match.points_p1, match.points_p2
+        pairing.result_reason = "forfeit" if match.finish_reason == "forfeit" else "played"
+        pairing.save()
+        events = [(stream.RESULT_RECORDED, _result_data(pairing))]
+        round_ = pairing.round
+        if not round_.pairings.exclude(status=Pairing.Status.FINISHED).exists():
+            events += _round_complete(tournament, round_)
+        stream.stream_append(tournament=tournament, events=events)
+        standings_refresh(tournament=tournament)
+    return pairing
+
+
+def _round_complete(tournament: Tournament, round_: Round) -> list[tuple[str, dict]]:
+    round_.status, round_.completed_at = Round.Status.COMPLETED, timezone.now()
+    round_.save(update_fields=["status", "completed_at"])
+    events: list[tuple[str, dict]] = [(stream.ROUND_COMPLETED, {"round": round_.number})]
+    last = tournament.rounds_planned is not None and round_.number >= tournament.rounds_planned
+    if last or (tournament.format == "knockout" and round_.pairings.count() == 1):
+        tournament.status, tournament.finished_at = Tournament.Status.FINISHED, timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+        events.append((stream.TOURNAMENT_FINISHED, {"rounds": round_.number}))
+    else:
+        _next_round_enqueue(tournament, round_.number + 1)
+    return events
+
+
+def _next_round_enqueue(tournament: Tournament, number: int) -> None:
+    """After commit, queue the next round's pairing: now, or at its scheduled start (the
+    beat job `tournament_rounds_start_due` catches a lost ETA)."""
+    from tournaments.tasks import tournament_round_pair_task
+
+    start = round_start(tournament=tournament, number=number)
+    args = (tournament.pk, number)
+    if start is not None and start > timezone.now():
+        transaction.on_commit(lambda: tournament_round_pair_task.apply_async(args, eta=start))
+    else:
+        transaction.on_commit(lambda: tournament_round_pair_task.delay(*args))
+
+
+def pairing_forfeit(
+    *,
+    tournament: Tournament,
+    pairing: Pairing,
+    winner: Player,
+    by: AbstractBaseUser | None,
+    reason: str,
+) -> None:
+    """Rule the pairing's match won by forfeit; the result follows when the match's
+    `match_finished` signal is handled, like any other finished match."""
+    from tournaments.services import system_user
+
+    match_rule(
+        match_id=pairing.match_id,
+        by=system_user() if by is None else by,
+        type="forfeit",
+        player=winner,
+        reason=reason,
+    )
+    data = {"round": pairing.round.number, "table": pairing.table, "winner": winner.pk}
+    data["match"] = str(pairing.match_id)
+    stream.stream_append(
+        tournament=tournament, events=[(stream.RESULT_RULED, data)], by=by, reason=reason
+    )
+
+
+def tournament_result_rule(
+    *,
+    tournament_id: int,
+    round_number: int,
+    table: int,
+    winner: Player,
+    by: AbstractBaseUser,
+    reason: str,
+) -> Pairing:
+    """An organiser rules a match in play won (by forfeit) by `winner`."""
+    if not reason.strip():
+        raise ValidationError("a ruling needs a reason", code="reason_required")
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id=tournament_id)
+        _require_organiser(by, tournament)
+        pairing = (
+            Pairing.objects.filter(round__tournament=tournament, round__number=round_number)
+            .select_related("round", "player1", "player2")
+            .filter(table=table)
+            .first()
+        )
+        if pairing is None:
+            raise ValidationError("no such table in that round", code="pairing")
+        if pairing.status == Pairing.Status.FINISHED or pairing.match_id is None:
+            raise ConflictError("this pairing already has a result", code="finished")
+        if winner.pk not in (pairing.player1_id, pairing.player2_id):
+            raise ValidationError("the winner must be one of the pairing's players")
+        pairing_forfeit(
+            tournament=tournament, pairing=pairing, winner=winner, by=by, reason=reason.strip()
+        )
+    return pairing
+
+
+def tournament_round_deadline_move(
+    *,
+    tournament_id: int,
+    round_number: int,
+    deadline: dt.datetime | None,
+    by: AbstractBaseUser,
+    reason: str,
+) -> Round:
+    """Move (or, with None, lift) a round's deadline."""
+    if deadline is not None and timezone.is_naive(deadline):
+        raise ValidationError("the deadline needs a time zone", code="naive_datetime")
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id=tournament_id)
+        _require_organiser(by, tournament)
+        round_ = tournament.rounds.filter(number=round_number).first()
+        if round_ is None or round_.status != Round.Status.PAIRED:
+            raise ConflictError("only a round in play has a deadline to move", code="round")
+        previous = round_.deadline
+        round_.deadline = deadline
+        round_.save(update_fields=["deadline"])
+        data = {
+            "round": round_number,
+            "deadline": deadline.isoformat() if deadline else None,
+            "previous": previous.isoformat() if previous else None,
+        }
+        stream.stream_append(
+            tournament=tournament,
+            events=[(stream.ROUND_DEADLINE_MOVED, data)],
+            by=by,
+            reason=reason,
+        )
+    return round_
+
+
+def _overdue_loser(pairing: Pairing, match: Match, now: dt.datetime) -> tuple[int, str] | None:
+    """The player (id) who has not acted in time, and why; None if nobody is overdue.
+    Only online matches have a player to move; table matches are left to the organisers."""
+    if match.turn_player_id is None:
+        return None
+    turn_time = pairing.round.tournament.turn_time
+    since = match.last_action_at or pairing.round.paired_at
+    if turn_time is not None and since is not None and now - since > turn_time:
+        return match.turn_player_id, "turn time exceeded"
+    if pairing.round.deadline is not None and now > pairing.round.deadline:
+        return match.turn_player_id, "round deadline passed"
+    return None
+
+
+def tournament_deadlines_enforce(*, now: dt.datetime | None = None) -> list[int]:
+    """Forfeit every match whose player to move is past the turn time or the round deadline
+    (a ResultRuled event by the system). Returns the pairing ids ruled."""
+    now = now or timezone.now()
+    pending = Pairing.objects.filter(
+        status=Pairing.Status.PENDING,
+        match__isnull=False,
+        match__status="in_progress",
+        round__status=Round.Status.PAIRED,
+        round__tournament__status=Tournament.Status.IN_PROGRESS,
+    ).select_related("round", "round__tournament", "match", "player1", "player2")
+    ruled = []
+    for pairing in pending:
+        overdue = _overdue_loser(pairing, pairing.match, now)
+        if overdue is None:
+            continue
+        loser, why = overdue
+        winner = pairing.player2 if loser == pairing.player1_id else pairing.player1
+        try:
+            with transaction.atomic():
+                tournament = tournament_lock(tournament_id=pairing.round.tournament_id)
+                fresh = Pairing.objects.select_related("round", "match").get(pk=pairing.pk)
+                if fresh.status != Pairing.Status.PENDING or fresh.match.status != "in_progress":
+                    continue  # finished meanwhile
+                if _overdue_loser(fresh, fresh.match, now) is None:
+                    continue  # the player moved meanwhile, or the deadline was moved
+                pairing_forfeit(
+                    tournament=tournament, pairing=fresh, winner=winner, by=None, reason=why
+                )
+            ruled.append(pairing.pk)
+        except ConflictError:
+            log.warning("deadline forfeit of pairing %s lost a race; next run retries", pairing.pk)
+    return ruled

@@ -1,0 +1,126 @@
+"""Reads about tournaments: visibility, organisers, rounds, pairings, standings, the log."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from config.errors import NotFoundError
+from tournaments import stream
+from tournaments.models import Pairing, Round, Standing, Tournament
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+def user_can_organise(*, user: User, tournament: Tournament) -> bool:
+    """Staff, the tournament's organisers and its club's organisers."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    if tournament.organisers.filter(pk=user.pk).exists():
+        return True
+    return tournament.club is not None and tournament.club.organisers.filter(pk=user.pk).exists()
+
+
+def tournament_list_for(*, user: User) -> QuerySet[Tournament]:
+    """Public tournaments, plus the private ones the user organises or plays in."""
+    qs = Tournament.objects.select_related("club")
+    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
+        return qs
+    if user is None or not user.is_authenticated:
+        return qs.filter(is_public=True)
+    return qs.filter(
+        Q(is_public=True)
+        | Q(organisers=user)
+        | Q(club__organisers=user)
+        | Q(registrations__player__user=user)
+    ).distinct()
+
+
+def tournament_get(*, tournament_id: Any, user: User = None) -> Tournament:
+    """The tournament if it exists and `user` may see it (None: no visibility check)."""
+    qs = Tournament.objects.select_related("club")
+    if user is not None:
+        qs = tournament_list_for(user=user)
+    try:
+        return qs.get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such tournament") from exc
+
+
+def tournament_lock(*, tournament_id: Any) -> Tournament:
+    """The tournament row, locked until the end of the caller's transaction."""
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such tournament") from exc
+
+
+def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
+    return tournament.rounds.order_by("number")
+
+
+def tournament_pairings(*, tournament: Tournament, round_number: int | None) -> QuerySet[Pairing]:
+    qs = Pairing.objects.filter(round__tournament=tournament).select_related(
+        "round", "player1", "player2", "winner", "match"
+    )
+    if round_number is not None:
+        qs = qs.filter(round__number=round_number)
+    return qs.order_by("round__number", "table")
+
+
+def tournament_standings(*, tournament: Tournament) -> QuerySet[Standing]:
+    return tournament.standings.select_related("player").order_by("rank")
+
+
+def tournament_events(*, tournament: Tournament, after: int = 0) -> list[dict[str, Any]]:
+    """The decision log, oldest first, each event with who decided and why."""
+    return [
+        {
+            "version": e.version,
+            "type": e.type,
+            "data": e.data,
+            "by": e.data.get("by"),
+            "reason": e.data.get("reason", ""),
+            "recorded_at": e.recorded_at,
+        }
+        for e in stream.stream_load(tournament=tournament)
+        if e.version > after
+    ]
+
+
+def tournament_next_round_due(*, tournament: Tournament, now: dt.datetime) -> int | None:
+    """The round the scheduler should pair now, if any (its start time has come)."""
+    from tournaments.scheduling import round_start
+
+    if tournament.status == Tournament.Status.FINISHED:
+        return None
+    if tournament.status == Tournament.Status.REGISTRATION and tournament.starts_at is None:
+        return None  # started by hand
+    last = tournament.rounds.order_by("-number").first()
+    if last is not None and last.status != Round.Status.COMPLETED:
+        return None
+    number = (last.number if last else 0) + 1
+    if tournament.rounds_planned and number > tournament.rounds_planned:
+        return None
+    start = round_start(tournament=tournament, number=number)
+    if start is not None and start > now:
+        return None
+    return number
+
+
+def tournaments_with_rounds_due(*, now: dt.datetime | None = None) -> list[tuple[int, int]]:
+    """(tournament id, round number) for every round whose time has come but is unpaired."""
+    now = now or timezone.now()
+    due = []
+    active = Tournament.objects.exclude(status=Tournament.Status.FINISHED)
+    for tournament in active.filter(Q(status="in_progress") | Q(starts_at__lte=now)):
+        number = tournament_next_round_due(tournament=tournament, now=now)
+        if number is not None:
+            due.append((tournament.pk, number))
+    return due

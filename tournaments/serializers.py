@@ -1,0 +1,215 @@
+"""Input and output shapes of the tournaments API.
+
+Times are stored in UTC and shown in the tournament's time zone: output serializers take the
+zone from their context ("zone"); a time entered without an offset is read in that zone
+(daylight saving included, via zoneinfo).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from rest_framework import serializers
+
+from tournaments.models import Pairing, Registration, Round, Standing, Tournament
+from tournaments.pairing import TIEBREAKS
+
+
+class ZonedDateTimeField(serializers.DateTimeField):
+    """A datetime read and written in the zone given by the serializer context."""
+
+    def default_timezone(self) -> dt.tzinfo:
+        return self.context.get("zone") or dt.UTC
+
+
+class TournamentCreateInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    club = serializers.IntegerField(required=False, allow_null=True)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    ruleset = serializers.DictField(required=False, help_text="RULES.md section 9 keys.")
+    rounds = serializers.IntegerField(required=False, min_value=1, help_text="Swiss only.")
+    starts_at = ZonedDateTimeField(required=False, allow_null=True)
+    round_interval = serializers.DurationField(required=False, allow_null=True)
+    round_starts = serializers.ListField(child=ZonedDateTimeField(), required=False)
+    round_duration = serializers.DurationField(required=False, allow_null=True)
+    turn_time = serializers.DurationField(required=False, allow_null=True)
+    play_mode = serializers.ChoiceField(choices=Tournament.PlayMode.choices, required=False)
+    is_public = serializers.BooleanField(required=False)
+    check_in_required = serializers.BooleanField(required=False)
+    organisers = serializers.ListField(child=serializers.IntegerField(), required=False)
+    time_zone = serializers.CharField(required=False, help_text="IANA zone, e.g. Europe/London.")
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS), required=False
+    )
+
+
+class TournamentOutputSerializer(serializers.ModelSerializer):
+    starts_at = ZonedDateTimeField()
+    round_starts = serializers.SerializerMethodField()
+    created_at = ZonedDateTimeField()
+    finished_at = ZonedDateTimeField()
+    rounds = serializers.IntegerField(source="rounds_planned")
+    organisers = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "club",
+            "format",
+            "ruleset",
+            "rounds",
+            "starts_at",
+            "round_interval",
+            "round_starts",
+            "round_duration",
+            "turn_time",
+            "play_mode",
+            "is_public",
+            "check_in_required",
+            "organisers",
+            "time_zone",
+            "tiebreaks",
+            "status",
+            "current_round",
+            "version",
+            "created_at",
+            "finished_at",
+        ]
+
+    def get_round_starts(self, obj: Tournament) -> list[str]:
+        zone = obj.zone
+        return [dt.datetime.fromisoformat(s).astimezone(zone).isoformat() for s in obj.round_starts]
+
+
+class PlayerRefInputSerializer(serializers.Serializer):
+    player = serializers.IntegerField(
+        required=False, help_text="Player id; default: the caller's own player."
+    )
+
+
+class WithdrawInputSerializer(PlayerRefInputSerializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    forfeit_current = serializers.BooleanField(
+        required=False, default=False, help_text="Organisers: forfeit a match still in play."
+    )
+
+
+class RegistrationOutputSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name")
+    registered_at = ZonedDateTimeField()
+    checked_in_at = ZonedDateTimeField()
+    withdrawn_at = ZonedDateTimeField()
+
+    class Meta:
+        model = Registration
+        fields = [
+            "player",
+            "player_name",
+            "status",
+            "seed",
+            "late",
+            "registered_at",
+            "checked_in_at",
+            "withdrawn_at",
+        ]
+
+
+class RoundOutputSerializer(serializers.ModelSerializer):
+    scheduled_at = ZonedDateTimeField()
+    paired_at = ZonedDateTimeField()
+    deadline = ZonedDateTimeField()
+    completed_at = ZonedDateTimeField()
+
+    class Meta:
+        model = Round
+        fields = ["number", "status", "scheduled_at", "paired_at", "deadline", "completed_at"]
+
+
+class ReasonInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RepairInputSerializer(serializers.Serializer):
+    reason = serializers.CharField()
+    pairs = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2
+        ),
+        required=False,
+        help_text="[[player1, player2], [player, null] (a bye)]; default: paired afresh.",
+    )
+
+
+class DeadlineInputSerializer(serializers.Serializer):
+    deadline = ZonedDateTimeField(allow_null=True)
+    reason = serializers.CharField()
+
+
+class RuleInputSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1)
+    winner = serializers.IntegerField(help_text="Player id of the winner by forfeit.")
+    reason = serializers.CharField()
+
+
+class PairingOutputSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number")
+    player1_name = serializers.CharField(source="player1.name")
+    player2_name = serializers.CharField(source="player2.name", allow_null=True, default=None)
+    match = serializers.UUIDField(source="match_id", allow_null=True)
+    result = serializers.CharField(source="result_reason")
+
+    class Meta:
+        model = Pairing
+        fields = [
+            "round",
+            "table",
+            "player1",
+            "player1_name",
+            "player2",
+            "player2_name",
+            "match",
+            "status",
+            "winner",
+            "games1",
+            "games2",
+            "points1",
+            "points2",
+            "result",
+        ]
+
+
+class StandingOutputSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = Standing
+        fields = [
+            "rank",
+            "player",
+            "player_name",
+            "match_wins",
+            "played",
+            "games_won",
+            "points_diff",
+            "buchholz",
+            "sonneborn_berger",
+            "byes",
+            "withdrawn",
+        ]
+
+
+class EventOutputSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    data = serializers.DictField()
+    by = serializers.DictField(allow_null=True, help_text="{id, username}; null = the system.")
+    reason = serializers.CharField(allow_blank=True)
+    recorded_at = ZonedDateTimeField()
+
+
+def zone_context(tournament: Tournament) -> dict[str, Any]:
+    return {"zone": ZoneInfo(tournament.time_zone)}

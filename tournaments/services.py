@@ -1,0 +1,282 @@
+"""Commands on tournaments: creating, registering, checking in and withdrawing.
+
+Rounds, results, rulings and deadlines are in tournaments.rounds (re-exported here). Every
+write locks the tournament row, changes the read models and appends the decision to the
+stream "tournament-<id>" in one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from config.errors import ConflictError, PermissionDeniedError, ValidationError
+from games.engine.ruleset import Ruleset
+from players.models import Club, Player
+from players.selectors import user_is_organiser
+from tournaments import stream
+from tournaments.models import Registration, Tournament, validate_time_zone
+from tournaments.pairing import TIEBREAKS
+from tournaments.rounds import (  # noqa: F401 - the public service API lives here too
+    tournament_deadlines_enforce,
+    tournament_match_result_record,
+    tournament_result_rule,
+    tournament_round_deadline_move,
+    tournament_round_pair,
+    tournament_round_repair,
+    tournament_start,
+)
+from tournaments.selectors import tournament_lock, user_can_organise
+
+SYSTEM_USERNAME = "tournament-scheduler"
+
+
+def system_user() -> AbstractBaseUser:
+    """The identity of automatic rulings (deadline forfeits): a user that cannot log in."""
+    user, created = get_user_model().objects.get_or_create(
+        username=SYSTEM_USERNAME, defaults={"is_active": False}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def _validate_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
+    if not tiebreaks:
+        return []
+    if len(set(tiebreaks)) != len(tiebreaks) or not set(tiebreaks) <= set(TIEBREAKS):
+        raise ValidationError(
+            f"tiebreaks must be distinct names among {', '.join(TIEBREAKS)}", code="tiebreaks"
+        )
+    return list(tiebreaks)
+
+
+def _aware(value: dt.datetime | None, name: str) -> dt.datetime | None:
+    if value is not None and timezone.is_naive(value):
+        raise ValidationError(f"{name} needs a time zone", code="naive_datetime")
+    return value
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    format: str,  # noqa: A002 - the tournament's format, as in the API
+    created_by: AbstractBaseUser,
+    club: Club | None = None,
+    ruleset: dict | None = None,
+    rounds: int | None = None,
+    starts_at: dt.datetime | None = None,
+    round_interval: dt.timedelta | None = None,
+    round_starts: Sequence[dt.datetime] = (),
+    round_duration: dt.timedelta | None = None,
+    turn_time: dt.timedelta | None = None,
+    play_mode: str = Tournament.PlayMode.ONLINE,
+    is_public: bool = True,
+    check_in_required: bool = True,
+    organisers: Iterable[AbstractBaseUser] = (),
+    time_zone: str = "UTC",
+    tiebreaks: Sequence[str] | None = None,
+) -> Tournament:
+    """Create a tournament; its creator is one of its organisers. Times are aware (UTC)."""
+    if not user_is_organiser(user=created_by):
+        raise PermissionDeniedError("only organisers may create tournaments")
+    if club is not None and not (
+        created_by.is_staff or club.organisers.filter(pk=created_by.pk).exists()
+    ):
+        raise PermissionDeniedError("only the club's organisers may create its tournaments")
+    if format not in Tournament.Format.values:
+        raise ValidationError(f"format must be one of {Tournament.Format.values}", code="format")
+    if play_mode not in Tournament.PlayMode.values:
+        raise ValidationError("play_mode must be online or table", code="play_mode")
+    if format == Tournament.Format.SWISS and (rounds is None or rounds < 1):
+        raise ValidationError("a Swiss tournament needs a number of rounds", code="rounds")
+    if not name.strip():
+        raise ValidationError("a tournament needs a name", code="name")
+    try:
+        validate_time_zone(time_zone)
+    except Exception as exc:
+        raise ValidationError(str(exc), code="time_zone") from exc
+    starts = [_aware(s, "round_starts") for s in round_starts]
+    tournament = Tournament.objects.create(
+        name=name.strip(),
+        club=club,
+        format=format,
+        ruleset=Ruleset.from_dict(ruleset).to_dict(),
+        rounds_planned=rounds if format == Tournament.Format.SWISS else None,
+        starts_at=_aware(starts_at, "starts_at") or (starts[0] if starts else None),
+        round_interval=round_interval,
+        round_starts=[s.astimezone(dt.UTC).isoformat() for s in starts],
+        round_duration=round_duration,
+        turn_time=turn_time,
+        play_mode=play_mode,
+        is_public=is_public,
+        check_in_required=check_in_required,
+        time_zone=time_zone,
+        tiebreaks=_validate_tiebreaks(tiebreaks),
+        created_by=created_by,
+    )
+    tournament.organisers.set({created_by.pk, *(u.pk for u in organisers)})
+    stream.stream_append(
+        tournament=tournament,
+        events=[(stream.TOURNAMENT_CREATED, _created_data(tournament))],
+        by=created_by,
+    )
+    return tournament
+
+
+def _created_data(t: Tournament) -> dict[str, Any]:
+    return {
+        "name": t.name,
+        "club": t.club_id,
+        "format": t.format,
+        "ruleset": t.ruleset,
+        "rounds": t.rounds_planned,
+        "play_mode": t.play_mode,
+        "time_zone": t.time_zone,
+        "tiebreaks": t.tiebreaks,
+        "organisers": sorted(t.organisers.values_list("pk", flat=True)),
+    }
+
+
+def _may_act_for(*, user: AbstractBaseUser, tournament: Tournament, player: Player) -> None:
+    """A player acts for themselves; organisers act for anyone."""
+    if player.user_id is not None and player.user_id == user.pk:
+        return
+    if not user_can_organise(user=user, tournament=tournament):
+        raise PermissionDeniedError("only the player or an organiser may do this")
+
+
+def tournament_register(
+    *, tournament_id: int, player: Player, by: AbstractBaseUser
+) -> Registration:
+    """Enter a player. After the start this is a late entry (Swiss only): the player is paired
+    from the next round on, with no score for the rounds already played."""
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id=tournament_id)
+        _may_act_for(user=by, tournament=tournament, player=player)
+        if not tournament.is_public and not user_can_organise(user=by, tournament=tournament):
+            raise PermissionDeniedError("only organisers enter players in a private tournament")
+        if tournament.status == Tournament.Status.FINISHED:
+            raise ConflictError("the tournament has finished", code="tournament_finished")
+        late = tournament.status == Tournament.Status.IN_PROGRESS
+        if late and tournament.format != Tournament.Format.SWISS:
+            raise ConflictError(
+                "late entry is only possible in a Swiss tournament", code="late_entry_closed"
+            )
+        if Registration.objects.filter(tournament=tournament, player=player).exists():
+            raise ConflictError("the player is already registered", code="already_registered")
+        seed = None
+        if late:
+            top = Registration.objects.filter(tournament=tournament).aggregate(m=Max("seed"))
+            seed = (top["m"] or 0) + 1
+        registration = Registration.objects.create(
+            tournament=tournament, player=player, late=late, seed=seed
+        )
+        stream.stream_append(
+            tournament=tournament,
+            events=[(stream.PLAYER_REGISTERED, {"player": player.pk, "late": late})],
+            by=by,
+        )
+    return registration
+
+
+def _registration(tournament: Tournament, player: Player) -> Registration:
+    registration = Registration.objects.filter(tournament=tournament, player=player).first()
+    if registration is None:
+        raise ConflictError("the player is not registered", code="not_registered")
+    return registration
+
+
+def tournament_check_in(
+    *, tournament_id: int, player: Player, by: AbstractBaseUser
+) -> Registration:
+    """Confirm a registered player is present; checking in twice changes nothing."""
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id=tournament_id)
+        _may_act_for(user=by, tournament=tournament, player=player)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise ConflictError("the tournament has finished", code="tournament_finished")
+        registration = _registration(tournament, player)
+        if registration.status == Registration.Status.WITHDRAWN:
+            raise ConflictError("the player has withdrawn", code="withdrawn")
+        if registration.status == Registration.Status.CHECKED_IN:
+            return registration
+        registration.status = Registration.Status.CHECKED_IN
+        registration.checked_in_at = timezone.now()
+        registration.save(update_fields=["status", "checked_in_at"])
+        stream.stream_append(
+            tournament=tournament,
+            events=[(stream.PLAYER_CHECKED_IN, {"player": player.pk})],
+            by=by,
+        )
+    return registration
+
+
+def tournament_withdraw(
+    *,
+    tournament_id: int,
+    player: Player,
+    by: AbstractBaseUser,
+    reason: str = "",
+    forfeit_current: bool = False,
+) -> Registration:
+    """Withdraw a player: they are not paired again. With `forfeit_current` (organisers
+    only), a match of theirs still in play is forfeited to the opponent by ruling."""
+    from tournaments.rounds import pairing_forfeit
+
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id=tournament_id)
+        _may_act_for(user=by, tournament=tournament, player=player)
+        registration = _registration(tournament, player)
+        if registration.status == Registration.Status.WITHDRAWN:
+            return registration
+        if forfeit_current and not user_can_organise(user=by, tournament=tournament):
+            raise PermissionDeniedError("only organisers rule a forfeit")
+        registration.status = Registration.Status.WITHDRAWN
+        registration.withdrawn_at = timezone.now()
+        registration.save(update_fields=["status", "withdrawn_at"])
+        stream.stream_append(
+            tournament=tournament,
+            events=[(stream.PLAYER_WITHDRAWN, {"player": player.pk})],
+            by=by,
+            reason=reason,
+        )
+        if forfeit_current:
+            for pairing in tournament_pending_pairings_of(tournament=tournament, player=player):
+                winner = pairing.player2 if pairing.player1_id == player.pk else pairing.player1
+                pairing_forfeit(
+                    tournament=tournament,
+                    pairing=pairing,
+                    winner=winner,
+                    by=by,
+                    reason=reason or "withdrawn",
+                )
+        if tournament.status == Tournament.Status.IN_PROGRESS:
+            from tournaments.projections import standings_refresh
+
+            standings_refresh(tournament=tournament)
+    return registration
+
+
+def tournament_pending_pairings_of(*, tournament: Tournament, player: Player) -> list[Any]:
+    from django.db.models import Q
+
+    from tournaments.models import Pairing
+
+    return list(
+        Pairing.objects.filter(
+            Q(player1=player) | Q(player2=player),
+            round__tournament=tournament,
+            status=Pairing.Status.PENDING,
+            match__isnull=False,
+        ).select_related("player1", "player2", "round")
+    )

@@ -1,0 +1,68 @@
+"""The tournament's decision log: one event stream "tournament-<id>" in the games event store.
+
+Every organiser decision (and every automatic one: pairings by the scheduler, forfeits by
+the deadline job) is appended here with who decided it and why, so a dispute can be audited
+and the standings rebuilt from events alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games import eventstore
+from tournaments.models import Tournament
+
+# Event types (past tense). The data of each is documented where it is appended.
+TOURNAMENT_CREATED = "TournamentCreated"
+PLAYER_REGISTERED = "PlayerRegistered"
+PLAYER_CHECKED_IN = "PlayerCheckedIn"
+PLAYER_WITHDRAWN = "PlayerWithdrawn"
+TOURNAMENT_STARTED = "TournamentStarted"
+ROUND_PAIRED = "RoundPaired"
+ROUND_REPAIRED = "RoundRepaired"
+RESULT_RECORDED = "ResultRecorded"
+RESULT_RULED = "ResultRuled"
+ROUND_DEADLINE_MOVED = "RoundDeadlineMoved"
+ROUND_COMPLETED = "RoundCompleted"
+TOURNAMENT_FINISHED = "TournamentFinished"
+
+
+def actor(user: AbstractBaseUser | None) -> dict[str, Any] | None:
+    """Who decided: a user, or None for the scheduler and the deadline job."""
+    if user is None:
+        return None
+    return {"id": user.pk, "username": user.get_username()}
+
+
+def stream_append(
+    *,
+    tournament: Tournament,
+    events: list[tuple[str, dict[str, Any]]],
+    by: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> list[eventstore.RecordedEvent]:
+    """Append (type, data) events to the tournament's stream; the caller holds the row lock.
+
+    `by` and `reason` go into every event's data (the audit trail) and metadata.
+    """
+    who = actor(by)
+    new = [
+        eventstore.NewEvent(
+            type=type_,
+            data={**data, "by": who, "reason": reason},
+            metadata={"by": who["id"] if who else None, "reason": reason},
+        )
+        for type_, data in events
+    ]
+    recorded = eventstore.append(
+        stream_id=tournament.stream_id, expected_version=tournament.version, events=new
+    )
+    tournament.version = recorded[-1].version
+    Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
+    return recorded
+
+
+def stream_load(*, tournament: Tournament) -> list[eventstore.RecordedEvent]:
+    return eventstore.load(stream_id=tournament.stream_id)

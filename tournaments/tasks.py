@@ -1,0 +1,70 @@
+"""Celery jobs of tournaments. Thin: ids in, one service call, guarded by the service.
+
+Every job may run twice (acks_late redelivers after a worker dies; beat and an ETA can both
+fire): the services are idempotent, so a repeat does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from config.errors import ApplicationError
+
+log = logging.getLogger(__name__)
+
+_RETRYING: dict[str, Any] = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": True,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
+
+
+@shared_task(name="tournaments.round_pair", **_RETRYING)
+def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
+    """Pair a round for the scheduler. True if this run paired it."""
+    from tournaments.rounds import tournament_round_pair
+
+    try:
+        return (
+            tournament_round_pair(tournament_id=tournament_id, round_number=round_number)
+            is not None
+        )
+    except ApplicationError as exc:
+        # A domain refusal (too few players, previous round in play) will not change by
+        # retrying; the organiser sees the round unpaired and acts by hand.
+        log.warning("round %s of tournament %s not paired: %s", round_number, tournament_id, exc)
+        return False
+
+
+@shared_task(name="tournaments.match_finished", **_RETRYING)
+def tournament_match_finished(match_id: str) -> bool:
+    """Record a finished match's result in its tournament (and complete the round)."""
+    from tournaments.rounds import tournament_match_result_record
+
+    return tournament_match_result_record(match_id=match_id) is not None
+
+
+@shared_task(name="tournaments.deadlines_enforce", **_RETRYING)
+def tournament_deadlines_enforce() -> int:
+    """Periodic (beat): forfeit players past the turn time or the round deadline."""
+    from tournaments.rounds import tournament_deadlines_enforce as enforce
+
+    return len(enforce())
+
+
+@shared_task(name="tournaments.rounds_start_due", **_RETRYING)
+def tournament_rounds_start_due() -> int:
+    """Periodic (beat): queue the pairing of every round whose start time has come."""
+    from tournaments.selectors import tournaments_with_rounds_due
+
+    due = tournaments_with_rounds_due()
+    for tournament_id, number in due:
+        tournament_round_pair_task.delay(tournament_id, number)
+    return len(due)

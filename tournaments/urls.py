@@ -1,0 +1,55 @@
+from django.urls import path
+
+from tournaments import apis
+
+urlpatterns = [
+    path("", apis.TournamentListApi.as_view(), name="api-tournaments"),
+    path("<int:tournament_id>/", apis.TournamentDetailApi.as_view(), name="api-tournament"),
+    path(
+        "<int:tournament_id>/registrations/",
+        apis.RegistrationListApi.as_view(),
+        name="api-tournament-registrations",
+    ),
+    path(
+        "<int:tournament_id>/registrations/check-in/",
+        apis.CheckInApi.as_view(),
+        name="api-tournament-check-in",
+    ),
+    path(
+        "<int:tournament_id>/registrations/withdraw/",
+        apis.WithdrawApi.as_view(),
+        name="api-tournament-withdraw",
+    ),
+    path("<int:tournament_id>/rounds/", apis.RoundListApi.as_view(), name="api-tournament-rounds"),
+    path(
+        "<int:tournament_id>/rounds/start/",
+        apis.RoundStartApi.as_view(),
+        name="api-tournament-round-start",
+    ),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/repair/",
+        apis.RoundRepairApi.as_view(),
+        name="api-tournament-round-repair",
+    ),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/deadline/",
+        apis.RoundDeadlineApi.as_view(),
+        name="api-tournament-round-deadline",
+    ),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/rulings/",
+        apis.RoundRuleApi.as_view(),
+        name="api-tournament-round-rulings",
+    ),
+    path(
+        "<int:tournament_id>/pairings/",
+        apis.PairingListApi.as_view(),
+        name="api-tournament-pairings",
+    ),
+    path(
+        "<int:tournament_id>/standings/",
+        apis.StandingListApi.as_view(),
+        name="api-tournament-standings",
+    ),
+    path("<int:tournament_id>/events/", apis.EventListApi.as_view(), name="api-tournament-events"),
+]
