@@ -192,7 +192,7 @@ def _options(
         # A floater meets the highest resident first, then the other floaters.
         order = [*range(n_floaters, len(bracket)), *range(1, n_floaters)]
     else:
-        half = len(bracket) // 2
+        half = max(len(bracket) // 2, 1)  # never bracket[0] itself
         order = [*range(half, len(bracket)), *range(half - 1, 0, -1)]
     for j in order:
         if oracle.keeps_optimum(remaining, x, bracket[j]):

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.pairing.oracles import fewest_rematches
-from tournaments.pairing import Pair, SwissPlayer, count_rematches, min_rematches, swiss_pair
+from tournaments.pairing import Pair, SwissPlayer, count_rematches, min_rematches, swiss, swiss_pair
 
 
 class Simulation:
@@ -190,3 +190,33 @@ def test_rejects_duplicate_ids_and_handles_empty_fields():
         swiss_pair(
             players=[SwissPlayer(1, 0, 1), SwissPlayer(1, 0, 2)], played=set(), had_bye=set()
         )
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(min_value=2, max_value=10), seed=st.integers(0, 10_000))
+def test_greedy_fallback_keeps_the_guarantee(n, seed):
+    # With no search budget every bracket goes through the greedy pass.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(swiss, "SEARCH_BUDGET_BASE", -1)
+        patch.setattr(swiss, "SEARCH_BUDGET_PER_PLAYER", 0)
+        sim = Simulation(n, seed)
+        for _ in range(n + 1):
+            before = set(sim.played)
+            field = sim.field()
+            pairs = sim.pair()
+            assert_everyone_once(pairs, sim.ids)
+            fewest = min_rematches(players=field, played=before, had_bye=sim.had_bye)
+            assert count_rematches(pairs, before) == fewest
+            sim.play(pairs)
+
+
+def test_a_long_event_runs_out_of_fresh_opponents_gracefully():
+    sim = Simulation(30, seed=1)
+    for _ in range(29):
+        before = set(sim.played)
+        field = sim.field()
+        pairs = sim.pair()
+        assert_everyone_once(pairs, sim.ids)
+        fewest = min_rematches(players=field, played=before, had_bye=sim.had_bye)
+        assert count_rematches(pairs, before) == fewest
+        sim.play(pairs)

@@ -1,0 +1,123 @@
+"""Swiss pairing speed and quality on realistic score tables.
+
+For each field size: give players Elo-like ratings, play `--rounds` rounds (default 4) with
+swiss_pair and random results weighted by rating, then time the pairing of the next round.
+Prints the time, the rematches made, and the fewest rematches any pairing could have had
+(0 = a rematch-free pairing existed, so any rematch would have been avoidable).
+
+    .venv/bin/python bench/pairing.py [--sizes 64 256 1024 4096] [--rounds 4] [--seed 1]
+
+Targets: 1,024 players under 1 s, 4,096 under 10 s, no avoidable rematch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from tqdm import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tournaments.pairing import (  # noqa: E402
+    SwissPlayer,
+    count_rematches,
+    min_rematches,
+    swiss_pair,
+)
+
+TARGETS = {1024: 1.0, 4096: 10.0}
+
+
+class Event:
+    def __init__(self, n: int, rng: random.Random) -> None:
+        self.rng = rng
+        self.rating = {p: rng.gauss(1500, 200) for p in range(1, n + 1)}
+        self.score: Counter[int] = Counter()
+        self.played: set[frozenset[int]] = set()
+        self.had_bye: set[int] = set()
+        self.dealt_first: Counter[int] = Counter()
+
+    def field(self) -> list[SwissPlayer]:
+        # Rank by score, then rating (a stand-in for the caller's tiebreaks), then id.
+        order = sorted(self.rating, key=lambda p: (-self.score[p], -self.rating[p], p))
+        return [SwissPlayer(id=p, score=self.score[p], rank=r) for r, p in enumerate(order, 1)]
+
+    def pair(self):
+        return swiss_pair(
+            players=self.field(),
+            played=self.played,
+            had_bye=self.had_bye,
+            dealt_first=dict(self.dealt_first),
+        )
+
+    def play(self, pairs) -> None:
+        for pair in pairs:
+            if pair.second is None:
+                self.had_bye.add(pair.first)
+                self.score[pair.first] += 1
+                continue
+            a, b = pair.first, pair.second
+            expected_a = 1 / (1 + 10 ** ((self.rating[b] - self.rating[a]) / 400))
+            self.score[a if self.rng.random() < expected_a else b] += 1
+            self.played.add(frozenset((a, b)))
+            self.dealt_first[a] += 1
+
+
+def measure(n: int, rounds: int, seed: int) -> dict:
+    event = Event(n, random.Random(seed * 100_003 + n))
+    for _ in tqdm(range(rounds), desc=f"{n} players: rounds", leave=False):
+        event.play(event.pair())
+    field = event.field()
+    before = set(event.played)
+    started = time.perf_counter()
+    pairs = event.pair()
+    seconds = time.perf_counter() - started
+    groups = Counter(p.score for p in field)
+    mixed = sum(
+        1 for p in pairs if p.second is not None and event.score[p.first] != event.score[p.second]
+    )
+    return {
+        "players": n,
+        "seconds": seconds,
+        "rematches": count_rematches(pairs, before),
+        "fewest_possible": min_rematches(players=field, played=before, had_bye=event.had_bye),
+        "score_groups": len(groups),
+        "cross_group_pairs": mixed,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096])
+    parser.add_argument("--rounds", type=int, default=4, help="rounds played before timing")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rows = [measure(n, args.rounds, args.seed) for n in tqdm(args.sizes, desc="sizes")]
+    print(f"Swiss pairing of round {args.rounds + 1} after {args.rounds} simulated rounds")
+    print(
+        f"{'players':>8} {'seconds':>9} {'rematches':>10} {'fewest possible':>16} "
+        f"{'groups':>7} {'cross-group':>12} {'target':>8}"
+    )
+    ok = True
+    for row in rows:
+        target = TARGETS.get(row["players"])
+        met = (target is None or row["seconds"] < target) and (
+            row["rematches"] == row["fewest_possible"]
+        )
+        ok &= met
+        print(
+            f"{row['players']:>8} {row['seconds']:>9.4f} {row['rematches']:>10} "
+            f"{row['fewest_possible']:>16} {row['score_groups']:>7} "
+            f"{row['cross_group_pairs']:>12} {f'<{target:g}s' if target else '-':>8}"
+            f"{'' if met else '  MISSED'}"
+        )
+    print("all targets met" if ok else "SOME TARGETS MISSED")
+
+
+if __name__ == "__main__":
+    main()
