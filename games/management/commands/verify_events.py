@@ -1,0 +1,62 @@
+"""Check the hash chains of stored events and name the first broken event.
+
+    python manage.py verify_events                  # every stream
+    python manage.py verify_events --match <uuid>   # the stream "match-<uuid>"
+    python manage.py verify_events --stream <id>    # any one stream
+
+Exits with status 1 when a chain is broken.
+"""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from games import eventstore
+from games.models import StoredEvent
+
+
+class Command(BaseCommand):
+    help = "Verify the hash chains of stored events; name the first broken event."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        which = parser.add_mutually_exclusive_group()
+        which.add_argument("--match", help="a match id: checks the stream match-<id>")
+        which.add_argument("--stream", help="any stream id")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        stream_id = options["stream"]
+        if options["match"]:
+            try:
+                stream_id = f"match-{uuid.UUID(options['match'])}"
+            except ValueError as exc:
+                raise CommandError(f"Not a match id: {options['match']}") from exc
+        events = StoredEvent.objects.all()
+        if stream_id is not None:
+            events = events.filter(stream_id=stream_id)
+        total = events.count()
+        if stream_id is not None and total == 0:
+            raise CommandError(f"No events in stream {stream_id}.")
+        quiet = options["verbosity"] == 0
+        with tqdm(total=total, unit="event", disable=quiet, file=sys.stderr) as bar:
+            result = eventstore.verify(stream_id=stream_id, progress=bar.update)
+        for broken in result.broken:
+            self.stderr.write(
+                f"BROKEN stream {broken.stream_id} at version {broken.version}"
+                f" (position {broken.position}): {broken.reason}"
+            )
+        if not result.ok:
+            first = result.first_broken
+            raise CommandError(
+                f"{len(result.broken)} of {result.streams_checked} streams broken; first broken"
+                f" event: stream {first.stream_id} version {first.version}"
+                f" position {first.position}",
+                returncode=1,
+            )
+        self.stdout.write(
+            f"OK: {result.events_checked} events in {result.streams_checked} streams verified."
+        )
