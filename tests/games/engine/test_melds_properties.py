@@ -1,0 +1,96 @@
+"""Property tests: the solver against the brute-force oracle on random and meld-rich hands."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine.cards import FULL_DECK, card_value, to_mask
+from games.engine.melds import (
+    Arrangement,
+    best_arrangement,
+    best_discard,
+    is_meld,
+    min_arrangements,
+    min_deadwood,
+    min_deadwood_mask,
+    validate_arrangement,
+)
+from tests.games.engine import test_melds_oracle as oracle
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+
+
+def _group(kind: int, a: int, b: int) -> list[str]:
+    """A run (of 2-5 cards), a set (of 2-4 suits) or a single card, from small integers."""
+    if kind == 0:
+        suit, low, length = SUITS[a % 4], b % 12, 2 + a // 4 % 4
+        return [RANKS[r] + suit for r in range(low, min(low + length, 13))]
+    if kind == 1:
+        rank, suits = RANKS[b % 13], a % 16 | 1 << a // 16 % 4
+        return [rank + SUITS[s] for s in range(4) if suits >> s & 1]
+    return [FULL_DECK[a * 7 + b & 51]]
+
+
+@st.composite
+def meld_rich_hands(draw, max_size: int = 11) -> list[str]:
+    """Hands built from runs, sets and near-melds, so the solver meets real choices."""
+    size = draw(st.integers(0, max_size))
+    parts = draw(
+        st.lists(
+            st.tuples(st.integers(0, 2), st.integers(0, 63), st.integers(0, 51)),
+            min_size=6,
+            max_size=8,
+        )
+    )
+    cards: list[str] = []
+    for kind, a, b in parts:
+        cards.extend(c for c in _group(kind, a, b) if c not in cards)
+    return cards[:size]
+
+
+any_hands = st.lists(st.sampled_from(FULL_DECK), unique=True, max_size=11)
+hands = st.one_of(any_hands, meld_rich_hands())
+
+
+def assert_sound(hand: list[str], arrangement: Arrangement) -> None:
+    used = [c for meld in arrangement.melds for c in meld]
+    assert all(is_meld(meld) for meld in arrangement.melds)
+    assert len(used) == len(set(used))  # melds are disjoint
+    assert sorted(used + list(arrangement.deadwood)) == sorted(hand)
+    assert arrangement.deadwood_value == sum(card_value(c) for c in arrangement.deadwood)
+    assert validate_arrangement(hand, arrangement.melds) == arrangement
+
+
+@settings(max_examples=250, deadline=None)
+@given(hands)
+def test_deadwood_is_the_brute_force_minimum(hand: list[str]) -> None:
+    expected = oracle.min_deadwood(hand)
+    assert min_deadwood(hand) == expected
+    assert min_deadwood_mask(to_mask(hand)) == expected
+    arrangement = best_arrangement(hand)
+    assert arrangement.deadwood_value == expected
+    assert_sound(hand, arrangement)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands)
+def test_min_arrangements_are_all_the_minima(hand: list[str]) -> None:
+    found = min_arrangements(hand)
+    for arrangement in found:
+        assert_sound(hand, arrangement)
+    assert len({a.melds for a in found}) == len(found)
+    as_sets = {frozenset(frozenset(m) for m in a.melds) for a in found}
+    assert as_sets == oracle.min_arrangements(hand)
+    assert min_arrangements(list(reversed(hand))) == found
+
+
+@settings(max_examples=250, deadline=None)
+@given(st.one_of(meld_rich_hands(max_size=11), any_hands).filter(bool))
+def test_best_discard_is_the_best_of_every_discard(hand: list[str]) -> None:
+    card, deadwood = best_discard(hand)
+    assert card in hand
+    assert deadwood == oracle.min_after_discard(hand)
+    assert min_deadwood([c for c in hand if c != card]) == deadwood
+    assert best_discard(list(reversed(hand))) == (card, deadwood)
