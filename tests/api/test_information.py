@@ -1,0 +1,152 @@
+"""Who sees what, checked over complete bot matches played through the API.
+
+At every state of every match, for each player, an organiser and a staff user: neither the
+match view nor the new part of the event feed contains a card of the stock or of a hand the
+viewer may not see while the hand is in play (cards taken face up from the discard pile are
+public). Once a hand has ended its record (both hands, deck, salt) is visible to the players
+and organisers, and the deck and salt match the commitment published at the deal.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.engine.state import commitment
+from games.models import Match
+from games.selectors import match_state_at
+from tests.api.bots import choose
+from tests.api.conftest import token_client
+
+pytestmark = pytest.mark.django_db
+
+CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
+IN_PLAY = ("upcard", "draw", "discard")
+
+
+def cards_in(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value} if CARD.match(value) else set()
+    if isinstance(value, dict):
+        return set().union(*(cards_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list | tuple):
+        return set().union(*(cards_in(v) for v in value)) if value else set()
+    return set()
+
+
+def hidden_from(state, seat: int | None) -> set[str]:
+    """The cards `seat` (None: an organiser or spectator) must not see now."""
+    public = {card for _, card in state.picked_up}
+    hidden = set(state.stock)
+    for s in (0, 1):
+        if s != seat:
+            hidden |= set(state.hands[s]) - public
+    return hidden
+
+
+class Viewer:
+    """One API user following a match: its view and its event feed, read incrementally."""
+
+    def __init__(self, name: str, client, seat: int | None) -> None:
+        self.name, self.client, self.seat = name, client, seat
+        self.after = 0
+        self.hand = 0  # the hand the feed is in, from the HandDealt events read so far
+
+    def check(self, match_id: str, state, url: str) -> dict[str, Any]:
+        view = self.client.get(url).json()
+        in_play = state.phase in IN_PLAY
+        hidden = hidden_from(state, self.seat) if in_play else set()
+        table = {k: v for k, v in view.items() if k != "hands"}
+        leaked = cards_in(table) & hidden
+        assert not leaked, f"{self.name} sees {leaked} in the view at v{view['version']}"
+        assert all(h["hand_number"] < state.hand_number or not in_play for h in view["hands"])
+        if self.seat is not None and in_play:
+            assert sorted(view["your_cards"]) == sorted(state.hands[self.seat])
+        feed = self.client.get(f"{url}events/?after={self.after}&limit=500").json()
+        for event in feed["results"]:
+            if event["type"] == "HandDealt":
+                self.hand = event["data"]["hand_number"]
+                secret = {"deck", "salt"} & set(event["data"])
+                live = in_play and self.hand == state.hand_number
+                assert not (secret and live), f"{self.name} sees the {secret} of a live hand"
+            if in_play and self.hand == state.hand_number:
+                leaked = cards_in(event["data"]) & hidden
+                assert not leaked, f"{self.name} sees {leaked} in {event}"
+            self.after = event["version"]
+        return view
+
+
+def check_finished_hands(view: dict[str, Any], *, auditor: bool) -> None:
+    for record in view["hands"]:
+        if record["kind"] == "voided" or "commitment" not in record:
+            continue
+        if auditor:
+            assert len(record["deck"]) == 52 and record["salt"]
+            assert commitment(record["deck"], record["salt"]) == record["commitment"]
+            assert len(record["hands"]) == 2
+        else:
+            assert "deck" not in record and "salt" not in record and "hands" not in record
+
+
+def play_and_watch(organiser_client, players, ruleset, seed, max_steps=4000) -> dict:
+    alice, bob, spectator_player = players
+    staff = get_user_model().objects.create_user(username=f"staff-{seed}", is_staff=True)
+    created = organiser_client.post(
+        "/api/matches/",
+        {"player1": alice.id, "player2": bob.id, "ruleset": ruleset, "seed": seed},
+        format="json",
+    )
+    assert created.status_code == 201, created.json()
+    match_id = created.json()["id"]
+    url = f"/api/matches/{match_id}/"
+    seats = {alice.id: 0, bob.id: 1}
+    viewers = [
+        Viewer("player 1", token_client(alice.user), 0),
+        Viewer("player 2", token_client(bob.user), 1),
+        Viewer("organiser", organiser_client, None),
+        Viewer("staff", token_client(staff), None),
+    ]
+    spectator = token_client(spectator_player.user)
+    match = Match.objects.get(pk=match_id)
+    hands_seen = 0
+    for _ in range(max_steps):
+        state, _ = match_state_at(match=match)
+        views = [v.check(match_id, state, url) for v in viewers]
+        if views[0]["status"] == "finished":
+            break
+        if len(views[0]["hands"]) > hands_seen:
+            hands_seen = len(views[0]["hands"])
+            for view in views:
+                check_finished_hands(view, auditor=True)
+            check_finished_hands(spectator.get(url).json(), auditor=False)
+        mover = views[seats[views[0]["turn"]]]
+        response = viewers[seats[views[0]["turn"]]].client.post(
+            f"{url}actions/", {**choose(mover), "expected_version": mover["version"]}, format="json"
+        )
+        assert response.status_code == 201, response.json()
+    else:
+        pytest.fail("the match did not finish")
+    return views[0]
+
+
+@pytest.fixture
+def three_players(make_player):
+    return make_player("Ann"), make_player("Ben"), make_player("Cy (spectator)")
+
+
+def test_plain_gin_match_never_leaks(organiser_client, three_players):
+    final = play_and_watch(
+        organiser_client, three_players, {"games": 1, "game_target": 40}, seed="info-1"
+    )
+    assert final["winner"] in {p.id for p in three_players[:2]}
+    assert final["scoresheet"]["games"][0]["closed"]
+
+
+def test_hollywood_match_never_leaks(organiser_client, three_players):
+    final = play_and_watch(organiser_client, three_players, {"game_target": 30}, seed="info-2")
+    games = final["scoresheet"]["games"]
+    assert len(games) == 3 and all(g["closed"] for g in games)
+    assert len(final["hands"]) >= 3
