@@ -85,7 +85,17 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}
+# Periodic jobs (celery beat): round start times and deadlines of club tournaments.
+CELERY_BEAT_SCHEDULE: dict = {
+    "tournament-rounds-start-due": {
+        "task": "tournaments.rounds_start_due",
+        "schedule": env.float("TOURNAMENT_SCHEDULE_SECONDS", default=30.0),
+    },
+    "tournament-deadlines-enforce": {
+        "task": "tournaments.deadlines_enforce",
+        "schedule": env.float("TOURNAMENT_DEADLINES_SECONDS", default=60.0),
+    },
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
