@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
-from tournaments.pairing._matching import matching_size
+from tournaments.pairing._matching import augment, maximum_matching
 from tournaments.pairing.pair import Pair
 
 # Backtracking steps allowed per bracket before falling back to the greedy pass (which keeps
@@ -93,7 +93,14 @@ def min_rematches(
 
 
 class _RematchOracle:
-    """Answers "how many non-rematch pairs can these players still make at best?"."""
+    """Answers "how many non-rematch pairs can these players still make at best?".
+
+    Large remainders are settled by Dirac's bound. Small ones keep a maximum matching of
+    the "have not met" graph per remainder; removing one or two players repairs the
+    parent's matching by searching only from the partners those players leave behind.
+    """
+
+    CACHE_LIMIT = 2_000  # matchings kept; a cache, so clearing it only costs time
 
     def __init__(self, ids: Sequence[int], played: set[frozenset[int]]) -> None:
         present = set(ids)
@@ -106,7 +113,7 @@ class _RematchOracle:
         most = max((len(s) for s in self.opponents.values()), default=0)
         # Dirac: min degree >= k/2 in the not-met graph whenever k >= 2 * most + 2.
         self.dirac_size = 2 * most + 2
-        self._cache: dict[frozenset[int], int] = {}
+        self._matchings: dict[frozenset[int], dict[int, int]] = {}
 
     def allowed(self, a: int, b: int) -> bool:
         return b not in self.opponents[a]
@@ -114,27 +121,54 @@ class _RematchOracle:
     def nu(self, remaining: set[int] | frozenset[int]) -> int:
         if len(remaining) >= self.dirac_size:
             return len(remaining) // 2
-        key = frozenset(remaining)
-        if key not in self._cache:
-            self._cache[key] = self._exact(key)
-        return self._cache[key]
+        return len(self._matching(frozenset(remaining))) // 2
 
-    def nu_without(self, remaining: set[int], *gone: int) -> int:
-        if len(remaining) - len(gone) >= self.dirac_size:
-            return (len(remaining) - len(gone)) // 2
-        return self.nu(remaining.difference(gone))
+    def nu_without(self, remaining: set[int] | frozenset[int], *gone: int) -> int:
+        left = len(remaining) - len(gone)
+        if left >= self.dirac_size:
+            return left // 2
+        parent_key = frozenset(remaining)
+        key = parent_key.difference(gone)
+        if key not in self._matchings:
+            self._remember(key, self._repair(self._matching(parent_key), key, gone))
+        return len(self._matchings[key]) // 2
 
     def keeps_optimum(self, remaining: set[int], a: int, b: int) -> bool:
         """Pairing a with b (not a rematch) loses nothing for the players left over."""
         return self.allowed(a, b) and self.nu_without(remaining, a, b) == self.nu(remaining) - 1
 
-    def _exact(self, group: frozenset[int]) -> int:
+    def _neighbours(self, group: frozenset[int]):
+        opponents = self.opponents
+        return lambda v: [w for w in group if w != v and w not in opponents[v]]
+
+    def _matching(self, group: frozenset[int]) -> dict[int, int]:
+        if group not in self._matchings:
+            order = sorted(group)
+            self._remember(group, maximum_matching(order, self._neighbours(group)))
+        return self._matchings[group]
+
+    def _repair(
+        self, parent: dict[int, int], group: frozenset[int], gone: Sequence[int]
+    ) -> dict[int, int]:
+        kept = {v: w for v, w in parent.items() if v in group and w in group}
+        # Removing a pair that could meet costs at least one edge: nothing better to find.
+        best = len(parent) // 2 - (1 if len(gone) == 2 and self.allowed(*gone) else 0)
+        freed = sorted(parent[g] for g in gone if g in parent and parent[g] in group)
+        if len(freed) == 2 and self.allowed(*freed):
+            kept[freed[0]], kept[freed[1]] = freed[1], freed[0]
+        # An augmenting path must end at a player whose partner left (else the parent
+        # matching was not maximum), so only those need searching from.
         order = sorted(group)
-        index = {v: i for i, v in enumerate(order)}
-        adjacency = [
-            [index[w] for w in order if w != v and w not in self.opponents[v]] for v in order
-        ]
-        return matching_size(adjacency)
+        for v in freed:
+            if len(kept) // 2 >= best:
+                break
+            augment(v, order, self._neighbours(group), kept)
+        return kept
+
+    def _remember(self, group: frozenset[int], matching: dict[int, int]) -> None:
+        if len(self._matchings) >= self.CACHE_LIMIT:
+            self._matchings.clear()
+        self._matchings[group] = matching
 
 
 def _choose_bye(players: Sequence[SwissPlayer], had_bye: set[int], oracle: _RematchOracle) -> int:
