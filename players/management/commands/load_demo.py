@@ -1,16 +1,28 @@
-"""Create the demo organiser (and, once tournaments exist, a demo tournament)."""
+"""Create the demo organiser and a demo club tournament played by bots."""
 
 from __future__ import annotations
+
+import time
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from config.celery import app as celery_app
+from tournaments.models import Tournament
+from tournaments.simulation import standings_table, tournament_simulate
+
 DEMO_USERNAME = "organiser"
 DEMO_PASSWORD = "organiser-demo"  # noqa: S105 - local demo only, printed to the console
+DEMO_TOURNAMENT = "Demo club evening (Swiss, bots)"
+# Small enough to keep `make run` startup well under a minute: 8 bots, 3 rounds, games to 50.
+DEMO_PLAYERS, DEMO_ROUNDS, DEMO_GAME_TARGET = 8, 3, 50
 
 
 class Command(BaseCommand):
     help = "Create a demo organiser account and a demo club tournament played by bots."
+
+    def add_arguments(self, parser) -> None:  # type: ignore[no-untyped-def]
+        parser.add_argument("--no-tournament", action="store_true", help="Only the organiser.")
 
     def handle(self, *args: object, **options: object) -> None:
         user_model = get_user_model()
@@ -25,4 +37,47 @@ class Command(BaseCommand):
                 f"Demo organiser: username '{DEMO_USERNAME}', password '{DEMO_PASSWORD}' "
                 "(admin at http://127.0.0.1:8000/admin/)"
             )
+        )
+        if not options["no_tournament"]:
+            self._demo_tournament(user)
+
+    def _demo_tournament(self, user: object) -> None:
+        existing = Tournament.objects.filter(name=DEMO_TOURNAMENT).first()
+        if existing is not None:
+            self.stdout.write(f"Demo tournament already there: id {existing.pk}")
+            return
+        self.stdout.write(
+            f"Playing a demo Swiss tournament: {DEMO_PLAYERS} bots, {DEMO_ROUNDS} rounds, "
+            f"games to {DEMO_GAME_TARGET} ..."
+        )
+        started = time.monotonic()
+        eager = celery_app.conf.task_always_eager
+        celery_app.conf.task_always_eager = True  # no worker needed for the demo
+        try:
+            tournament = tournament_simulate(
+                players=DEMO_PLAYERS,
+                format=Tournament.Format.SWISS,
+                rounds=DEMO_ROUNDS,
+                ruleset={"game_target": DEMO_GAME_TARGET},
+                name=DEMO_TOURNAMENT,
+                progress=False,
+                organiser=user,
+            )
+        finally:
+            celery_app.conf.task_always_eager = eager
+        matches = sum(
+            r.pairings.filter(match__isnull=False).count() for r in tournament.rounds.all()
+        )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo tournament id {tournament.pk}: {DEMO_PLAYERS} bot players, "
+                f"{tournament.rounds_planned} rounds, {matches} matches played by bots "
+                f"in {time.monotonic() - started:.1f}s"
+            )
+        )
+        self.stdout.write(standings_table(tournament))
+        base = f"http://127.0.0.1:8000/api/tournaments/{tournament.pk}"
+        self.stdout.write(
+            f"See it: {base}/standings/  {base}/pairings/?round=1  {base}/events/  "
+            f"and /admin/tournaments/tournament/{tournament.pk}/change/"
         )

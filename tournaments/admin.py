@@ -1,0 +1,193 @@
+"""Tournaments in the Django admin. Rows are read-only here; every change goes through the
+same services as the API (admin actions), so every decision is an event in the stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from config.errors import ApplicationError
+from games.engine.errors import RuleError
+from players.models import Player
+from tournaments import services
+from tournaments.models import Pairing, Registration, Round, Standing, Tournament
+from tournaments.projections import standings_rebuild
+
+
+class _ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class RegistrationInline(_ReadOnlyInline):
+    model = Registration
+    fields = ["player", "status", "seed", "late", "registered_at", "checked_in_at"]
+    readonly_fields = fields
+
+
+class RoundInline(_ReadOnlyInline):
+    model = Round
+    show_change_link = True  # a round's page lists its pairings
+    fields = ["number", "status", "scheduled_at", "paired_at", "deadline", "completed_at"]
+    readonly_fields = fields
+
+
+class StandingInline(_ReadOnlyInline):
+    model = Standing
+    fields = ["rank", "player", "match_wins", "games_won", "points_diff", "buchholz", "withdrawn"]
+    readonly_fields = fields
+
+
+class PlayerChoiceForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none())
+    reason = forms.CharField(required=True)
+    forfeit_current = forms.BooleanField(required=False, help_text="Forfeit a match in play.")
+
+
+def _call(request: HttpRequest, what: str, fn: Any, **kwargs: Any) -> Any:
+    """Run a service and turn its domain error into an admin message."""
+    try:
+        result = fn(by=request.user, **kwargs)
+    except (ApplicationError, RuleError) as exc:
+        messages.error(request, f"{what}: {exc}")
+        return None
+    messages.success(request, f"{what}: done")
+    return result
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "format", "status", "current_round", "rounds_planned"]
+    list_filter = ["format", "status", "play_mode", "club"]
+    search_fields = ["name"]
+    filter_horizontal = ["organisers"]
+    inlines = [RegistrationInline, RoundInline, StandingInline]
+    readonly_fields = ["status", "current_round", "version", "created_by", "finished_at"]
+    actions = ["start_tournament", "pair_next_round", "withdraw_player", "rebuild_standings"]
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)  # settings only; decisions are actions
+            return
+        created = services.tournament_create(
+            name=obj.name,
+            format=obj.format,
+            created_by=request.user,
+            club=obj.club,
+            ruleset=obj.ruleset,
+            rounds=obj.rounds_planned,
+            starts_at=obj.starts_at,
+            round_interval=obj.round_interval,
+            round_duration=obj.round_duration,
+            turn_time=obj.turn_time,
+            play_mode=obj.play_mode,
+            is_public=obj.is_public,
+            check_in_required=obj.check_in_required,
+            time_zone=obj.time_zone,
+            tiebreaks=obj.tiebreaks,
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    @admin.action(description="Start the tournament (pair round 1)")
+    def start_tournament(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for t in queryset:
+            _call(request, f"{t} start", services.tournament_start, tournament_id=t.pk)
+
+    @admin.action(description="Pair the next round now")
+    def pair_next_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for t in queryset:
+            done = _call(
+                request,
+                f"{t} round {t.current_round + 1}",
+                services.tournament_round_pair,
+                tournament_id=t.pk,
+                round_number=t.current_round + 1,
+                reason="paired from the admin",
+            )
+            if done is None:
+                messages.warning(request, f"{t}: round {t.current_round + 1} was not paired")
+
+    @admin.action(description="Withdraw a player")
+    def withdraw_player(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> HttpResponse | None:
+        if queryset.count() != 1:
+            messages.error(request, "Choose exactly one tournament.")
+            return None
+        tournament = queryset.get()
+        form = PlayerChoiceForm(request.POST if "apply" in request.POST else None)
+        form.fields["player"].queryset = Player.objects.filter(
+            registrations__tournament=tournament
+        ).exclude(registrations__status=Registration.Status.WITHDRAWN)
+        if "apply" in request.POST and form.is_valid():
+            _call(
+                request,
+                f"withdraw {form.cleaned_data['player']}",
+                services.tournament_withdraw,
+                tournament_id=tournament.pk,
+                player=form.cleaned_data["player"],
+                reason=form.cleaned_data["reason"],
+                forfeit_current=form.cleaned_data["forfeit_current"],
+            )
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Withdraw a player from {tournament}",
+            "form": form,
+            "tournament": tournament,
+            "action": "withdraw_player",
+            "opts": self.model._meta,
+        }
+        return render(request, "admin/tournaments/withdraw_player.html", context)
+
+    @admin.action(description="Rebuild standings from events")
+    def rebuild_standings(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for t in queryset:
+            standings_rebuild(tournament=t)
+        messages.success(request, "Standings rebuilt from the events.")
+
+
+class PairingInline(_ReadOnlyInline):
+    model = Pairing
+    fields = ["table", "player1", "player2", "status", "winner", "games1", "games2", "match"]
+    readonly_fields = fields
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "status", "paired_at", "deadline"]
+    list_filter = ["status", "tournament"]
+    readonly_fields = [f.name for f in Round._meta.fields]
+    inlines = [PairingInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Pairing)
+class PairingAdmin(admin.ModelAdmin):
+    list_display = ["round", "table", "player1", "player2", "status", "winner", "match"]
+    list_filter = ["status", "round__tournament"]
+    readonly_fields = [f.name for f in Pairing._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
