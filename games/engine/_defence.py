@@ -10,7 +10,7 @@ The defender's own sets are enumerated as in the plain solver.
 
 from __future__ import annotations
 
-from games.engine._meldtables import SHORT, SUIT_BITS, SUIT_FULL, VALUE, blocks, set_states
+from games.engine._meldtables import SHORT, SUIT_BITS, SUIT_FULL, VALUE, blocks, set_choices
 
 Layoff = tuple[int, int]  # (card index, index of the knocker's meld)
 
@@ -23,9 +23,10 @@ def solve(
     free = [0, 0, 0, 0]  # per suit: cards that complete a knocker's set
     for card in completes:
         free[card // SUIT_BITS] |= 1 << card % SUIT_BITS
-    suits = tuple(defender >> (SUIT_BITS * s) & SUIT_FULL for s in range(4))
+    extra = sum(mask << (SUIT_BITS * s) for s, mask in enumerate(borrowed))
     best = None
-    for left, sets in set_states(suits, extra=tuple(borrowed)):
+    for left_mask, sets in set_choices(defender, extra=extra):
+        left = [left_mask >> (SUIT_BITS * s) & SUIT_FULL for s in range(4)]
         value = sum(VALUE[SHORT[left[s] | borrowed[s]] & left[s] & ~free[s]] for s in range(4))
         if best is None or value < best[0]:
             best = (value, left, sets)
@@ -55,10 +56,7 @@ def _targets(
 
 
 def _lay_out(left, sets, borrowed, owner, completes):
-    melds = [
-        [s * SUIT_BITS + bit.bit_length() - 1 for s in range(4) if option >> s & 1]
-        for bit, option in sets
-    ]
+    melds = [[i for i in range(52) if set_mask >> i & 1] for set_mask in sets]
     layoffs: list[Layoff] = []
     deadwood: list[int] = []
     for suit in range(4):

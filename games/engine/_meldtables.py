@@ -43,13 +43,15 @@ def _short_mask(mask: int) -> int:
 
 
 def _drop_one(mask: int, dead: tuple[int, ...]) -> int:
-    """Best deadwood of the suit after leaving out one of its cards, encoded as
-    deadwood * 16 + (12 - rank of the card left out): the minimum prefers the lowest
-    deadwood, then the highest rank (a deterministic tie-break for best_discard)."""
+    """The change in the suit's deadwood when its best card to leave out is left out,
+    encoded as change * 64 + (12 - rank) * 4 so that, once the suit number (0-3) is added,
+    a smaller number means: less deadwood, then a higher rank, then an earlier suit (the
+    deterministic tie-break of best_discard). A suit with no card gets NO_CARD."""
     best = NO_CARD
     for rank in range(SUIT_BITS):
         if mask >> rank & 1:
-            best = min(best, dead[mask & ~(1 << rank)] * 16 + (12 - rank))
+            change = dead[mask & ~(1 << rank)] - dead[mask]
+            best = min(best, change * 64 + (12 - rank) * 4)
     return best
 
 
@@ -62,71 +64,103 @@ def _mask_values() -> tuple[int, ...]:
 
 
 # VALUE[m]: point value of the cards of suit mask m; SHORT[m]: the cards of m that runs
-# cannot use; DEAD[m]: their value, the run-only deadwood of the suit; DROP1[m]: _drop_one.
+# cannot use; DEAD[m]: their value, the run-only deadwood of the suit; DROP[suit][m]: see
+# _drop_one, with the suit number already added.
 VALUE = _mask_values()
 SHORT = tuple(_short_mask(mask) for mask in range(1 << SUIT_BITS))
 DEAD = tuple(VALUE[short] for short in SHORT)
-DROP1 = tuple(_drop_one(mask, DEAD) for mask in range(1 << SUIT_BITS))
+_DROP = tuple(_drop_one(mask, DEAD) for mask in range(1 << SUIT_BITS))
+DROP = tuple(tuple(key + suit for key in _DROP) for suit in range(4))
 
 
-def _set_options(present: int) -> tuple[int, ...]:
-    """Ways to use the cards of one rank held in the suits `present` (a 4-bit mask), each
-    as the 4-bit mask of suits put into a set: no set, the set of all of them, and when
-    four are held each set of three (the fourth card may then serve a run)."""
-    held = [suit for suit in range(4) if present >> suit & 1]
-    if len(held) < 3:
-        return (0,)
-    if len(held) == 3:
-        return (0, present)
-    return (0, present, *(present & ~(1 << suit) for suit in held))
+# ------------------------------------------------------------------------------ sets
+# Hands below are 52-bit masks (card index = suit * 13 + rank).
+
+RANK_CARDS = tuple(sum(1 << (suit * SUIT_BITS + rank) for suit in range(4)) for rank in range(13))
 
 
-SET_OPTIONS: tuple[tuple[int, ...], ...] = tuple(_set_options(p) for p in range(16))
-
-
-def set_ranks(suits: tuple[int, ...]) -> int:
+def set_ranks(mask: int) -> int:
     """Mask of the ranks held in at least three suits: the only ranks that can form sets."""
-    s0, s1, s2, s3 = suits
+    s0, s1, s2 = mask & SUIT_FULL, mask >> 13 & SUIT_FULL, mask >> 26 & SUIT_FULL
+    s3 = mask >> 39
     return (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
 
 
-def rank_options(
-    suits: tuple[int, ...], rank_bit: int, prune: bool, extra: tuple[int, ...] = (0, 0, 0, 0)
-) -> tuple[int, ...]:
-    """SET_OPTIONS for one rank. With `prune`, a rank none of whose cards could sit in a run
-    (each lies in a block of fewer than three in its suit, counting the `extra` cards runs
-    may also use) must be melded whole: leaving any of its cards out only adds deadwood."""
-    present = 0
-    runnable = False
-    for suit in range(4):
-        if suits[suit] & rank_bit:
-            present |= 1 << suit
-            if not SHORT[suits[suit] | extra[suit]] & rank_bit:
-                runnable = True
-    if prune and not runnable:
-        return (present,)
-    return SET_OPTIONS[present]
+def short_cards(mask: int) -> int:
+    """The cards of a hand that no run can use (SHORT of each suit)."""
+    return (
+        SHORT[mask & SUIT_FULL]
+        | SHORT[mask >> 13 & SUIT_FULL] << 13
+        | SHORT[mask >> 26 & SUIT_FULL] << 26
+        | SHORT[mask >> 39] << 39
+    )
 
 
-def set_states(
-    suits: tuple[int, ...], prune: bool = True, extra: tuple[int, ...] = (0, 0, 0, 0)
-) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
-    """Every choice of sets for the hand given as four suit masks: a list of
-    (suit masks left for runs, chosen sets as (rank bit, suits mask)). Sets of different
-    ranks never share a card, so the choices are the product of the per-rank options."""
-    states: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = [(suits, ())]
-    ranks = set_ranks(suits)
+def _options(held: int) -> tuple[int, ...]:
+    """Ways to use the three or four cards `held` of one rank, each as the mask of the
+    cards put into a set: no set, a set of all of them, and when four are held each set of
+    three (the fourth card may then serve a run)."""
+    cards = [1 << i for i in range(52) if held >> i & 1]
+    return (0, held) if len(cards) == 3 else (0, held, *(held ^ card for card in cards))
+
+
+def _held_patterns() -> list[int]:
+    patterns = []
+    for rank_cards in RANK_CARDS:
+        cards = [1 << i for i in range(52) if rank_cards >> i & 1]
+        patterns += [rank_cards ^ card for card in cards] + [rank_cards]
+    return patterns
+
+
+# OPTIONS[held]: _options, for every way of holding three or four cards of a rank.
+OPTIONS = {held: _options(held) for held in _held_patterns()}
+
+
+def _forced(held: int, for_discard: bool) -> tuple[int, ...]:
+    """Options for a rank none of whose cards any run can use. Leaving such a card out of
+    the set only adds its value to the deadwood, so the whole set is taken. When one card
+    may still be discarded afterwards, two more choices can matter: three held and no set
+    (if every other card is needed in melds), or four held and a set of three whose fourth
+    card (the first suit, for the tie-break) is the one to throw."""
+    if not for_discard:
+        return (held,)
+    if held in RANK_CARDS:
+        return (held, held & (held - 1))  # drop the lowest card: suit C
+    return (held, 0)
+
+
+def set_choices(
+    mask: int, *, for_discard: bool = False, extra: int = 0
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Every useful choice of sets for a hand: (cards left for runs, masks of the sets).
+    Sets of different ranks share no card, so the choices are the product of per-rank
+    options. `extra` are cards runs may also use (the knocker's runs, for layoffs)."""
+    choices: list[tuple[int, tuple[int, ...]]] = [(mask, ())]
+    ranks = set_ranks(mask)
+    if not ranks:
+        return choices
+    short = short_cards(mask | extra)
     while ranks:
         bit = ranks & -ranks
         ranks ^= bit
-        options = rank_options(suits, bit, prune, extra)
-        states = [
-            (_clear(left, bit, option), (*sets, (bit, option)) if option else sets)
-            for left, sets in states
+        held = mask & RANK_CARDS[bit.bit_length() - 1]
+        options = OPTIONS[held] if held & ~short else _forced(held, for_discard)
+        choices = [
+            (left & ~option, (*sets, option) if option else sets)
+            for left, sets in choices
             for option in options
         ]
-    return states
+    return choices
 
 
-def _clear(suits: tuple[int, ...], bit: int, option: int) -> tuple[int, ...]:
-    return tuple(mask & ~bit if option >> suit & 1 else mask for suit, mask in enumerate(suits))
+def set_lefts(mask: int, ranks: int, for_discard: bool) -> list[int]:
+    """set_choices without the sets: only the cards left for runs, for the fast paths."""
+    lefts = [mask]
+    short = short_cards(mask)
+    while ranks:
+        bit = ranks & -ranks
+        ranks ^= bit
+        held = mask & RANK_CARDS[bit.bit_length() - 1]
+        options = OPTIONS[held] if held & ~short else _forced(held, for_discard)
+        lefts = [left & ~option for left in lefts for option in options]
+    return lefts

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from games.engine import _defence
 from games.engine._meldtables import (
     DEAD,
-    DROP1,
+    DROP,
     NO_CARD,
     SUIT_BITS,
     SUIT_FULL,
     blocks,
+    set_choices,
+    set_lefts,
     set_ranks,
-    set_states,
 )
 from games.engine.cards import (
     FULL_DECK,
@@ -34,6 +35,7 @@ from games.engine.cards import (
 from games.engine.errors import InvalidMeldError
 
 MELD_RULE = "2 melds"
+DROP0, DROP1, DROP2, DROP3 = DROP
 
 
 @dataclass(frozen=True)
@@ -82,41 +84,43 @@ def _distinct_indexes(cards: Iterable[str]) -> list[int] | None:
 # ------------------------------------------------------------------------------ fast path
 
 
-def _suits(mask: int) -> tuple[int, int, int, int]:
+def _run_deadwood(left: int) -> int:
+    """Deadwood of cards that may only form runs: one table lookup per suit."""
     return (
-        mask & SUIT_FULL,
-        mask >> 13 & SUIT_FULL,
-        mask >> 26 & SUIT_FULL,
-        mask >> 39 & SUIT_FULL,
+        DEAD[left & SUIT_FULL]
+        + DEAD[left >> 13 & SUIT_FULL]
+        + DEAD[left >> 26 & SUIT_FULL]
+        + DEAD[left >> 39]
     )
 
 
 def min_deadwood_mask(mask: int) -> int:
     """Minimum deadwood of the hand given as a 52-bit mask."""
-    suits = _suits(mask)
-    if not set_ranks(suits):  # no rank held three times: runs only, four lookups
-        return DEAD[suits[0]] + DEAD[suits[1]] + DEAD[suits[2]] + DEAD[suits[3]]
-    return min(DEAD[a] + DEAD[b] + DEAD[c] + DEAD[d] for (a, b, c, d), _ in set_states(suits))
+    ranks = set_ranks(mask)
+    if not ranks:  # no rank held three times: runs only, four lookups
+        return _run_deadwood(mask)
+    return min(_run_deadwood(left) for left in set_lefts(mask, ranks, for_discard=False))
 
 
 def best_discard_mask(mask: int) -> tuple[int, int]:
     """(index of the card to discard, minimum deadwood of the rest) for a non-empty hand.
 
-    One search instead of one solve per candidate: for each choice of sets, the discard is
-    the one card left out of the runs-only remainder, and DROP1 gives each suit's best
-    single card to leave out. Ties go to the highest rank, then the first suit (C D H S).
+    One search instead of one solve per candidate: for each choice of sets the discard is
+    the one card left out of the runs-only remainder, and the DROP tables give each suit's
+    best card to leave out. Ties go to the highest rank, then the first suit (C D H S).
     """
-    suits = _suits(mask)
+    ranks = set_ranks(mask)
+    lefts = set_lefts(mask, ranks, for_discard=True) if ranks else (mask,)
     best = NO_CARD
-    # Sets are not pruned here: discarding a card of a 'forced' set can still be best.
-    for left, _ in set_states(suits, prune=False):
-        total = DEAD[left[0]] + DEAD[left[1]] + DEAD[left[2]] + DEAD[left[3]]
-        for suit in range(4):
-            drop = DROP1[left[suit]]
-            if drop != NO_CARD:
-                key = ((total - DEAD[left[suit]] + (drop >> 4)) * 16 + (drop & 15)) * 4 + suit
-                best = min(best, key)
-    if best == NO_CARD:
+    for left in lefts:
+        s0, s1, s2 = left & SUIT_FULL, left >> 13 & SUIT_FULL, left >> 26 & SUIT_FULL
+        s3 = left >> 39
+        key = (DEAD[s0] + DEAD[s1] + DEAD[s2] + DEAD[s3]) * 64 + min(
+            DROP0[s0], DROP1[s1], DROP2[s2], DROP3[s3]
+        )
+        if key < best:
+            best = key
+    if best >= NO_CARD:
         raise InvalidMeldError("there is no card to discard", rule=MELD_RULE)
     suit = best & 3
     rank = 12 - (best >> 2 & 15)
@@ -143,14 +147,13 @@ def min_arrangements(cards: Iterable[str]) -> list[Arrangement]:
     Runs are reported maximal: cutting a long run into adjacent shorter runs changes neither
     the deadwood nor the layoffs it accepts, so such cuts do not count as distinct.
     """
-    suits = _suits(to_mask(parse_cards(cards)))
-    states = set_states(suits)
-    totals = [sum(DEAD[m] for m in left) for left, _ in states]
+    choices = set_choices(to_mask(parse_cards(cards)))
+    totals = [_run_deadwood(left) for left, _ in choices]
     least = min(totals)
     found = [
         _arrangement(left, sets)
-        for (left, sets), t in zip(states, totals, strict=True)
-        if t == least
+        for (left, sets), total in zip(choices, totals, strict=True)
+        if total == least
     ]
     return sorted(found, key=_arrangement_key)
 
@@ -203,14 +206,14 @@ def best_defence(knocker_melds: Sequence[Sequence[str]], defender_cards: Iterabl
 # -------------------------------------------------------------------------------- helpers
 
 
-def _arrangement(left: tuple[int, ...], sets: tuple[tuple[int, int], ...]) -> Arrangement:
+def _arrangement(left: int, sets: tuple[int, ...]) -> Arrangement:
     """The arrangement of one set choice: its sets, the maximal runs of what is left, and
     the cards runs cannot use as deadwood."""
-    melds = [_set_cards(bit, suits) for bit, suits in sets]
+    melds = [_indexes(set_mask) for set_mask in sets]
     deadwood = []
-    for suit, mask in enumerate(left):
+    for suit in range(4):
         base = suit * SUIT_BITS
-        for start, length in blocks(mask):
+        for start, length in blocks(left >> base & SUIT_FULL):
             cards = [base + rank for rank in range(start, start + length)]
             if length >= 3:
                 melds.append(cards)
@@ -219,9 +222,8 @@ def _arrangement(left: tuple[int, ...], sets: tuple[tuple[int, int], ...]) -> Ar
     return _make_arrangement([_codes(m) for m in melds], [FULL_DECK[i] for i in deadwood])
 
 
-def _set_cards(rank_bit: int, suits: int) -> list[int]:
-    rank = rank_bit.bit_length() - 1
-    return [suit * SUIT_BITS + rank for suit in range(4) if suits >> suit & 1]
+def _indexes(mask: int) -> list[int]:
+    return [i for i in range(52) if mask >> i & 1]
 
 
 def _codes(indexes: Iterable[int]) -> tuple[str, ...]:

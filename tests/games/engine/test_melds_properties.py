@@ -92,5 +92,8 @@ def test_best_discard_is_the_best_of_every_discard(hand: list[str]) -> None:
     card, deadwood = best_discard(hand)
     assert card in hand
     assert deadwood == oracle.min_after_discard(hand)
+    # Tie-break among the equally good discards: the highest rank, then the first suit.
+    best = [c for c in hand if oracle.min_deadwood(set(hand) - {c}) == deadwood]
+    assert card == min(best, key=lambda c: (-RANKS.index(c[0]), SUITS.index(c[1])))
     assert min_deadwood([c for c in hand if c != card]) == deadwood
     assert best_discard(list(reversed(hand))) == (card, deadwood)
