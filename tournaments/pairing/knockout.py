@@ -51,6 +51,8 @@ def knockout_first_round(seeded_ids: Sequence[int]) -> list[Pair]:
 def knockout_next_round(winners_in_bracket_order: Sequence[int]) -> list[Pair]:
     """Pair neighbouring winners (upper slot deals first); [] once a champion is left."""
     winners = list(winners_in_bracket_order)
+    if any(w is None for w in winners) or len(set(winners)) != len(winners):
+        raise ValueError("knockout_next_round: every match needs a distinct winner")
     if len(winners) <= 1:
         return []
     if len(winners) % 2:

@@ -5,6 +5,7 @@ How it works
 1. Players are ordered by score (match points, best first), then rank, then id.
 2. Odd field: the bye goes to the lowest-ranked player without a bye whose removal still
    lets the rest be paired with the fewest rematches possible (normally the very lowest).
+   Only when every player has had a bye does anyone get a second one (lowest rank again).
 3. Score groups are paired from the top. A bracket is the players floated down from above
    (paired first, against the highest residents) followed by the group's residents, which
    are paired top half against bottom half. Whoever cannot be paired floats to the next
@@ -19,7 +20,9 @@ How it works
 5. The dealer: whoever has dealt first less often deals first; on a tie the higher-ranked
    player deals first on odd boards, the lower-ranked on even boards.
 
-Deterministic: the same input always gives the same pairs in the same order.
+Deterministic: the same input always gives the same pairs in the same order, whatever the
+order of `players`. Not done (yet): avoiding the same player floating down in consecutive
+rounds, and the finer FIDE Dutch transposition/exchange rules.
 """
 
 from __future__ import annotations

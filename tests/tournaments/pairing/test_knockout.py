@@ -70,3 +70,7 @@ def test_next_round_pairs_neighbours():
         knockout_next_round([1, 2, 3])
     with pytest.raises(ValueError):
         knockout_first_round([1])
+    with pytest.raises(ValueError):
+        knockout_next_round([1, None])
+    with pytest.raises(ValueError):
+        knockout_next_round([4, 4])
