@@ -1,0 +1,125 @@
+"""Admin for matches: the read models with their Hollywood scoresheet and hands. Read only:
+a match changes only through events (services); rulings go through `match_rule`."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from games.models import Match, MatchHand
+
+
+class _ReadOnly:
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class MatchHandInline(_ReadOnly, admin.TabularInline):
+    model = MatchHand
+    extra = 0
+    can_delete = False
+    fields = (
+        "hand_number",
+        "kind",
+        "knocker",
+        "winner",
+        "points",
+        "knocker_deadwood",
+        "defender_deadwood",
+        "games",
+        "voided",
+        "void_reason",
+        "version",
+    )
+    readonly_fields = fields
+    ordering = ("hand_number",)
+
+
+@admin.register(Match)
+class MatchAdmin(_ReadOnly, admin.ModelAdmin):
+    list_display = (
+        "__str__",
+        "mode",
+        "status",
+        "hand_number",
+        "games_score",
+        "points_p1",
+        "points_p2",
+        "winner",
+        "created_at",
+    )
+    list_filter = ("status", "mode", "finish_reason")
+    search_fields = ("=id", "player1__name", "player2__name", "label")
+    list_select_related = ("player1", "player2", "winner")
+    date_hierarchy = "created_at"
+    inlines = [MatchHandInline]
+    readonly_fields = (
+        "id",
+        "stream_id",
+        "events_link",
+        "player1",
+        "player2",
+        "label",
+        "mode",
+        "status",
+        "ruleset",
+        "version",
+        "hand_number",
+        "phase",
+        "turn_player",
+        "scoresheet_table",
+        "winner",
+        "finish_reason",
+        "created_by",
+        "organisers",
+        "created_at",
+        "last_action_at",
+        "finished_at",
+    )
+    fields = readonly_fields
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        # Viewing needs view permission only; nothing is editable in place.
+        return False
+
+    @admin.display(description="games")
+    def games_score(self, obj: Match) -> str:
+        return f"{obj.games_won_p1}-{obj.games_won_p2}"
+
+    @admin.display(description="events")
+    def events_link(self, obj: Match) -> str:
+        url = reverse("admin:games_storedevent_changelist") + f"?stream={obj.stream_id}"
+        return format_html('<a href="{}">{} events</a>', url, obj.version)
+
+    @admin.display(description="scoresheet")
+    def scoresheet_table(self, obj: Match) -> str:
+        games = (obj.scoresheet or {}).get("games", [])
+        if not games:
+            return "-"
+        names = (obj.player1.name, obj.player2.name)
+
+        def winner(g: dict) -> str:
+            return "open" if g["winner"] is None else f"won by {names[g['winner']]}"
+
+        rows = format_html_join(
+            "",
+            "<tr><td>Game {}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            ((g["game"], g["totals"][0], g["totals"][1], winner(g)) for g in games),
+        )
+        return format_html(
+            "<table><tr><th></th><th>{}</th><th>{}</th><th></th></tr>{}"
+            "<tr><th>Games won</th><th>{}</th><th>{}</th><th></th></tr></table>",
+            names[0],
+            names[1],
+            rows,
+            obj.games_won_p1,
+            obj.games_won_p2,
+        )

@@ -1,0 +1,60 @@
+import pytest
+
+from games import eventstore
+from games.bots import match_play_bots_batched
+from games.engine.state import state_to_dict
+from games.selectors import SNAPSHOT_KIND, match_state_at, match_view_for
+from games.services import match_act, match_create
+from tests.factories import BotPlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(organiser):
+    a, b = BotPlayerFactory(), BotPlayerFactory()
+    match = match_create(player1=a, player2=b, seed="snap", organisers=[organiser])
+    match_play_bots_batched(match=match, max_actions=150)
+    return match
+
+
+def test_a_snapshot_is_taken_at_each_deal(played):
+    events = eventstore.load(stream_id=played.stream_id)
+    last_deal = max(e.version for e in events if e.type == "HandDealt")
+    assert eventstore.snapshot_load(stream_id=played.stream_id, kind=SNAPSHOT_KIND)[0] == last_deal
+
+
+def test_loading_reads_only_the_events_since_the_latest_snapshot(played, monkeypatch):
+    calls = []
+    real_load = eventstore.load
+
+    def spy(**kwargs):
+        calls.append(kwargs)
+        return real_load(**kwargs)
+
+    monkeypatch.setattr(eventstore, "load", spy)
+    _, version = match_state_at(match=played)
+    snap_version = eventstore.snapshot_load(stream_id=played.stream_id, kind=SNAPSHOT_KIND)[0]
+    assert calls == [
+        {"stream_id": played.stream_id, "after_version": snap_version, "up_to_version": None}
+    ]
+    assert version > snap_version
+
+
+def test_deleted_snapshots_give_the_same_state(played, organiser):
+    state, version = match_state_at(match=played)
+    view = match_view_for(match=played, user=organiser)
+    assert eventstore.snapshot_delete(stream_id=played.stream_id) > 1
+    again, again_version = match_state_at(match=played)
+    assert (state_to_dict(again), again_version) == (state_to_dict(state), version)
+    assert match_view_for(match=played, user=organiser) == view
+
+
+def test_play_continues_without_snapshots(played):
+    eventstore.snapshot_delete(stream_id=played.stream_id)
+    state, version = match_state_at(match=played)
+    from games.engine.bot import choose_action
+
+    player = played.player1 if state.turn == 0 else played.player2
+    match_act(match_id=played.id, player=player, action=choose_action(state, state.turn))
+    assert eventstore.stream_version(stream_id=played.stream_id) > version
