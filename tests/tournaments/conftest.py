@@ -69,3 +69,31 @@ def make_tournament(
         if check_in:
             services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
     return tournament
+
+
+def forfeit_round(tournament: Tournament, organiser: Any, *, winner_seat: int = 0) -> None:
+    """Finish every match of the current round fast: a forfeit ruling per match."""
+    from games.services import match_rule
+    from tournaments.models import Pairing
+
+    tournament.refresh_from_db()
+    pending = Pairing.objects.filter(
+        round__tournament=tournament,
+        round__number=tournament.current_round,
+        status=Pairing.Status.PENDING,
+    ).select_related("player1", "player2")
+    for pairing in pending:
+        winner = pairing.player1 if winner_seat == 0 else pairing.player2
+        match_rule(
+            match_id=pairing.match_id, by=organiser, type="forfeit", player=winner, reason="test"
+        )
+
+
+@pytest.fixture
+def jobs(django_capture_on_commit_callbacks: Any) -> Any:
+    """`with jobs(): ...` runs the after-commit work (signals, eager Celery jobs) at exit."""
+
+    def run() -> Any:
+        return django_capture_on_commit_callbacks(execute=True)
+
+    return run

@@ -1,0 +1,302 @@
+"""Tournament services: registration, pairing exactly once, re-pairing, rulings, events."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from config.errors import ConflictError, PermissionDeniedError, ValidationError
+from tests.tournaments.conftest import FAST_RULES, forfeit_round, make_bots, make_tournament
+from tournaments import services, stream
+from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.stream import stream_load
+
+pytestmark = pytest.mark.django_db
+
+
+def event_types(tournament: Tournament) -> list[str]:
+    return [e.type for e in stream_load(tournament=tournament)]
+
+
+def test_create_checks_the_settings_and_the_creator(organiser):
+    with pytest.raises(ValidationError):
+        services.tournament_create(name="S", format="swiss", created_by=organiser)
+    with pytest.raises(ValidationError):
+        services.tournament_create(
+            name="S", format="swiss", rounds=3, created_by=organiser, time_zone="Mars/Base"
+        )
+    with pytest.raises(ValidationError):
+        services.tournament_create(
+            name="S", format="swiss", rounds=3, created_by=organiser, tiebreaks=["luck"]
+        )
+    nobody = get_user_model().objects.create_user(username="nobody")
+    with pytest.raises(PermissionDeniedError):
+        services.tournament_create(name="S", format="knockout", created_by=nobody)
+    t = services.tournament_create(
+        name="S", format="swiss", rounds=3, created_by=organiser, ruleset={"game_target": 50}
+    )
+    assert t.ruleset["game_target"] == 50 and t.ruleset["games"] == 3
+    assert list(t.organisers.all()) == [organiser]
+    assert event_types(t) == [stream.TOURNAMENT_CREATED]
+
+
+def test_registration_check_in_and_withdrawal_are_logged_with_who_and_why(organiser):
+    players = make_bots(3)
+    t = make_tournament(organiser, players[:2])
+    with pytest.raises(ConflictError):
+        services.tournament_register(tournament_id=t.pk, player=players[0], by=organiser)
+    # Checking in twice changes nothing and logs nothing.
+    before = len(event_types(t))
+    services.tournament_check_in(tournament_id=t.pk, player=players[0], by=organiser)
+    assert len(event_types(t)) == before
+    services.tournament_withdraw(
+        tournament_id=t.pk, player=players[1], by=organiser, reason="feeling unwell"
+    )
+    last = stream_load(tournament=t)[-1]
+    assert last.type == stream.PLAYER_WITHDRAWN
+    assert last.data["by"] == {"id": organiser.pk, "username": "org"}
+    assert last.data["reason"] == "feeling unwell"
+
+
+def test_a_player_registers_themselves_but_not_others(organiser):
+    user = get_user_model().objects.create_user(username="alex")
+    me, other = make_bots(2)
+    me.user = user
+    me.save()
+    t = make_tournament(organiser, [])
+    services.tournament_register(tournament_id=t.pk, player=me, by=user)
+    with pytest.raises(PermissionDeniedError):
+        services.tournament_register(tournament_id=t.pk, player=other, by=user)
+
+
+def test_round_one_pairs_only_checked_in_players_and_fixes_the_seeds(organiser, jobs):
+    players = make_bots(5)
+    t = make_tournament(organiser, players[:4])
+    services.tournament_register(tournament_id=t.pk, player=players[4], by=organiser)  # no check-in
+    with jobs():
+        round_ = services.tournament_start(tournament_id=t.pk, by=organiser)
+    paired = {p for pg in round_.pairings.all() for p in (pg.player1_id, pg.player2_id)}
+    assert paired == {p.pk for p in players[:4]}
+    seeds = dict(Registration.objects.filter(tournament=t).values_list("player_id", "seed"))
+    # Highest rating first (make_bots rates Bot 01 highest).
+    assert [seeds[p.pk] for p in players[:4]] == [1, 2, 3, 4] and seeds[players[4].pk] is None
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.IN_PROGRESS and t.rounds_planned == 3
+    labels = sorted(pg.match.label for pg in round_.pairings.all())
+    assert labels == ["Swiss R1 T1", "Swiss R1 T2"]
+    assert all(
+        pg.match.ruleset["game_target"] == FAST_RULES["game_target"] for pg in round_.pairings.all()
+    )
+
+
+def test_pairing_a_round_twice_pairs_it_once(organiser, jobs):
+    t = make_tournament(organiser, make_bots(4))
+    with jobs():
+        first = services.tournament_round_pair(tournament_id=t.pk, round_number=1, by=organiser)
+        again = services.tournament_round_pair(tournament_id=t.pk, round_number=1, by=organiser)
+        also = services.tournament_round_pair(tournament_id=t.pk, round_number=1)
+    assert first is not None and again is None and also is None
+    assert Round.objects.filter(tournament=t).count() == 1
+    assert Pairing.objects.filter(round__tournament=t).count() == 2
+    assert event_types(t).count(stream.ROUND_PAIRED) == 1
+
+
+def test_the_scheduler_waits_for_the_start_time_but_an_organiser_need_not(organiser, jobs):
+    later = timezone.now() + dt.timedelta(hours=1)
+    t = make_tournament(organiser, make_bots(4), starts_at=later)
+    assert services.tournament_round_pair(tournament_id=t.pk, round_number=1) is None
+    from tournaments.selectors import tournaments_with_rounds_due
+
+    assert tournaments_with_rounds_due() == []
+    assert tournaments_with_rounds_due(now=later + dt.timedelta(seconds=1)) == [(t.pk, 1)]
+    with jobs():
+        assert services.tournament_round_pair(tournament_id=t.pk, round_number=1, by=organiser)
+
+
+def test_a_round_cannot_be_paired_while_the_previous_one_is_in_play(organiser, jobs):
+    t = make_tournament(organiser, make_bots(4))
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    with pytest.raises(ConflictError):
+        services.tournament_round_pair(tournament_id=t.pk, round_number=2, by=organiser)
+    with pytest.raises(ConflictError):
+        services.tournament_round_pair(tournament_id=t.pk, round_number=3, by=organiser)
+
+
+def test_the_last_result_of_a_round_pairs_the_next_one(organiser, jobs):
+    t = make_tournament(organiser, make_bots(4), rounds=2)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    with jobs():
+        forfeit_round(t, organiser)
+    t.refresh_from_db()
+    assert t.current_round == 2
+    r1, r2 = Round.objects.filter(tournament=t).order_by("number")
+    assert r1.status == Round.Status.COMPLETED and r2.status == Round.Status.PAIRED
+    assert all(p.result_reason == "forfeit" for p in r1.pairings.all())
+    # Swiss: the two round-1 winners meet in round 2.
+    winners = {p.winner_id for p in r1.pairings.all()}
+    assert any({p.player1_id, p.player2_id} == winners for p in r2.pairings.all())
+    with jobs():
+        forfeit_round(t, organiser)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    assert event_types(t)[-2:] == [stream.ROUND_COMPLETED, stream.TOURNAMENT_FINISHED]
+
+
+def test_a_withdrawn_player_is_not_paired_again(organiser, jobs):
+    players = make_bots(4)
+    t = make_tournament(organiser, players, rounds=2)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    with jobs():
+        services.tournament_withdraw(tournament_id=t.pk, player=players[0], by=organiser)
+        forfeit_round(t, organiser)
+    r2 = Round.objects.get(tournament=t, number=2)
+    paired = {p for pg in r2.pairings.all() for p in (pg.player1_id, pg.player2_id) if p}
+    assert players[0].pk not in paired and len(paired) == 3
+    assert r2.pairings.filter(player2__isnull=True).count() == 1
+
+
+def test_withdrawal_can_forfeit_the_match_in_play(organiser, jobs):
+    players = make_bots(4)
+    t = make_tournament(organiser, players, rounds=2)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    with jobs():
+        services.tournament_withdraw(
+            tournament_id=t.pk, player=players[0], by=organiser, reason="left", forfeit_current=True
+        )
+    pairing = Pairing.objects.get(round__tournament=t, round__number=1, player1=players[0])
+    assert pairing.status == Pairing.Status.FINISHED and pairing.winner_id == pairing.player2_id
+    assert stream.RESULT_RULED in event_types(t)
+
+
+def test_late_entry_joins_the_next_swiss_round_only(organiser, jobs):
+    players = make_bots(5)
+    t = make_tournament(organiser, players[:4], rounds=2)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    reg = services.tournament_register(tournament_id=t.pk, player=players[4], by=organiser)
+    services.tournament_check_in(tournament_id=t.pk, player=players[4], by=organiser)
+    assert reg.late and reg.seed == 5
+    with jobs():
+        forfeit_round(t, organiser)
+    r2 = Round.objects.get(tournament=t, number=2)
+    paired = {p for pg in r2.pairings.all() for p in (pg.player1_id, pg.player2_id) if p}
+    assert players[4].pk in paired
+    rr = make_tournament(organiser, make_bots(4, prefix="RR"), format="round_robin", rounds=None)
+    with jobs():
+        services.tournament_start(tournament_id=rr.pk, by=organiser)
+    with pytest.raises(ConflictError):
+        services.tournament_register(tournament_id=rr.pk, player=players[4], by=organiser)
+
+
+def test_re_pairing_is_allowed_only_before_play_starts(organiser, jobs):
+    players = make_bots(4)
+    t = make_tournament(organiser, players)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    a, b, c, d = (p.pk for p in players)
+    with pytest.raises(ValidationError):
+        services.tournament_round_repair(
+            tournament_id=t.pk, round_number=1, by=organiser, reason="x", pairs=[(a, b)]
+        )
+    with jobs():
+        services.tournament_round_repair(
+            tournament_id=t.pk,
+            round_number=1,
+            by=organiser,
+            reason="family",
+            pairs=[(a, d), (b, c)],
+        )
+    pairs = {(p.player1_id, p.player2_id) for p in Pairing.objects.filter(round__tournament=t)}
+    assert pairs == {(a, d), (b, c)}
+    last = stream_load(tournament=t)[-1]
+    assert last.type == stream.ROUND_REPAIRED and last.data["reason"] == "family"
+    # Once a card is played in one of the matches, the round is fixed.
+    from games.bots import match_play_bots
+
+    pairing = Pairing.objects.filter(round__tournament=t).first()
+    match_play_bots(match_id=pairing.match_id, max_actions=1)
+    with pytest.raises(ConflictError):
+        services.tournament_round_repair(
+            tournament_id=t.pk, round_number=1, by=organiser, reason="again"
+        )
+
+
+def test_a_ruling_is_an_event_with_the_organiser_and_reason(organiser, jobs):
+    players = make_bots(2)
+    t = make_tournament(organiser, players, rounds=1)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    with jobs():
+        services.tournament_result_rule(
+            tournament_id=t.pk,
+            round_number=1,
+            table=1,
+            winner=players[1],
+            by=organiser,
+            reason="no-show",
+        )
+    pairing = Pairing.objects.get(round__tournament=t)
+    assert pairing.winner_id == players[1].pk and pairing.result_reason == "forfeit"
+    ruled = [e for e in stream_load(tournament=t) if e.type == stream.RESULT_RULED]
+    assert ruled[0].data["by"]["id"] == organiser.pk and ruled[0].data["reason"] == "no-show"
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    with pytest.raises(ConflictError):
+        services.tournament_result_rule(
+            tournament_id=t.pk,
+            round_number=1,
+            table=1,
+            winner=players[0],
+            by=organiser,
+            reason="again",
+        )
+
+
+def test_deadlines_forfeit_the_player_to_move(organiser, jobs):
+    players = make_bots(2)
+    t = make_tournament(organiser, players, rounds=1, turn_time=dt.timedelta(minutes=5))
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    pairing = Pairing.objects.select_related("match").get(round__tournament=t)
+    to_move = pairing.match.turn_player_id
+    assert to_move is not None
+    assert services.tournament_deadlines_enforce() == []  # nobody is late yet
+    with jobs():
+        ruled = services.tournament_deadlines_enforce(now=timezone.now() + dt.timedelta(minutes=6))
+    assert ruled == [pairing.pk]
+    pairing.refresh_from_db()
+    assert pairing.status == Pairing.Status.FINISHED and pairing.winner_id != to_move
+    event = [e for e in stream_load(tournament=t) if e.type == stream.RESULT_RULED][0]
+    assert event.data["by"] is None and event.data["reason"] == "turn time exceeded"
+
+
+def test_moving_a_round_deadline_is_logged_and_obeyed(organiser, jobs):
+    players = make_bots(2)
+    t = make_tournament(organiser, players, rounds=1, round_duration=dt.timedelta(hours=1))
+    with jobs():
+        round_ = services.tournament_start(tournament_id=t.pk, by=organiser)
+    later = round_.deadline + dt.timedelta(hours=1)
+    services.tournament_round_deadline_move(
+        tournament_id=t.pk, round_number=1, deadline=later, by=organiser, reason="slow table"
+    )
+    soon_after_old = round_.deadline + dt.timedelta(minutes=1)
+    assert services.tournament_deadlines_enforce(now=soon_after_old) == []
+    with jobs():
+        assert len(services.tournament_deadlines_enforce(now=later + dt.timedelta(minutes=1))) == 1
+    moved = [e for e in stream_load(tournament=t) if e.type == stream.ROUND_DEADLINE_MOVED][0]
+    assert moved.data["deadline"] == later.isoformat() and moved.data["reason"] == "slow table"
+
+
+def test_only_organisers_pair_and_rule(organiser, jobs):
+    players = make_bots(2)
+    t = make_tournament(organiser, players, rounds=1)
+    stranger = get_user_model().objects.create_user(username="stranger")
+    with pytest.raises(PermissionDeniedError):
+        services.tournament_start(tournament_id=t.pk, by=stranger)
