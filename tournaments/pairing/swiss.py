@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import chain, groupby
 
 from tournaments.pairing._matching import augment, maximum_matching
 from tournaments.pairing.pair import Pair
@@ -227,10 +227,10 @@ def _options(
     x = bracket[0]
     if n_floaters:
         # A floater meets the highest resident first, then the other floaters.
-        order = [*range(n_floaters, len(bracket)), *range(1, n_floaters)]
+        order = chain(range(n_floaters, len(bracket)), range(1, n_floaters))
     else:
         half = max(len(bracket) // 2, 1)  # never bracket[0] itself
-        order = [*range(half, len(bracket)), *range(half - 1, 0, -1)]
+        order = chain(range(half, len(bracket)), range(half - 1, 0, -1))
     for j in order:
         if oracle.keeps_optimum(remaining, x, bracket[j]):
             yield j

@@ -220,3 +220,32 @@ def test_a_long_event_runs_out_of_fresh_opponents_gracefully():
         fewest = min_rematches(players=field, played=before, had_bye=sim.had_bye)
         assert count_rematches(pairs, before) == fewest
         sim.play(pairs)
+
+
+@st.composite
+def arbitrary_histories(draw):
+    n = draw(st.integers(min_value=1, max_value=10))
+    ids = list(range(1, n + 1))
+    pairs = [frozenset((a, b)) for a in ids for b in ids if a < b]
+    played = {p for p in pairs if draw(st.integers(0, 99)) < 60}
+    scores = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    had_bye = {p for p in ids if draw(st.booleans())}
+    return ids, played, scores, had_bye
+
+
+@settings(max_examples=200, deadline=None)
+@given(arbitrary_histories())
+def test_any_history_gets_the_fewest_rematches_and_a_legal_bye(history):
+    ids, played, scores, had_bye = history
+    order = sorted(ids, key=lambda p: (-scores[p - 1], p))
+    players = [SwissPlayer(id=p, score=scores[p - 1], rank=r) for r, p in enumerate(order, 1)]
+    pairs = swiss_pair(players=players, played=played, had_bye=had_bye)
+    assert_everyone_once(pairs, ids)
+    lowest_first = list(reversed(order))
+    fresh = [p for p in lowest_first if p not in had_bye] or lowest_first
+    fewest = fewest_rematches(ids, played, fresh)
+    assert count_rematches(pairs, played) == fewest
+    byes = [p.first for p in pairs if p.second is None]
+    if byes:
+        # The lowest-ranked fresh player whose bye still allows the fewest rematches.
+        assert byes == [next(c for c in fresh if fewest_rematches(ids, played, [c]) == fewest)]
