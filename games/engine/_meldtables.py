@@ -35,11 +35,8 @@ def blocks(mask: int) -> list[tuple[int, int]]:
 
 def _short_mask(mask: int) -> int:
     """The cards of `mask` lying in blocks shorter than three: those no run can use."""
-    short = 0
-    for start, length in blocks(mask):
-        if length < 3:
-            short |= ((1 << length) - 1) << start
-    return short
+    starts = mask & mask >> 1 & mask >> 2  # lowest rank of every three-in-a-row
+    return mask & ~(starts | starts << 1 | starts << 2)
 
 
 def _drop_one(mask: int, dead: tuple[int, ...]) -> int:
@@ -48,10 +45,13 @@ def _drop_one(mask: int, dead: tuple[int, ...]) -> int:
     a smaller number means: less deadwood, then a higher rank, then an earlier suit (the
     deterministic tie-break of best_discard). A suit with no card gets NO_CARD."""
     best = NO_CARD
-    for rank in range(SUIT_BITS):
-        if mask >> rank & 1:
-            change = dead[mask & ~(1 << rank)] - dead[mask]
-            best = min(best, change * 64 + (12 - rank) * 4)
+    rest = mask
+    while rest:
+        card = rest & -rest
+        rest ^= card
+        key = (dead[mask ^ card] - dead[mask]) * 64 + (13 - card.bit_length()) * 4
+        if key < best:
+            best = key
     return best
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from games.engine.cards import to_mask
@@ -182,3 +186,12 @@ def test_validate_arrangement_errors(melds: list[list[str]], fragment: str) -> N
 def test_validate_arrangement_rejects_duplicate_hand_cards() -> None:
     with pytest.raises(InvalidCardError):
         validate_arrangement(["7H", "7H", "8H"], [])
+
+
+def test_solver_modules_do_not_import_django() -> None:
+    code = (
+        "import sys, games.engine.melds, games.engine._meldtables, games.engine._defence;"
+        "sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[3]
+    assert subprocess.run([sys.executable, "-c", code], cwd=root, check=False).returncode == 0

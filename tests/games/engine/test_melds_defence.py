@@ -90,31 +90,33 @@ def test_gin_knocker_empty_melds_leave_plain_deadwood() -> None:
 def knock_situations(draw) -> tuple[list[list[str]], list[str]]:
     """Knocker melds (disjoint, from a meld-rich hand) and a defender hand, often holding
     cards next to the knocker's melds."""
-    knocker_hand = draw(meld_rich_hands(max_size=10))
+    knocker_hand = draw(meld_rich_hands(max_size=10, min_size=6))
     melds = [list(m) for m in oracle.all_melds(knocker_hand)]
     chosen: list[list[str]] = []
     for meld in draw(st.permutations(melds)) if melds else []:
         if not any(set(meld) & set(other) for other in chosen):
             chosen.append(sorted(meld))
     used = {c for m in chosen for c in m}
-    near = [c for c in FULL_DECK if c not in used and _touches(c, used)]
+    near = sorted({c for meld in chosen for c in _layoff_spots(meld)} - used)
     rest = [c for c in FULL_DECK if c not in used]
-    picks = draw(st.lists(st.sampled_from(near), unique=True, max_size=4)) if near else []
+    picks = (
+        draw(st.lists(st.sampled_from(near), unique=True, min_size=1, max_size=6)) if near else []
+    )
     more = draw(st.lists(st.sampled_from(rest), unique=True, max_size=10))
     defender = list(dict.fromkeys(picks + more))[:10]
     return chosen, defender
 
 
-def _touches(card: str, used: set[str]) -> bool:
-    rank = oracle.RANKS.index(card[0])
-    return any(
-        other[0] == card[0]
-        or (other[1] == card[1] and abs(oracle.RANKS.index(other[0]) - rank) <= 2)
-        for other in used
-    )
+def _layoff_spots(meld: list[str]) -> list[str]:
+    """Cards that could be laid off on the meld, directly or one step down a chain."""
+    ranks = sorted(oracle.RANKS.index(c[0]) for c in meld)
+    if len({c[1] for c in meld}) > 1:  # a set: the missing suit
+        return [meld[0][0] + suit for suit in oracle.SUITS]
+    spots = [ranks[0] - 2, ranks[0] - 1, ranks[-1] + 1, ranks[-1] + 2]
+    return [oracle.RANKS[r] + meld[0][1] for r in spots if 0 <= r < 13]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(knock_situations())
 def test_defence_is_optimal_and_legal(situation) -> None:
     knocker_melds, defender = situation
