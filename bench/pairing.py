@@ -101,7 +101,7 @@ def main() -> None:
     print(f"Swiss pairing of round {args.rounds + 1} after {args.rounds} simulated rounds")
     print(
         f"{'players':>8} {'seconds':>9} {'rematches':>10} {'fewest possible':>16} "
-        f"{'groups':>7} {'cross-group':>12} {'target':>8}"
+        f"{'free possible':>14} {'groups':>7} {'cross-group':>12} {'target':>8}"
     )
     ok = True
     for row in rows:
@@ -112,7 +112,8 @@ def main() -> None:
         ok &= met
         print(
             f"{row['players']:>8} {row['seconds']:>9.4f} {row['rematches']:>10} "
-            f"{row['fewest_possible']:>16} {row['score_groups']:>7} "
+            f"{row['fewest_possible']:>16} {'yes' if row['fewest_possible'] == 0 else 'no':>14} "
+            f"{row['score_groups']:>7} "
             f"{row['cross_group_pairs']:>12} {f'<{target:g}s' if target else '-':>8}"
             f"{'' if met else '  MISSED'}"
         )
