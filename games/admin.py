@@ -68,7 +68,6 @@ class StoredEventAdmin(ReadOnlyAdmin):
         "recorded_at",
         "hash",
         "tx_id",
-        "horizon_xid",
     )
     fields = readonly_fields
 

@@ -5,8 +5,8 @@ One append-only table holds every stream ("match-<uuid>", a tournament's decisio
 stream's version. Each event's hash covers a canonical encoding of the event and the hash
 of the event before it in the same stream, so `verify` finds any row changed behind the
 store's back. `read_all` follows the global order without ever skipping an event whose
-transaction commits late. Old event shapes are upcast on read; snapshots are a disposable
-cache of a stream's state.
+transaction commits late (appends take positions one transaction at a time). Old event
+shapes are upcast on read; snapshots are a disposable cache of a stream's state.
 """
 
 from __future__ import annotations
@@ -204,12 +204,12 @@ def _check_append_args(stream_id: str, expected_version: int, events: Sequence[N
 def _append_in_transaction(
     stream_id: str, expected_version: int, prepared: list[tuple[NewEvent, dict, dict]]
 ) -> list[RecordedEvent]:
+    tx_id = _serialise_appends()
     current, prev_hash = _stream_head(stream_id)
     if current != expected_version:
         raise ConcurrencyError(
             stream_id=stream_id, expected_version=expected_version, current_version=current
         )
-    tx_id, horizon, positions = _allocate_positions(len(prepared))
     recorded_at = timezone.now()
     rows = []
     for offset, (event, data, metadata) in enumerate(prepared):
@@ -226,7 +226,6 @@ def _append_in_transaction(
         )
         rows.append(
             StoredEvent(
-                position=positions[offset],
                 stream_id=stream_id,
                 version=version,
                 type=event.type,
@@ -236,7 +235,6 @@ def _append_in_transaction(
                 recorded_at=recorded_at,
                 hash=digest,
                 tx_id=tx_id,
-                horizon_xid=horizon,
             )
         )
         prev_hash = digest
@@ -254,29 +252,29 @@ def _stream_head(stream_id: str) -> tuple[int, str]:
     return head if head is not None else (0, GENESIS_HASH)
 
 
-def _allocate_positions(count: int) -> tuple[int | None, int | None, list[int | None]]:
-    """Global positions for `count` new events, and (PostgreSQL) the gap-safety marks.
+# A transaction-level advisory lock key ("hgev"): held from a transaction's first append
+# until it commits or rolls back.
+APPEND_LOCK_KEY = 0x68676576
 
-    Order matters: (1) make sure this transaction has an id, (2) take positions from the
-    sequence, (3) read the next unassigned transaction id in a *new* statement snapshot.
-    Any transaction still holding a lower position got its id before (2), so its id is
-    below the horizon read in (3); a reader whose snapshot xmin reaches the horizon knows
-    all of them have finished. SQLite serialises writers, so it needs none of this.
+
+def _serialise_appends() -> int | None:
+    """Make appending transactions take their global positions one after the other.
+
+    A position taken from a sequence by a transaction that commits late would otherwise
+    appear *below* positions already visible, and a follower that checkpointed past it
+    would skip it for ever (Marten's async daemon did). Holding this lock until commit
+    means a position becomes visible only after every lower one has committed or rolled
+    back, so positions are final as soon as they are seen. On SQLite the database write
+    lock already serialises writers. Returns the writing transaction's id (PostgreSQL).
     """
     if connection.vendor != "postgresql":
-        return None, None, [None] * count
+        return None
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_current_xact_id()::text::bigint")
-        tx_id = cursor.fetchone()[0]
         cursor.execute(
-            "SELECT nextval(pg_get_serial_sequence('games_storedevent', 'position'))"
-            " FROM generate_series(1, %s)",
-            [count],
+            "SELECT pg_advisory_xact_lock(%s), pg_current_xact_id()::text::bigint",
+            [APPEND_LOCK_KEY],
         )
-        positions = sorted(row[0] for row in cursor.fetchall())
-        cursor.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint")
-        horizon = cursor.fetchone()[0]
-    return tx_id, horizon, positions
+        return cursor.fetchone()[1]
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -300,30 +298,13 @@ def load(
 def read_all(*, after_position: int, limit: int = 1000) -> list[RecordedEvent]:
     """Events of every stream after `after_position`, in global order, upcast.
 
-    Gap-safe: never returns a position while a lower one may still be committed, so a
-    follower that checkpoints the last position it saw never skips an event. Call it
-    outside a transaction that has written: an open writer holds the horizon back.
+    Gap-safe: appends are serialised until commit (see `_serialise_appends`), so when a
+    position is visible every lower position is final (committed, or a gap left by a
+    rollback that will never be filled). A follower may checkpoint the last position it
+    saw and never skip an event.
     """
-    rows = StoredEvent.objects.filter(position__gt=after_position)
-    if connection.vendor == "postgresql":
-        safe_up_to = _pg_safe_position(after_position)
-        if safe_up_to is None:
-            return []
-        rows = rows.filter(position__lte=safe_up_to)
-    return [_recorded(row) for row in rows.order_by("position")[:limit]]
-
-
-def _pg_safe_position(after_position: int) -> int | None:
-    """The highest position below which every position is final (committed or abandoned)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT position FROM games_storedevent WHERE position > %s AND horizon_xid <="
-            " pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
-            " ORDER BY position DESC LIMIT 1",
-            [after_position],
-        )
-        row = cursor.fetchone()
-    return row[0] if row else None
+    rows = StoredEvent.objects.filter(position__gt=after_position).order_by("position")
+    return [_recorded(row) for row in rows[:limit]]
 
 
 def subscription_position(*, name: str) -> int:

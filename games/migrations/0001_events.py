@@ -54,7 +54,6 @@ class Migration(migrations.Migration):
                 ("recorded_at", models.DateTimeField()),
                 ("hash", models.CharField(max_length=64)),
                 ("tx_id", models.BigIntegerField(blank=True, null=True)),
-                ("horizon_xid", models.BigIntegerField(blank=True, null=True)),
             ],
             options={
                 "ordering": ["position"],

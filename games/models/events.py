@@ -54,12 +54,9 @@ class StoredEvent(models.Model):
     metadata = models.JSONField(default=dict)
     recorded_at = models.DateTimeField()
     hash = models.CharField(max_length=64)
-    # PostgreSQL only (NULL on SQLite, whose writers are serialised): the writing
-    # transaction's id, and the first transaction id not yet assigned once this event's
-    # position was allocated. A global reader may pass this position only when every
-    # transaction below horizon_xid has finished: then no lower position can still commit.
+    # PostgreSQL only (NULL on SQLite): the id of the transaction that wrote the event,
+    # for forensics (which events were written together).
     tx_id = models.BigIntegerField(null=True, blank=True)
-    horizon_xid = models.BigIntegerField(null=True, blank=True)
 
     objects = StoredEventQuerySet.as_manager()
 
