@@ -1,0 +1,127 @@
+"""Organiser rulings: void the hand in play, adjust a score, forfeit; and resigning."""
+
+import pytest
+
+from games.engine import (
+    AdjustScore,
+    Forfeit,
+    IllegalActionError,
+    Pass,
+    RecordHand,
+    Resign,
+    Ruleset,
+    VoidHand,
+    decide,
+    legal_actions,
+    needs_deal,
+)
+from games.engine.events import (
+    GameWon,
+    HandVoided,
+    MatchFinished,
+    MatchForfeited,
+    PlayerResigned,
+    ScoreAdjusted,
+)
+
+from .builders import act, apply, dealt, shuffled_deck, started, types
+
+
+def _in_play(first_dealer=1):
+    state = dealt(started(first_dealer=first_dealer), shuffled_deck(9))
+    state, _ = act(state, state.turn, type="pass")
+    return state
+
+
+def test_void_the_hand_in_play_same_dealer_redeals():
+    state = _in_play(first_dealer=1)
+    deck = state.deck
+    state, events = apply(state, VoidHand(reason="card exposed", by="organiser:7"))
+    assert events == [HandVoided(hand_number=1, reason="card exposed", by="organiser:7")]
+    assert needs_deal(state) and state.dealer == 1 and state.turn is None
+    assert state.hands == ((), ()) and state.stock == ()
+    record = state.hand_results[-1]
+    assert record["kind"] == "voided" and record["deck"] == list(deck)
+    assert state.rulings[-1]["type"] == "HandVoided"
+    state = dealt(state, shuffled_deck(10))
+    assert state.hand_number == 2 and state.dealer == 1
+
+
+def test_void_needs_a_hand_in_play():
+    with pytest.raises(IllegalActionError, match="no hand in play"):
+        decide(started(), VoidHand(reason="x", by="o"))
+    with pytest.raises(IllegalActionError):
+        decide(started(mode="table"), VoidHand(reason="x", by="o"))
+
+
+def test_adjust_score():
+    state = _in_play()
+    state, events = apply(state, AdjustScore(seat=0, game=2, points=15, reason="miscount", by="o"))
+    assert events == [ScoreAdjusted(seat=0, game=2, points=15, reason="miscount", by="o")]
+    assert state.scoresheet.games[1].scores == (15, 0)
+    assert state.phase == "upcard" and state.turn == state.dealer  # the hand goes on
+    state, _ = apply(state, AdjustScore(seat=0, game=2, points=-5, reason="again", by="o"))
+    assert state.scoresheet.games[1].scores == (10, 0)
+
+
+def test_adjust_score_reaching_the_target_ends_the_game():
+    state = started(Ruleset(end_when_decided=True), mode="table")
+    state, events = apply(state, AdjustScore(seat=1, game=1, points=100, reason="r", by="o"))
+    assert types(events) == ["ScoreAdjusted", "GameWon"]
+    assert events[1] == GameWon(game=1, winner=1, scores=[0, 100], bonuses=[0, 0])
+    state, events = apply(state, AdjustScore(seat=1, game=3, points=120, reason="r", by="o"))
+    assert events[-1] == MatchFinished(winner=1, reason="games")
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        AdjustScore(seat=2, game=1, points=5, reason="r", by="o"),
+        AdjustScore(seat=0, game=0, points=5, reason="r", by="o"),
+        AdjustScore(seat=0, game=4, points=5, reason="r", by="o"),
+        AdjustScore(seat=0, game=1, points=0, reason="r", by="o"),
+        AdjustScore(seat=0, game=1, points=-1, reason="r", by="o"),
+    ],
+)
+def test_bad_adjustments(action):
+    with pytest.raises(IllegalActionError):
+        decide(started(), action)
+
+
+def test_adjusting_an_ended_game_is_refused():
+    state = started(mode="table")
+    state, _ = apply(
+        state, RecordHand(knocker=0, gin=True, knocker_deadwood=0, defender_deadwood=90)
+    )
+    assert not state.scoresheet.games[0].open
+    with pytest.raises(IllegalActionError, match="ended"):
+        decide(state, AdjustScore(seat=1, game=1, points=5, reason="r", by="o"))
+
+
+def test_forfeit():
+    state = _in_play()
+    state, events = apply(state, Forfeit(winner=0, reason="no show", by="td"))
+    assert events == [
+        MatchForfeited(winner=0, reason="no show", by="td"),
+        MatchFinished(winner=0, reason="forfeit"),
+    ]
+    assert state.status == "finished" and state.winner == 0 and state.finish_reason == "forfeit"
+    assert legal_actions(state, state.dealer) == [] and legal_actions(state, 0) == []
+    with pytest.raises(IllegalActionError, match="over"):
+        decide(state, Pass(seat=0))
+
+
+def test_resign():
+    state = _in_play()
+    state, events = apply(state, Resign(seat=1))
+    assert events == [PlayerResigned(seat=1), MatchFinished(winner=0, reason="resigned")]
+    assert state.winner == 0 and state.finish_reason == "resigned"
+    with pytest.raises(IllegalActionError):
+        decide(state, Resign(seat=0))
+
+
+def test_bad_seats_in_rulings():
+    with pytest.raises(IllegalActionError):
+        decide(started(), Forfeit(winner=3, reason="r", by="o"))
+    with pytest.raises(IllegalActionError):
+        decide(started(), Resign(seat=True))
