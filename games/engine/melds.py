@@ -131,13 +131,13 @@ def best_discard_mask(mask: int) -> tuple[int, int]:
 
 
 def min_deadwood(cards: Iterable[str]) -> int:
-    return min_deadwood_mask(to_mask(parse_cards(cards)))
+    return min_deadwood_mask(_hand_mask(cards))
 
 
 def best_discard(cards: Iterable[str]) -> tuple[str, int]:
     """For a hand after drawing (normally 11 cards): (discard, minimum deadwood of the cards
     left). Among equally good discards: the highest rank, then the first suit (C D H S)."""
-    index, deadwood = best_discard_mask(to_mask(parse_cards(cards)))
+    index, deadwood = best_discard_mask(_hand_mask(cards))
     return FULL_DECK[index], deadwood
 
 
@@ -147,7 +147,7 @@ def min_arrangements(cards: Iterable[str]) -> list[Arrangement]:
     Runs are reported maximal: cutting a long run into adjacent shorter runs changes neither
     the deadwood nor the layoffs it accepts, so such cuts do not count as distinct.
     """
-    choices = set_choices(to_mask(parse_cards(cards)))
+    choices = set_choices(_hand_mask(cards))
     totals = [_run_deadwood(left) for left, _ in choices]
     least = min(totals)
     found = [
@@ -204,6 +204,23 @@ def best_defence(knocker_melds: Sequence[Sequence[str]], defender_cards: Iterabl
 
 
 # -------------------------------------------------------------------------------- helpers
+
+_BIT = {code: 1 << index for index, code in enumerate(FULL_DECK)}
+
+
+def _hand_mask(cards: Iterable[str]) -> int:
+    """The hand as a 52-bit mask, checked like cards.parse_cards (which raises the error
+    when anything is wrong) but in one cheap pass, as the solver runs on every turn."""
+    cards = tuple(cards)
+    mask = 0
+    try:
+        for code in cards:
+            mask |= _BIT[code]
+    except (KeyError, TypeError):
+        parse_cards(cards)
+    if mask.bit_count() != len(cards):
+        parse_cards(cards)  # a card given twice
+    return mask
 
 
 def _arrangement(left: int, sets: tuple[int, ...]) -> Arrangement:

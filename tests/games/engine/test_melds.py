@@ -195,3 +195,10 @@ def test_solver_modules_do_not_import_django() -> None:
     )
     root = Path(__file__).resolve().parents[3]
     assert subprocess.run([sys.executable, "-c", code], cwd=root, check=False).returncode == 0
+
+
+@pytest.mark.parametrize("hand", [["7H", "7H"], ["7H", "1H"], ["7H", None], ["7h"]])
+def test_solver_rejects_bad_or_repeated_cards(hand: list) -> None:
+    for solve in (min_deadwood, best_discard, min_arrangements, best_arrangement):
+        with pytest.raises(InvalidCardError):
+            solve(hand)
