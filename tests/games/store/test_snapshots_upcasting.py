@@ -1,0 +1,124 @@
+"""Snapshots (a disposable cache), upcasting of old event shapes, follower checkpoints."""
+
+import pytest
+
+from games import eventstore
+from games.eventstore import NewEvent
+from games.models import Snapshot, StoredEvent
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def upcasters(monkeypatch):
+    """An empty upcaster registry for the test, whatever the app registered."""
+    monkeypatch.setattr(eventstore, "_UPCASTERS", {})
+
+
+def test_snapshot_load_returns_the_latest_at_or_before_a_version():
+    assert eventstore.snapshot_load(stream_id="m", kind="state-v1") is None
+    for version in (10, 20, 30):
+        eventstore.snapshot_save(
+            stream_id="m", version=version, state={"v": version}, kind="state-v1"
+        )
+    eventstore.snapshot_save(stream_id="m", version=40, state={"v": 40}, kind="state-v2")
+    eventstore.snapshot_save(stream_id="other", version=50, state={}, kind="state-v1")
+    assert eventstore.snapshot_load(stream_id="m", kind="state-v1") == (30, {"v": 30})
+    assert eventstore.snapshot_load(stream_id="m", kind="state-v1", max_version=29) == (
+        20,
+        {"v": 20},
+    )
+    assert eventstore.snapshot_load(stream_id="m", kind="state-v1", max_version=9) is None
+    assert eventstore.snapshot_load(stream_id="m", kind="state-v2") == (40, {"v": 40})
+
+
+def test_saving_the_same_snapshot_twice_replaces_it():
+    eventstore.snapshot_save(stream_id="m", version=3, state={"a": (1, 2)}, kind="k")
+    eventstore.snapshot_save(stream_id="m", version=3, state={"a": [3]}, kind="k")
+    assert Snapshot.objects.count() == 1
+    assert eventstore.snapshot_load(stream_id="m", kind="k") == (3, {"a": [3]})
+
+
+def test_snapshots_are_disposable():
+    eventstore.append(stream_id="m", expected_version=0, events=[NewEvent("A", {})] * 3)
+    eventstore.snapshot_save(stream_id="m", version=2, state={"n": 2}, kind="k")
+    eventstore.snapshot_save(stream_id="x", version=1, state={"n": 1}, kind="k")
+    assert eventstore.snapshot_delete(stream_id="m") == 1
+    assert eventstore.snapshot_load(stream_id="m", kind="k") is None
+    Snapshot.objects.all().delete()  # plain deletes are fine too
+    assert Snapshot.objects.count() == 0
+    assert eventstore.stream_version(stream_id="m") == 3  # the events are untouched
+
+
+def test_loading_from_a_snapshot_reads_only_the_later_events(django_assert_num_queries):
+    eventstore.append(
+        stream_id="m", expected_version=0, events=[NewEvent("A", {"n": n}) for n in range(50)]
+    )
+    eventstore.snapshot_save(stream_id="m", version=45, state={"sum": 45}, kind="k")
+    with django_assert_num_queries(2):
+        version, state = eventstore.snapshot_load(stream_id="m", kind="k")
+        tail = eventstore.load(stream_id="m", after_version=version)
+    assert [e.data["n"] for e in tail] == [45, 46, 47, 48, 49]
+
+
+def test_old_event_shapes_are_upcast_on_read(upcasters):
+    # Version 1 of "Knocked" had "points"; version 2 renamed it; version 3 added "gin".
+    old = eventstore.append(
+        stream_id="m", expected_version=0, events=[NewEvent("Knocked", {"seat": 0, "points": 7})]
+    )[0]
+    eventstore.register_upcaster(
+        type="Knocked",
+        from_schema=1,
+        fn=lambda d: {"seat": d["seat"], "deadwood_value": d["points"]},
+    )
+    eventstore.register_upcaster(
+        type="Knocked", from_schema=2, fn=lambda d: {**d, "gin": d["deadwood_value"] == 0}
+    )
+    eventstore.append(
+        stream_id="m",
+        expected_version=1,
+        events=[NewEvent("Knocked", {"seat": 1, "deadwood_value": 0, "gin": True}, {}, 3)],
+    )
+    assert eventstore.latest_schema(type="Knocked") == 3
+    loaded = eventstore.load(stream_id="m")
+    assert [(e.schema_version, e.data) for e in loaded] == [
+        (3, {"seat": 0, "deadwood_value": 7, "gin": False}),
+        (3, {"seat": 1, "deadwood_value": 0, "gin": True}),
+    ]
+    assert [e.data for e in eventstore.read_all(after_position=0)] == [e.data for e in loaded]
+    # The stored row keeps its original shape, so its hash still verifies.
+    stored = StoredEvent.objects.get(position=old.position)
+    assert (stored.schema_version, stored.data) == (1, {"seat": 0, "points": 7})
+    assert loaded[0].hash == old.hash
+    assert eventstore.verify(stream_id="m").ok
+
+
+def test_an_upcaster_cannot_be_replaced_by_another(upcasters):
+    def first(d):
+        return d
+
+    eventstore.register_upcaster(type="A", from_schema=1, fn=first)
+    eventstore.register_upcaster(type="A", from_schema=1, fn=first)  # idempotent
+    with pytest.raises(ValueError, match="already registered"):
+        eventstore.register_upcaster(type="A", from_schema=1, fn=lambda d: d)
+
+
+def test_read_all_pages_through_the_global_order():
+    for n in range(5):
+        eventstore.append(
+            stream_id=f"s{n % 2}", expected_version=n // 2, events=[NewEvent("A", {"n": n})]
+        )
+    first = eventstore.read_all(after_position=0, limit=3)
+    rest = eventstore.read_all(after_position=first[-1].position, limit=3)
+    assert [e.data["n"] for e in first + rest] == [0, 1, 2, 3, 4]
+    assert eventstore.read_all(after_position=rest[-1].position) == []
+
+
+def test_subscription_checkpoints_only_move_forward():
+    assert eventstore.subscription_position(name="feed") == 0
+    eventstore.subscription_advance(name="feed", position=7)
+    eventstore.subscription_advance(name="feed", position=3)
+    assert eventstore.subscription_position(name="feed") == 7
+    eventstore.subscription_advance(name="feed", position=9)
+    assert eventstore.subscription_position(name="feed") == 9
+    assert eventstore.subscription_position(name="other") == 0
