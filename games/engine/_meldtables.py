@@ -153,10 +153,11 @@ def set_choices(
     return choices
 
 
-def set_lefts(mask: int, ranks: int, for_discard: bool) -> list[int]:
-    """set_choices without the sets: only the cards left for runs, for the fast paths."""
+def set_lefts(mask: int, ranks: int, for_discard: bool, prune: bool = True) -> list[int]:
+    """set_choices without the sets: only the cards left for runs, for the fast paths.
+    Without `prune` every set choice is kept (needed when any card may be discarded)."""
     lefts = [mask]
-    short = short_cards(mask)
+    short = short_cards(mask) if prune else 0
     while ranks:
         bit = ranks & -ranks
         ranks ^= bit

@@ -127,6 +127,31 @@ def best_discard_mask(mask: int) -> tuple[int, int]:
     return suit * SUIT_BITS + rank, best >> 6
 
 
+def discard_deadwoods_mask(mask: int) -> dict[int, int]:
+    """For every card of the hand: the minimum deadwood of the rest once it is discarded.
+
+    The same single search as best_discard_mask, keeping the best per card: within one
+    choice of sets, leaving card c out of the runs-only remainder changes only its suit's
+    lookup. Set choices are not pruned: any card, even one of a set, may be the discard.
+    """
+    ranks = set_ranks(mask)
+    lefts = set_lefts(mask, ranks, for_discard=True, prune=False) if ranks else (mask,)
+    best: dict[int, int] = {}
+    for left in lefts:
+        total = _run_deadwood(left)
+        for base in (0, 13, 26, 39):
+            suit = left >> base & SUIT_FULL
+            rest = suit
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                deadwood = total - DEAD[suit] + DEAD[suit ^ bit]
+                card = base + bit.bit_length() - 1
+                if deadwood < best.get(card, NO_CARD):
+                    best[card] = deadwood
+    return best
+
+
 # ----------------------------------------------------------------------------- public API
 
 
@@ -139,6 +164,13 @@ def best_discard(cards: Iterable[str]) -> tuple[str, int]:
     left). Among equally good discards: the highest rank, then the first suit (C D H S)."""
     index, deadwood = best_discard_mask(_hand_mask(cards))
     return FULL_DECK[index], deadwood
+
+
+def discard_deadwoods(cards: Iterable[str]) -> dict[str, int]:
+    """For a hand after drawing: each card -> the minimum deadwood of the cards left if it
+    is discarded (one search, not one solve per card; e.g. for the knock options)."""
+    found = discard_deadwoods_mask(_hand_mask(cards))
+    return {FULL_DECK[index]: found[index] for index in sorted(found)}
 
 
 def min_arrangements(cards: Iterable[str]) -> list[Arrangement]:

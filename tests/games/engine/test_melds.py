@@ -14,6 +14,7 @@ from games.engine.melds import (
     Arrangement,
     best_arrangement,
     best_discard,
+    discard_deadwoods,
     is_meld,
     is_run,
     is_set,
@@ -202,3 +203,18 @@ def test_solver_rejects_bad_or_repeated_cards(hand: list) -> None:
     for solve in (min_deadwood, best_discard, min_arrangements, best_arrangement):
         with pytest.raises(InvalidCardError):
             solve(hand)
+
+
+def test_discard_deadwoods_examples() -> None:
+    hand = ["AC", "AD", "AH", "AS", "5C", "6C", "7C", "KD"]
+    assert discard_deadwoods(hand) == {
+        "AC": 10,  # the other aces stay a set
+        "5C": 23,  # 6C 7C fall apart, beside KD
+        "6C": 22,  # 5C 7C fall apart, beside KD
+        "7C": 21,
+        "AD": 10,
+        "AH": 10,
+        "AS": 10,
+        "KD": 0,
+    }
+    assert discard_deadwoods([]) == {}

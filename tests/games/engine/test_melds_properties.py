@@ -10,6 +10,7 @@ from games.engine.melds import (
     Arrangement,
     best_arrangement,
     best_discard,
+    discard_deadwoods,
     is_meld,
     min_arrangements,
     min_deadwood,
@@ -97,3 +98,14 @@ def test_best_discard_is_the_best_of_every_discard(hand: list[str]) -> None:
     assert card == min(best, key=lambda c: (-RANKS.index(c[0]), SUITS.index(c[1])))
     assert min_deadwood([c for c in hand if c != card]) == deadwood
     assert best_discard(list(reversed(hand))) == (card, deadwood)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands)
+def test_discard_deadwoods_per_card(hand: list[str]) -> None:
+    found = discard_deadwoods(hand)
+    assert sorted(found) == sorted(hand)
+    for card, deadwood in found.items():
+        assert deadwood == oracle.min_deadwood(set(hand) - {card})
+    if hand:
+        assert best_discard(hand)[1] == min(found.values())
