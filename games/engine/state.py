@@ -121,3 +121,10 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
     return value
+
+
+def needs_deal(state: MatchState) -> bool:
+    """An online match in progress with no hand in play: the service decides Deal next."""
+    return (
+        state.status == "in_progress" and state.mode == "online" and state.phase == "awaiting_deal"
+    )
