@@ -116,7 +116,7 @@ def _layoff_spots(meld: list[str]) -> list[str]:
     return [oracle.RANKS[r] + meld[0][1] for r in spots if 0 <= r < 13]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(knock_situations())
 def test_defence_is_optimal_and_legal(situation) -> None:
     knocker_melds, defender = situation

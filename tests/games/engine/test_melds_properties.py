@@ -87,7 +87,7 @@ def test_min_arrangements_are_all_the_minima(hand: list[str]) -> None:
     assert min_arrangements(list(reversed(hand))) == found
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.one_of(meld_rich_hands(max_size=11), any_hands).filter(bool))
 def test_best_discard_is_the_best_of_every_discard(hand: list[str]) -> None:
     card, deadwood = best_discard(hand)
