@@ -55,7 +55,15 @@ def _targets(
     return borrowed, owner, completes
 
 
-def _lay_out(left, sets, borrowed, owner, completes):
+def _lay_out(
+    left: list[int],
+    sets: tuple[int, ...],
+    borrowed: list[int],
+    owner: dict[int, int],
+    completes: dict[int, int],
+) -> tuple[list[list[int]], list[Layoff], list[int]]:
+    """Read the chosen arrangement off the suit masks: the defender's own sets and runs,
+    layoffs (onto knocker runs, or the card completing a knocker set) and deadwood."""
     melds = [[i for i in range(52) if set_mask >> i & 1] for set_mask in sets]
     layoffs: list[Layoff] = []
     deadwood: list[int] = []
@@ -76,7 +84,14 @@ def _lay_out(left, sets, borrowed, owner, completes):
     return melds, layoffs, deadwood
 
 
-def _extend_runs(base, ranks, borrowed, owner, melds, layoffs) -> None:
+def _extend_runs(
+    base: int,
+    ranks: range,
+    borrowed: int,
+    owner: dict[int, int],
+    melds: list[list[int]],
+    layoffs: list[Layoff],
+) -> None:
     """Share out the defender's cards in a block that holds knocker run cards: a stretch of
     three or more is a meld of its own; a shorter one extends the knocker run just below it
     (upwards, nearest card first) or else the one just above it (downwards)."""
