@@ -19,7 +19,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    IntegrityError,
+    OperationalError,
+    connection,
+    connections,
+    transaction,
+)
 from django.utils import timezone
 
 from config.errors import ValidationError, VersionConflictError
@@ -177,10 +184,12 @@ def append(
     try:
         with transaction.atomic():
             return _append_in_transaction(stream_id, expected_version, prepared)
-    except IntegrityError as exc:
-        # The unique (stream_id, version) index refused us: a concurrent writer won.
+    except (IntegrityError, _AppendDeadlockError) as exc:
+        # The unique (stream_id, version) index refused us, or PostgreSQL broke a deadlock
+        # between our append lock and a row lock the caller holds: either way another
+        # writer got there first and the caller may retry.
         current = stream_version(stream_id=stream_id)
-        if current == expected_version:
+        if current == expected_version and isinstance(exc, IntegrityError):
             raise
         raise ConcurrencyError(
             stream_id=stream_id, expected_version=expected_version, current_version=current
@@ -266,15 +275,29 @@ def _serialise_appends() -> int | None:
     means a position becomes visible only after every lower one has committed or rolled
     back, so positions are final as soon as they are seen. On SQLite the database write
     lock already serialises writers. Returns the writing transaction's id (PostgreSQL).
+
+    Lock order: take row locks (select_for_update) *before* appending; a transaction that
+    appends and then waits for a row lock can deadlock with one holding that row and
+    waiting here. PostgreSQL breaks such a deadlock; if it picks the waiter here, the
+    append fails with ConcurrencyError.
     """
     if connection.vendor != "postgresql":
         return None
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s), pg_current_xact_id()::text::bigint",
-            [APPEND_LOCK_KEY],
-        )
+        try:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s), pg_current_xact_id()::text::bigint",
+                [APPEND_LOCK_KEY],
+            )
+        except OperationalError as exc:
+            if getattr(exc.__cause__, "sqlstate", None) == "40P01":  # deadlock_detected
+                raise _AppendDeadlockError from exc
+            raise
         return cursor.fetchone()[1]
+
+
+class _AppendDeadlockError(Exception):
+    pass
 
 
 # --- reading -------------------------------------------------------------------------------

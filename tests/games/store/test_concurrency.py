@@ -12,7 +12,7 @@ from django.db import connection, transaction
 
 from games import eventstore
 from games.eventstore import ConcurrencyError, NewEvent
-from games.models import StoredEvent
+from games.models import StoredEvent, Subscription
 
 pytestmark = pytest.mark.django_db(transaction=True)
 postgresql_only = pytest.mark.skipif(
@@ -228,3 +228,42 @@ def test_follower_sees_every_event_exactly_once_under_load():
     stored = list(StoredEvent.objects.order_by("position").values_list("position", flat=True))
     assert seen == stored
     assert len(stored) >= writers * appends_each
+
+
+@postgresql_only
+def test_deadlock_with_a_callers_row_lock_becomes_a_conflict():
+    # T1 holds a row lock and then appends; T2 has appended and then wants that row.
+    Subscription.objects.create(name="row")
+    row_locked, appended = threading.Event(), threading.Event()
+    outcome = {}
+
+    @own_connection
+    def t1():
+        with connection.cursor() as cursor:
+            cursor.execute("SET deadlock_timeout = '50ms'")  # T1 detects, so T1 is the victim
+        try:
+            with transaction.atomic():
+                Subscription.objects.select_for_update().get(name="row")
+                row_locked.set()
+                assert appended.wait(10)
+                time.sleep(0.2)  # T2 is now waiting for the row
+                eventstore.append(stream_id="t1", expected_version=0, events=[event(1)])
+        except ConcurrencyError as exc:
+            outcome["t1"] = exc
+
+    @own_connection
+    def t2():
+        assert row_locked.wait(10)
+        with transaction.atomic():
+            eventstore.append(stream_id="t2", expected_version=0, events=[event(2)])
+            appended.set()
+            Subscription.objects.select_for_update().get(name="row")
+        outcome["t2"] = "committed"
+
+    with ThreadPoolExecutor(2) as pool:
+        for future in [pool.submit(t1), pool.submit(t2)]:
+            future.result(timeout=20)
+    assert isinstance(outcome["t1"], ConcurrencyError)
+    assert outcome["t2"] == "committed"
+    assert eventstore.stream_version(stream_id="t1") == 0
+    assert eventstore.stream_version(stream_id="t2") == 1
