@@ -25,15 +25,17 @@ def choose_action(state: MatchState, seat: int) -> dict[str, Any]:
     hand = state.hands[seat]
     if state.phase in ("upcard", "draw"):
         return _draw_choice(actions, hand, state.discard_pile)
-    knocks = [a["card"] for a in actions if a["type"] == "knock"]
+    knocks: list[str] = [a["card"] for a in actions if a["type"] == "knock"]
     if knocks:
         return {"type": "knock", "card": min(knocks, key=lambda c: _discard_key(hand, c, ()))}
     fed = tuple(card for who, card in state.picked_up if who != seat)
-    discards = [a["card"] for a in actions if a["type"] == "discard"]
+    discards: list[str] = [a["card"] for a in actions if a["type"] == "discard"]
     return {"type": "discard", "card": min(discards, key=lambda c: _discard_key(hand, c, fed))}
 
 
-def _draw_choice(actions: list[dict[str, Any]], hand: tuple[str, ...], pile: tuple[str, ...]):
+def _draw_choice(
+    actions: list[dict[str, Any]], hand: tuple[str, ...], pile: tuple[str, ...]
+) -> dict[str, Any]:
     can_take = {"type": "draw", "source": "discard"} in actions
     if can_take and pile:
         top = pile[-1]

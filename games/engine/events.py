@@ -194,7 +194,8 @@ def event_from_dict(type: str, data: dict[str, Any]) -> Event:  # noqa: A002 - s
         raise IllegalActionError(
             f"event {type} needs fields {sorted(names)}, got {sorted(data)}", rule="events"
         )
-    return cls(**_copy(data))
+    event: Event = cls(**_copy(data))
+    return event
 
 
 def _copy(value: Any) -> Any:

@@ -33,7 +33,7 @@ from games.engine.scoresheet import (
     scoresheet_close,
     scoresheet_new,
 )
-from games.engine.state import MatchState, _jsonable
+from games.engine.state import Hands, MatchState, _jsonable
 
 
 def evolve(state: MatchState, event: Event) -> MatchState:
@@ -78,10 +78,10 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 discard_pile=(*state.discard_pile, event.discard),
                 phase="knocked",
                 turn=None,
-                knock=_jsonable(_data(event)),
+                knock=_record(_data(event)),
             )
         case DefenceLaidOut():
-            return replace(state, defence=_jsonable(_data(event)))
+            return replace(state, defence=_record(_data(event)))
         case HandScored():
             record = {**_hand_record(state, _data(event)), "kind": event.kind}
             return _hand_over(
@@ -95,7 +95,7 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 record,
             )
         case HandRecorded():
-            return replace(state, hand_number=event.hand_number, knock=_jsonable(_data(event)))
+            return replace(state, hand_number=event.hand_number, knock=_record(_data(event)))
         case HandDrawn():
             number = event.hand_number
             record = {**_hand_record(replace(state, hand_number=number), {}), "kind": "drawn"}
@@ -136,20 +136,25 @@ def evolve(state: MatchState, event: Event) -> MatchState:
     raise TypeError(f"not an event: {event!r}")
 
 
+def _record(value: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = _jsonable(value)
+    return out
+
+
 def _data(event: Event) -> dict[str, Any]:
     return {k: getattr(event, k) for k in event.__dataclass_fields__}
 
 
 def _ruling(event: Event) -> dict[str, Any]:
-    return _jsonable({"type": type(event).__name__, **_data(event)})
+    return _record({"type": type(event).__name__, **_data(event)})
 
 
-def _without(hands, seat: int, card: str):
+def _without(hands: Hands, seat: int, card: str) -> Hands:
     new = tuple(c for c in hands[seat] if c != card)
     return (new, hands[1]) if seat == 0 else (hands[0], new)
 
 
-def _with(hands, seat: int, card: str):
+def _with(hands: Hands, seat: int, card: str) -> Hands:
     new = sort_cards((*hands[seat], card))
     return (new, hands[1]) if seat == 0 else (hands[0], new)
 
@@ -216,7 +221,7 @@ def _hand_record(state: MatchState, data: dict[str, Any]) -> dict[str, Any]:
         )
     else:
         record["recorded"] = True
-    return _jsonable(record)
+    return _record(record)
 
 
 def _hand_over(state: MatchState, record: dict[str, Any]) -> MatchState:

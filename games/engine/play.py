@@ -4,6 +4,7 @@ knocking, with the defender's layoffs computed by the solver."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from games.engine import melds
 from games.engine.actions import Deal, Discard, Draw, Knock, Pass
@@ -221,14 +222,14 @@ def knock_options(state: MatchState, seat: int) -> list[str]:
     ]
 
 
-def legal_actions(state: MatchState, seat: int) -> list[dict]:
+def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     """Every legal action of `seat`, in the shapes `action_from_dict` accepts."""
     if state.status != "in_progress" or not state.in_play or state.turn != seat:
         return []
     if state.phase == "upcard":
         return [{"type": "draw", "source": "discard"}, {"type": "pass"}]
     if state.phase == "draw":
-        out = [{"type": "draw", "source": "stock"}]
+        out: list[dict[str, Any]] = [{"type": "draw", "source": "stock"}]
         if not state.must_draw_stock and state.discard_pile:
             out.append({"type": "draw", "source": "discard"})
         return out

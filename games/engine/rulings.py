@@ -145,6 +145,6 @@ def decide_resign(state: MatchState, action: Resign) -> list[Event]:
 
 
 def _seat(value: object) -> int:
-    if value not in (0, 1) or isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
         raise IllegalActionError(f"there is no seat {value!r}", rule="seats")
-    return value  # type: ignore[return-value]
+    return value

@@ -14,8 +14,7 @@ from games.engine.state import MatchState, _jsonable, state_to_dict
 def public_view(state: MatchState, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (0 or 1), or of a spectator / organiser when seat is None."""
     counts = [len(state.hands[0]), len(state.hands[1])]
-    player = seat in (0, 1)
-    hand = state.hands[seat] if player else None  # type: ignore[index]
+    me = seat if seat in (0, 1) else None
     return {
         "status": state.status,
         "mode": state.mode,
@@ -24,16 +23,16 @@ def public_view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "hand_number": state.hand_number,
         "dealer": state.dealer,
         "turn": state.turn,
-        "seat": seat if player else None,
-        "your_cards": list(hand) if hand is not None else None,
+        "seat": me,
+        "your_cards": list(state.hands[me]) if me is not None else None,
         "card_counts": counts,
-        "opponent_card_count": counts[1 - seat] if player else None,  # type: ignore[operator]
+        "opponent_card_count": counts[1 - me] if me is not None else None,
         "discard_pile": list(state.discard_pile),
         "upcard": state.discard_pile[-1] if state.phase == "upcard" else None,
         "stock_count": len(state.stock),
         "must_draw_stock": state.must_draw_stock,
         "picked_up": [list(p) for p in state.picked_up],  # face-up cards taken: public
-        "legal_actions": legal_actions(state, seat) if player else [],  # type: ignore[arg-type]
+        "legal_actions": legal_actions(state, me) if me is not None else [],
         "needs_deal": needs_deal(state),
         "commitment": state.commitment or None,
         "hands": _jsonable(list(state.hand_results)),
