@@ -30,6 +30,7 @@ from games.engine.ruleset import Ruleset
 from games.engine.state import MatchState, commitment, initial_state, needs_deal
 
 __all__ = [
+    "MatchState",
     "commitment",
     "decide",
     "evolve",

@@ -33,6 +33,7 @@ def test_knock_on_the_very_first_turn_after_taking_the_upcard():
     state = _first_turn(LOOSE)
     state, _ = act(state, 1, type="draw", source="discard")
     assert {"type": "knock", "card": "KH"} in legal_actions(state, 1)
+    assert {"type": "discard", "card": "KH"} in legal_actions(state, 1)  # nobody must knock
     state, events = act(state, 1, type="knock", card="KH")
     assert types(events) == ["Knocked", "DefenceLaidOut", "HandScored"]
     knocked, defence, scored = events
