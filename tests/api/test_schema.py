@@ -12,6 +12,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import (
     content_type_conformance,
@@ -30,7 +31,7 @@ CHECKS = [
     content_type_conformance,
     response_schema_conformance,
 ]
-EXAMPLES = {GenerationMode.POSITIVE: 12, GenerationMode.NEGATIVE: 6}
+EXAMPLES = {GenerationMode.POSITIVE: 10, GenerationMode.NEGATIVE: 5}
 
 
 def test_schema_is_served(alice_client):
@@ -63,8 +64,20 @@ def _path_values(ids: dict[str, object]) -> st.SearchStrategy[dict[str, object]]
     return st.sampled_from([ids, ids, ids, ids, {}])
 
 
+# One test per area of the API, so that a failure points at the part (and helper) at fault.
+AREAS = [
+    "/api/auth/",
+    "/api/players/",
+    "/api/me/",
+    "/api/ping/",
+    "/api/matches/",
+    "/api/tournaments/",
+]
+
+
+@pytest.mark.parametrize("area", AREAS)
 def test_schemathesis_finds_no_server_errors_or_schema_mismatches(
-    organiser, organiser_client, alice, bob
+    area, organiser, organiser_client, alice, bob
 ):
     created = organiser_client.post(
         "/api/matches/", {"player1": alice.id, "player2": bob.id, "seed": "st"}, format="json"
@@ -79,7 +92,7 @@ def test_schemathesis_finds_no_server_errors_or_schema_mismatches(
     failures: list[str] = []
     for result in schema.get_all_operations():
         operation = result.ok()
-        if operation.path == "/api/schema/":
+        if not operation.path.startswith(area):
             continue
         for who, token in tokens.items():
             for mode, examples in EXAMPLES.items():
@@ -116,6 +129,8 @@ def _fuzz(operation, token: str, mode: GenerationMode, examples: int, ids: dict)
 
     try:
         run()
-    except Exception as exc:  # noqa: BLE001 - collected and reported per operation
-        return f"{type(exc).__name__}: {str(exc)[:1500]}"
+    except Unsatisfiable:
+        return None  # nothing to send that breaks the schema (e.g. negative data, no inputs)
+    except (Exception, BaseExceptionGroup) as exc:  # noqa: BLE001 - reported per operation
+        return f"{type(exc).__name__}: {str(exc)[:1200]}"
     return None
