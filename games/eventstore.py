@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -80,7 +81,9 @@ class ConcurrencyError(VersionConflictError):
 
 def canonical_json(value: Any) -> str:
     """The one JSON text of a value: sorted keys, no spaces, non-ASCII kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 def format_recorded_at(value: datetime) -> str:
@@ -113,11 +116,26 @@ def event_hash(
 
 
 def _json_roundtrip(value: Any, what: str) -> Any:
-    # Hash exactly what will be read back: tuples become lists, keys become strings.
+    """Exactly what will be read back, so that the hash is computed over it: tuples become
+    lists, keys strings, and floats that PostgreSQL's jsonb would print differently
+    (-0.0, whole numbers of 1e16 and more, which come back as integers) are normalised."""
     try:
-        return json.loads(canonical_json(value))
+        text = canonical_json(value)
     except (TypeError, ValueError) as exc:
         raise ValidationError(f"Event {what} is not JSON: {exc}") from exc
+    if _ESCAPED_NUL.search(text):
+        raise ValidationError(f"Event {what} contains a NUL character.")
+    return json.loads(text, parse_float=_jsonb_float)
+
+
+_ESCAPED_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")  # jsonb refuses NUL in strings
+
+
+def _jsonb_float(text: str) -> float | int:
+    number = float(text)
+    if number == 0:
+        return 0.0
+    return int(number) if abs(number) >= 1e16 else number
 
 
 # --- upcasting -----------------------------------------------------------------------------

@@ -114,3 +114,29 @@ def test_bad_appends_are_validation_errors(kwargs):
     with pytest.raises(ValidationError):
         eventstore.append(**kwargs)
     assert StoredEvent.objects.count() == 0
+
+
+def test_numbers_round_trip_so_the_chain_still_verifies():
+    # jsonb prints -0.0 as 0.0 and 1e16 as 10000000000000000 (read back as an int):
+    # the store hashes what will be read back, on both databases.
+    data = {"neg0": -0.0, "big": 1e16, "huge": -2.5e20, "tenth": 0.1, "tiny": 1e-7, "one": 1.0}
+    written = eventstore.append(stream_id="n", expected_version=0, events=[NewEvent("N", data)])
+    loaded = eventstore.load(stream_id="n")
+    assert loaded[0].data == written[0].data
+    assert loaded[0].data["big"] == 10**16 and isinstance(loaded[0].data["big"], int)
+    assert isinstance(loaded[0].data["one"], float) and loaded[0].data["tiny"] == 1e-7
+    assert eventstore.verify(stream_id="n").ok
+
+
+@pytest.mark.parametrize(
+    "data", [{"x": float("nan")}, {"x": float("inf")}, {"x": "a\x00b"}, {"x": object()}]
+)
+def test_data_the_database_cannot_store_is_refused(data):
+    with pytest.raises(ValidationError):
+        eventstore.append(stream_id="n", expected_version=0, events=[NewEvent("N", data)])
+
+
+def test_a_backslash_before_u0000_is_just_text():
+    eventstore.append(stream_id="n", expected_version=0, events=[NewEvent("N", {"x": "\\u0000"})])
+    assert eventstore.load(stream_id="n")[0].data == {"x": "\\u0000"}
+    assert eventstore.verify(stream_id="n").ok
