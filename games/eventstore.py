@@ -121,6 +121,7 @@ def _json_roundtrip(value: Any, what: str) -> Any:
     (-0.0, whole numbers of 1e16 and more, which come back as integers) are normalised."""
     try:
         text = canonical_json(value)
+        text.encode("utf-8")  # lone surrogates cannot be stored (nor hashed)
     except (TypeError, ValueError) as exc:
         raise ValidationError(f"Event {what} is not JSON: {exc}") from exc
     if _ESCAPED_NUL.search(text):

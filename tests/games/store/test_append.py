@@ -129,7 +129,8 @@ def test_numbers_round_trip_so_the_chain_still_verifies():
 
 
 @pytest.mark.parametrize(
-    "data", [{"x": float("nan")}, {"x": float("inf")}, {"x": "a\x00b"}, {"x": object()}]
+    "data",
+    [{"x": float("nan")}, {"x": float("inf")}, {"x": "a\x00b"}, {"x": "\ud800"}, {"x": object()}],
 )
 def test_data_the_database_cannot_store_is_refused(data):
     with pytest.raises(ValidationError):
