@@ -66,21 +66,27 @@ def tournament_simulate(
         services.tournament_check_in(tournament_id=tournament.pk, player=bot, by=organiser)
     services.tournament_start(tournament_id=tournament.pk, by=organiser, reason="simulation")
     tournament.refresh_from_db()
-    bar = tqdm(total=tournament.rounds_planned, unit="round", disable=not progress)
+    bar = tqdm(total=_expected_matches(tournament, players), unit="match", disable=not progress)
     while True:
         tournament.refresh_from_db()
         number = tournament.current_round
-        bar.set_description(f"round {number}")
+        bar.set_description(f"round {number}/{tournament.rounds_planned}")
         for pairing in Pairing.objects.filter(round__tournament=tournament, round__number=number):
             if pairing.match_id is not None:
                 match_play_bots(match_id=pairing.match_id)
+                bar.update(1)
         _wait_for_next(tournament, number, wait_seconds)
-        bar.update(1)
         tournament.refresh_from_db()
         if tournament.status == Tournament.Status.FINISHED:
             break
     bar.close()
     return tournament
+
+
+def _expected_matches(tournament: Tournament, players: int) -> int:
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        return players - 1  # every match knocks one player out
+    return (tournament.rounds_planned or 1) * (players // 2)
 
 
 def _wait_for_next(tournament: Tournament, number: int, wait_seconds: float) -> None:

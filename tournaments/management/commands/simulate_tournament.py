@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -36,6 +37,10 @@ class Command(BaseCommand):
         if not options["worker"]:
             celery_app.conf.task_always_eager = True
         started = time.monotonic()
+        # Eager jobs would log every run over the progress bar.
+        trace_log = logging.getLogger("celery.app.trace")
+        level = trace_log.level
+        trace_log.setLevel(logging.WARNING)
         try:
             tournament = tournament_simulate(
                 players=options["players"],
@@ -46,6 +51,7 @@ class Command(BaseCommand):
             )
         finally:
             celery_app.conf.task_always_eager = eager
+            trace_log.setLevel(level)
         elapsed = time.monotonic() - started
         self.stdout.write(
             f"\n{tournament.name} (id {tournament.pk}): {tournament.rounds_planned} rounds "
