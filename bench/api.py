@@ -4,7 +4,8 @@
    organiser and one pair of players per client, each with an API token.
 2. Starts gunicorn (config.wsgi, --workers, --worker-class) on 127.0.0.1:--port with
    persistent database connections.
-3. From this process (a second process, loopback only), --clients threads:
+3. From this process (a second process, loopback only), --clients threads, alternating
+   --rounds times:
    a. call GET /api/ping/ (token-authenticated DRF no-op) for --seconds;
    b. play bot matches through POST /api/matches/{id}/actions/ for --seconds: each client
       plays both seats of its own match from the seats' own views (the response of each
@@ -12,7 +13,7 @@
       match when one ends.
 4. Prints the requests per second of both, their ratio, and p50/p99 latency of the actions.
 
-    .venv/bin/python bench/api.py [--clients 16] [--seconds 20] [--workers 4]
+    .venv/bin/python bench/api.py [--clients 16] [--seconds 10] [--rounds 2] [--workers 4]
 
 Targets: actions at least 40% of the trivial endpoint's rate; action p99 under 50 ms.
 """
@@ -172,6 +173,10 @@ class Table:
         ]
         self.base = base
         self.seat_of = {p["id"]: i for i, p in enumerate(pair)}
+        self.matches = 0
+        self.url, self.views = "", []
+        self.latest: dict | None = None
+        self.last_type = ""
 
     def _timed_other(self, fn, *args, **kwargs) -> httpx.Response:
         with self.stats.lock:
@@ -189,29 +194,32 @@ class Table:
         return url, views
 
     def play(self, stop: float) -> None:
-        n = 0
+        """Play until `stop`; the next call resumes the same match."""
         while time.monotonic() < stop:
-            n += 1
-            url, views = self.new_match(n)
-            last_type = ""
-            latest = views[0]
-            while latest["status"] != "finished" and time.monotonic() < stop:
-                seat = self.seat_of[latest["turn"]]
-                mine = views[seat]
-                if mine["hand_number"] != latest["hand_number"]:
-                    mine = views[seat] = self._timed_other(self.http[seat].get, url).json()
-                known = {**latest, "legal_actions": mine["legal_actions"]}
-                if latest["phase"] == "discard":
-                    known = mine  # the seat's own response after its draw
-                action = _decide(known, mine["your_cards"], last_type == "pass")
-                t0 = time.perf_counter()
-                response = self.http[seat].post(f"{url}actions/", json=action)
-                self.stats.add(time.perf_counter() - t0)
-                if response.status_code != 201:
-                    self.stats.errors.append(f"{action} -> {response.text[:200]}")
-                    return
-                latest = views[seat] = response.json()
-                last_type = action["type"]
+            if self.latest is None or self.latest["status"] == "finished":
+                self.matches += 1
+                self.url, self.views = self.new_match(self.matches)
+                self.latest, self.last_type = self.views[0], ""
+            if not self.move():
+                return
+
+    def move(self) -> bool:
+        url, views, latest = self.url, self.views, self.latest
+        seat = self.seat_of[latest["turn"]]
+        mine = views[seat]
+        if mine["hand_number"] != latest["hand_number"]:
+            mine = views[seat] = self._timed_other(self.http[seat].get, url).json()
+        known = mine if latest["phase"] == "discard" else latest  # own draw answered discard
+        action = _decide(known, mine["your_cards"], self.last_type == "pass")
+        t0 = time.perf_counter()
+        response = self.http[seat].post(f"{url}actions/", json=action)
+        self.stats.add(time.perf_counter() - t0)
+        if response.status_code != 201:
+            self.stats.errors.append(f"{action} -> {response.text[:200]}")
+            return False
+        self.latest = views[seat] = response.json()
+        self.last_type = action["type"]
+        return True
 
 
 def run_phase(target, count: int, stop: float) -> float:
@@ -232,7 +240,8 @@ def percentile(values: list[float], p: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--seconds", type=float, default=10, help="per phase")
+    parser.add_argument("--rounds", type=int, default=2, help="ping and play phases, alternated")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
     parser.add_argument("--port", type=int, default=8765)
@@ -246,18 +255,21 @@ def main() -> None:
     try:
         ping, play = Stats(), Stats()
         tokens = [pair[0]["token"] for pair in data["pairs"]]
+        tables = [Table(base, pair, data["organiser"], play) for pair in data["pairs"]]
         # Warm each worker's imports and connections before measuring.
         for token in tokens:
             httpx.get(f"{base}/api/ping/", headers={"Authorization": f"Token {token}"})
-        t_ping = run_phase(
-            lambda i, stop: ping_client(base, tokens[i], stop, ping),
-            args.clients,
-            time.monotonic() + args.seconds,
-        )
-        tables = [Table(base, pair, data["organiser"], play) for pair in data["pairs"]]
-        t_play = run_phase(
-            lambda i, stop: tables[i].play(stop), args.clients, time.monotonic() + args.seconds
-        )
+        # Phases alternate, so that other load on the machine weighs on both alike.
+        t_ping = t_play = 0.0
+        for _ in range(args.rounds):
+            t_ping += run_phase(
+                lambda i, stop: ping_client(base, tokens[i], stop, ping),
+                args.clients,
+                time.monotonic() + args.seconds,
+            )
+            t_play += run_phase(
+                lambda i, stop: tables[i].play(stop), args.clients, time.monotonic() + args.seconds
+            )
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -267,7 +279,8 @@ def main() -> None:
     ms = [x * 1000 for x in play.latencies]
     print(
         f"server: gunicorn {args.worker_class} x{args.workers} on PostgreSQL; "
-        f"{args.clients} clients, {args.seconds:.0f} s per phase"
+        f"{args.clients} clients, {args.rounds} x {args.seconds:.0f} s per endpoint; "
+        f"{sum(t.matches for t in tables)} matches played"
     )
     print(
         f"trivial GET /api/ping/: {len(ping.latencies)} requests, {ping_rps:.0f} req/s, "

@@ -16,11 +16,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import (
+    API_AUTHENTICATION,
     IDEMPOTENCY_KEY_PARAMETER,
     ApiPagination,
     IsOrganiserForWrites,
     error_responses,
     idempotent,
+    request_player,
 )
 from config.errors import PermissionDeniedError
 from games import selectors, services
@@ -36,7 +38,6 @@ from games.serializers import (
     RulingInputSerializer,
     VerifySerializer,
 )
-from players.selectors import player_for_user
 
 MATCH_ID = OpenApiParameter(
     "match_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The match's id."
@@ -75,7 +76,7 @@ class MatchFilter(django_filters.FilterSet):
     def filter_mine(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:
         if not value:
             return queryset
-        player = player_for_user(user=self.request.user)
+        player = request_player(self.request)
         if player is None:
             return queryset.none()
         return queryset.filter(Q(player1=player) | Q(player2=player))
@@ -83,6 +84,8 @@ class MatchFilter(django_filters.FilterSet):
 
 class MatchListApi(generics.ListAPIView):
     """Matches anyone signed in may follow (newest first); organisers create matches."""
+
+    authentication_classes = API_AUTHENTICATION
 
     permission_classes = [IsOrganiserForWrites]
     serializer_class = MatchSummarySerializer
@@ -116,6 +119,8 @@ class MatchListApi(generics.ListAPIView):
 
 
 class MatchDetailApi(APIView):
+    authentication_classes = API_AUTHENTICATION
+
     @extend_schema(
         parameters=[MATCH_ID], responses={200: MatchViewSerializer, **error_responses(404)}
     )
@@ -126,6 +131,8 @@ class MatchDetailApi(APIView):
 class MatchActionApi(APIView):
     """A player's move, on their own turn. Answers with the caller's view of the match."""
 
+    authentication_classes = API_AUTHENTICATION
+
     @extend_schema(
         parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
         request=ActionInputSerializer,
@@ -135,7 +142,7 @@ class MatchActionApi(APIView):
     def post(self, request: Request, match_id: str) -> Response:
         data = ActionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = player_for_user(user=request.user)
+        player = request_player(request)
         if player is None:
             raise PermissionDeniedError("only the match's players act in it")
         match = services.match_act(
@@ -156,6 +163,8 @@ class EventsQuerySerializer(serializers.Serializer):
 class MatchEventsApi(APIView):
     """The event stream as the caller may see it: no hidden card while its hand is in play.
     Paginated (`limit`, `offset`) like every list."""
+
+    authentication_classes = API_AUTHENTICATION
 
     @extend_schema(
         parameters=[MATCH_ID, EventsQuerySerializer, *PAGE_PARAMETERS],
@@ -181,6 +190,8 @@ class MatchReplayApi(APIView):
     """The full state at a version, for the match's players and organisers, once the hand in
     play at that version has ended."""
 
+    authentication_classes = API_AUTHENTICATION
+
     @extend_schema(
         parameters=[MATCH_ID, ReplayQuerySerializer],
         responses={200: ReplaySerializer, **error_responses(400, 403, 404, 409)},
@@ -199,6 +210,8 @@ class MatchReplayApi(APIView):
 class MatchVerifyApi(APIView):
     """Check the hash chain of the match's events."""
 
+    authentication_classes = API_AUTHENTICATION
+
     @extend_schema(parameters=[MATCH_ID], responses={200: VerifySerializer, **error_responses(404)})
     def get(self, request: Request, match_id: str) -> Response:
         return Response(selectors.match_verify(match=selectors.match_get(match_id=match_id)))
@@ -206,6 +219,8 @@ class MatchVerifyApi(APIView):
 
 class MatchHandsApi(APIView):
     """Record a hand played at a physical table (table-mode matches; organisers)."""
+
+    authentication_classes = API_AUTHENTICATION
 
     @extend_schema(
         parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
@@ -228,6 +243,8 @@ class MatchHandsApi(APIView):
 
 class MatchRulingsApi(APIView):
     """An organiser's ruling: void the hand in play, adjust a score, forfeit, resign."""
+
+    authentication_classes = API_AUTHENTICATION
 
     @extend_schema(
         parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
