@@ -1,0 +1,43 @@
+"""The demo commands run whole tournaments with bots through the services."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from tournaments.models import Pairing, Tournament
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simulate_tournament_plays_every_round_and_prints_standings():
+    out = StringIO()
+    call_command(
+        "simulate_tournament", "--players", "4", "--format", "swiss", "--rounds", "2",
+        "--game-target", "25", "--no-progress", stdout=out,
+    )  # fmt: skip
+    t = Tournament.objects.get()
+    assert t.status == Tournament.Status.FINISHED and t.current_round == 2
+    played = Pairing.objects.filter(round__tournament=t, match__status="finished").count()
+    assert played == 4
+    text = out.getvalue()
+    assert "2 rounds" in text
+    ranks = [line.split()[0] for line in text.splitlines()[-4:]]
+    assert ranks == ["1", "2", "3", "4"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_load_demo_creates_a_played_tournament_once(monkeypatch):
+    from players.management.commands import load_demo
+
+    monkeypatch.setattr(load_demo, "DEMO_PLAYERS", 2)
+    monkeypatch.setattr(load_demo, "DEMO_ROUNDS", 1)
+    monkeypatch.setattr(load_demo, "DEMO_GAME_TARGET", 25)
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    call_command("load_demo", stdout=out)
+    t = Tournament.objects.get()
+    assert t.status == Tournament.Status.FINISHED
+    assert "Demo tournament id" in out.getvalue() and "already there" in out.getvalue()
+    assert t.organisers.filter(username="organiser").exists()

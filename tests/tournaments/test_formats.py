@@ -1,0 +1,90 @@
+"""Round robin and knockout run to the end; the standings projection agrees with the events."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournaments.conftest import forfeit_round, make_bots, make_tournament
+from tournaments import services
+from tournaments.models import Pairing, Round, Standing, Tournament
+from tournaments.projections import standings_rebuild
+
+pytestmark = pytest.mark.django_db
+
+
+def run_by_forfeits(tournament, organiser, jobs, *, winner_seat=0, limit=20):
+    with jobs():
+        services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    for _ in range(limit):
+        tournament.refresh_from_db()
+        if tournament.status == Tournament.Status.FINISHED:
+            return
+        with jobs():
+            forfeit_round(tournament, organiser, winner_seat=winner_seat)
+    raise AssertionError("the tournament did not finish")
+
+
+def standing_rows(tournament):
+    return [
+        (s.player_id, s.rank, s.match_wins, s.played, s.games_won, s.points_diff,
+         s.buchholz, s.sonneborn_berger, s.byes, s.withdrawn)
+        for s in Standing.objects.filter(tournament=tournament).order_by("rank")
+    ]  # fmt: skip
+
+
+def test_round_robin_everyone_meets_everyone_once(organiser, jobs):
+    players = make_bots(5)
+    t = make_tournament(organiser, players, format="round_robin", rounds=None)
+    run_by_forfeits(t, organiser, jobs)
+    t.refresh_from_db()
+    assert t.rounds_planned == 5  # odd: n rounds, one bye each
+    met = [
+        frozenset((p.player1_id, p.player2_id))
+        for p in Pairing.objects.filter(round__tournament=t, player2__isnull=False)
+    ]
+    assert len(met) == 10 == len(set(met))
+    byes = Pairing.objects.filter(round__tournament=t, player2__isnull=True)
+    assert sorted(p.player1_id for p in byes) == sorted(p.pk for p in players)
+
+
+def test_knockout_halves_the_field_until_a_champion(organiser, jobs):
+    players = make_bots(6)
+    t = make_tournament(organiser, players, format="knockout", rounds=None)
+    run_by_forfeits(t, organiser, jobs, winner_seat=1)
+    t.refresh_from_db()
+    assert t.rounds_planned == 3
+    sizes = [r.pairings.count() for r in Round.objects.filter(tournament=t).order_by("number")]
+    assert sizes == [4, 2, 1]  # 2 byes to the top seeds, then 2 semi-finals, a final
+    final = Pairing.objects.get(round__tournament=t, round__number=3)
+    assert final.winner_id is not None
+    # Nobody who lost plays again.
+    losers = set()
+    for r in Round.objects.filter(tournament=t).order_by("number"):
+        for p in r.pairings.all():
+            assert not ({p.player1_id, p.player2_id} & losers)
+            if p.player2_id:
+                losers.add(p.player1_id if p.winner_id == p.player2_id else p.player2_id)
+
+
+def test_rebuilt_standings_equal_the_incremental_ones(organiser, jobs):
+    players = make_bots(7)
+    t = make_tournament(organiser, players, rounds=3, tiebreaks=["match_wins", "buchholz"])
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    with jobs():
+        services.tournament_round_repair(
+            tournament_id=t.pk, round_number=1, by=organiser, reason="mix"
+        )
+        forfeit_round(t, organiser)
+    with jobs():
+        services.tournament_withdraw(tournament_id=t.pk, player=players[2], by=organiser)
+        forfeit_round(t, organiser, winner_seat=1)
+    with jobs():
+        forfeit_round(t, organiser)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    incremental = standing_rows(t)
+    assert len(incremental) == 7 and sum(r[-1] for r in incremental) == 1  # one withdrawn
+    Standing.objects.filter(tournament=t).delete()
+    standings_rebuild(tournament=t)
+    assert standing_rows(t) == incremental
