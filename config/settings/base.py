@@ -108,6 +108,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": env.int("API_PAGE_SIZE", default=50),
     "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",
+    # Anonymous requests are throttled per address; signed-in users only if THROTTLE_USER is set.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env("THROTTLE_ANON", default="120/min"),
         "login": env("THROTTLE_LOGIN", default="20/min"),
