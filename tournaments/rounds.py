@@ -108,7 +108,9 @@ def _round_pair(
         number=number,
         scheduled_at=scheduled,
         paired_at=now,
-        deadline=now + tournament.round_duration if tournament.round_duration else None,
+        deadline=(
+            now + tournament.round_duration if tournament.round_duration is not None else None
+        ),
         paired_by=by,
     )
     tournament.current_round = number

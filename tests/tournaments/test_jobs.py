@@ -1,0 +1,92 @@
+"""The periodic jobs and the admin actions call the same services."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from tests.tournaments.conftest import forfeit_round, make_bots, make_tournament
+from tournaments import stream, tasks
+from tournaments.models import Registration, Round, Tournament
+from tournaments.selectors import tournaments_with_rounds_due
+from tournaments.stream import stream_load
+
+pytestmark = pytest.mark.django_db
+
+
+def test_beat_pairs_rounds_at_their_start_times(organiser, jobs):
+    start = timezone.now() - dt.timedelta(minutes=1)
+    t = make_tournament(
+        organiser, make_bots(4), rounds=2, starts_at=start, round_interval=dt.timedelta(hours=1)
+    )
+    with jobs():
+        assert tasks.tournament_rounds_start_due.delay().get() == 1
+    assert Round.objects.get(tournament=t, number=1).paired_by is None
+    paired = [e for e in stream_load(tournament=t) if e.type == stream.ROUND_PAIRED]
+    assert paired[0].data["by"] is None  # the scheduler
+    with jobs():
+        forfeit_round(t, organiser)
+    # Round 2 starts an hour after round 1: the ETA job came early and did nothing.
+    assert not Round.objects.filter(tournament=t, number=2).exists()
+    assert tournaments_with_rounds_due() == []
+    later = start + dt.timedelta(hours=1, seconds=1)
+    assert tournaments_with_rounds_due(now=later) == [(t.pk, 2)]
+
+
+def test_the_deadline_job_counts_its_forfeits(organiser, jobs):
+    t = make_tournament(organiser, make_bots(2), rounds=1, round_duration=dt.timedelta(0))
+    with jobs():
+        tasks.tournament_round_pair_task.delay(t.pk, 1).get()  # no start time: waits
+    assert not Round.objects.filter(tournament=t).exists()
+    from tournaments import services
+
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    with jobs():
+        assert tasks.tournament_deadlines_enforce.delay().get() == 1
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+
+
+@pytest.fixture
+def admin_client(client):
+    admin = get_user_model().objects.create_superuser(username="boss", password="pw-boss-123")
+    client.force_login(admin)
+    return client
+
+
+def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
+    players = make_bots(4)
+    t = make_tournament(organiser, players, rounds=2)
+    url = "/admin/tournaments/tournament/"
+    with jobs():
+        response = admin_client.post(
+            url, {"action": "start_tournament", "_selected_action": [t.pk]}, follow=True
+        )
+    assert response.status_code == 200
+    assert Round.objects.filter(tournament=t, number=1).exists()
+    page = admin_client.get(f"{url}{t.pk}/change/")
+    assert page.status_code == 200 and "Bot 01" in page.content.decode()
+    form = admin_client.post(url, {"action": "withdraw_player", "_selected_action": [t.pk]})
+    assert form.status_code == 200 and b"Withdraw" in form.content
+    admin_client.post(
+        url,
+        {
+            "action": "withdraw_player",
+            "_selected_action": [t.pk],
+            "apply": "1",
+            "player": players[3].pk,
+            "reason": "went home",
+        },
+    )
+    reg = Registration.objects.get(tournament=t, player=players[3])
+    assert reg.status == Registration.Status.WITHDRAWN
+    last = stream_load(tournament=t)[-1]
+    assert last.type == stream.PLAYER_WITHDRAWN and last.data["by"]["username"] == "boss"
+    round_page = admin_client.get(
+        f"/admin/tournaments/round/{Round.objects.get(tournament=t).pk}/change/"
+    )
+    assert round_page.status_code == 200
