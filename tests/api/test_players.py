@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 from rest_framework.test import APIClient
+from rest_framework.throttling import AnonRateThrottle
 
 from config.api import LoginRateThrottle
 from players.models import IdempotencyRecord, Player
@@ -216,3 +217,10 @@ def test_unknown_api_url_is_a_json_404(alice_client):
     response = alice_client.get("/api/no-such-thing/")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+
+
+def test_anonymous_requests_are_throttled(monkeypatch):
+    monkeypatch.setattr(AnonRateThrottle, "rate", "2/min", raising=False)
+    client = APIClient()
+    codes = [client.get("/api/schema/").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
