@@ -4,8 +4,12 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.api import PingApi
 from config.health import healthz
+from config.pages import home, match_page, tournament_page
 
 urlpatterns = [
+    path("", home, name="home"),
+    path("tournaments/<int:tournament_id>/", tournament_page, name="tournament-page"),
+    path("matches/<uuid:match_id>/", match_page, name="match-page"),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
