@@ -11,7 +11,7 @@ from typing import Any
 from django.db import transaction
 
 from games import eventstore
-from games.engine.events import event_from_dict
+from games.engine.events import EVENT_TYPES, event_from_dict
 from games.engine.match import MatchState, evolve, initial_state
 from games.engine.scoresheet import scoresheet_to_dict
 from games.models import Match, MatchHand
@@ -192,12 +192,23 @@ class _Fold:
         elif event.type == "MatchFinished":
             self.finished = event
         self.last = event
-        self.state = evolve(self.state, event_from_dict(event.type, event.data))
+        self.state = evolve(self.state, _event_of(event))
         if event.type in HAND_EVENT_TYPES:
             hands_fold(match=self.match, hands=self.hands, events=(event,))
 
     def summary_events(self) -> list[Any]:
         return [e for e in (self.first, self.finished, self.last) if e is not None]
+
+
+def _event_of(recorded: Any) -> Any:
+    """The engine event of a stored one. The store holds only events the engine produced
+    (checked when they were decided), so the rebuild builds them directly; anything
+    unexpected goes through the engine's checked path, which names the problem."""
+    cls = EVENT_TYPES.get(recorded.type)
+    try:
+        return cls(**recorded.data)  # type: ignore[misc]
+    except TypeError:
+        return event_from_dict(recorded.type, recorded.data)
 
 
 HAND_EVENT_TYPES = frozenset({"HandScored", "HandDrawn", "HandVoided"})
