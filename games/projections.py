@@ -260,9 +260,18 @@ def match_rebuild(*, match: Match) -> None:
 @transaction.atomic
 def _write(folds: dict[str, _Fold], existing: dict[str, Match], seen: int) -> RebuildResult:
     created, updated, hands = [], [], []
+    # A match that moved on while we read was already projected by its own transaction,
+    # from more events than we saw: leave it alone rather than roll it back.
+    current = dict(
+        Match.objects.select_for_update()
+        .filter(stream_id__in=[s for s in folds if s in existing])
+        .values_list("stream_id", "version")
+    )
     for stream_id, fold in folds.items():
         match = fold.match
         if match is None:  # a stream without its first event cannot be a match
+            continue
+        if current.get(stream_id, 0) > fold.last.version:
             continue
         match_summarise(match=match, state=fold.state, events=fold.summary_events())
         (updated if stream_id in existing else created).append(match)

@@ -63,7 +63,7 @@ def test_match_play_bots_drives_the_services(bots):
 
 def test_bots_stop_when_a_human_is_to_move(bots, alice):
     match = match_create(player1=alice, player2=bots[0], first_dealer=alice, seed="human")
-    match_play_bots(match_id=match.id)  # the human non-dealer... is the bot: it moves first
+    match_play_bots(match_id=match.id)  # the bot (non-dealer) has the upcard option first
     row = Match.objects.get(pk=match.pk)
     assert row.turn_player_id == alice.pk
 

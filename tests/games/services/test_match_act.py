@@ -84,3 +84,15 @@ def test_a_knock_scores_and_the_next_hand_is_dealt_in_the_same_action(match, bob
     assert row.version == 7
     winner_points = row.points_p2 if hand.winner_id == bob.pk else row.points_p1
     assert winner_points == hand.points > 0
+
+
+def test_a_writer_that_lost_the_race_stores_nothing(match, alice, bob):
+    from games.services import MatchSession
+
+    stale = MatchSession.load(Match.objects.get(pk=match.pk))
+    match_act(match_id=match.id, player=bob, action={"type": "pass"})
+    stale.apply_player_action(1, {"type": "draw", "source": "discard"}, actor="test")
+    with pytest.raises(VersionConflictError) as caught:
+        stale.commit()
+    assert caught.value.extra["current_version"] == 3
+    assert [e.type for e in eventstore.load(stream_id=match.stream_id)][-1] == "UpcardPassed"
