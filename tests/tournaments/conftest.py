@@ -17,7 +17,7 @@ from players.models import Club, Player
 from tournaments import services
 from tournaments.models import Tournament
 
-FAST_RULES = {"game_target": 25}
+FAST_RULES = {"game_target": 25, "end_when_decided": True}
 
 
 @pytest.fixture(autouse=True)

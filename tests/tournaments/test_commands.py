@@ -15,7 +15,8 @@ def test_simulate_tournament_plays_every_round_and_prints_standings():
     out = StringIO()
     call_command(
         "simulate_tournament", "--players", "4", "--format", "swiss", "--rounds", "2",
-        "--game-target", "25", "--no-progress", stdout=out,
+        "--game-target", "25", "--ruleset", '{"end_when_decided": true}', "--no-progress",
+        stdout=out,
     )  # fmt: skip
     t = Tournament.objects.get()
     assert t.status == Tournament.Status.FINISHED and t.current_round == 2

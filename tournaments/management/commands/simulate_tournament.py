@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Any
@@ -23,6 +24,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--rounds", type=int, default=4, help="Swiss rounds.")
         parser.add_argument("--game-target", type=int, default=100, help="RULES 8 variant.")
+        parser.add_argument(
+            "--ruleset",
+            type=json.loads,
+            default={},
+            help="More ruleset keys as JSON (RULES 9), e.g. '{\"end_when_decided\": true}'.",
+        )
         parser.add_argument(
             "--worker",
             action="store_true",
@@ -46,7 +53,7 @@ class Command(BaseCommand):
                 players=options["players"],
                 format=options["format"],
                 rounds=options["rounds"] if options["format"] == "swiss" else None,
-                ruleset={"game_target": options["game_target"]},
+                ruleset={**options["ruleset"], "game_target": options["game_target"]},
                 progress=not options["no_progress"],
             )
         finally:
