@@ -41,6 +41,7 @@ def tournament_simulate(
     progress: bool = True,
     wait_seconds: float = 120.0,
     organiser: Any = None,
+    prefix: str = "Sim bot",
 ) -> Tournament:
     """Create bots and a tournament, play every match with bots until the tournament ends.
 
@@ -48,9 +49,9 @@ def tournament_simulate(
     between rounds this waits for it, calling the idempotent pairing service itself if the
     job is late."""
     organiser = organiser or simulation_organiser()
-    count = Player.objects.filter(name__startswith="Sim bot").count()
+    count = Player.objects.filter(name__startswith=prefix).count()
     bots = [
-        Player.objects.create(name=f"Sim bot {count + i:03d}", is_bot=True, rating=1400 + 7 * i)
+        Player.objects.create(name=f"{prefix} {count + i:03d}", is_bot=True, rating=1400 + 7 * i)
         for i in range(1, players + 1)
     ]
     tournament = services.tournament_create(

@@ -101,7 +101,9 @@ def wait_for(what: str, check: Callable[[], Any], timeout: float = 90.0) -> Any:
 
 
 @pytest.fixture(scope="module")
-def worker(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
+def worker(
+    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     with django_db_blocker.unblock():
         if connection.vendor != "postgresql":
             pytest.skip("the worker test needs PostgreSQL (the worker shares the test database)")
@@ -119,7 +121,7 @@ def worker(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
         "CELERY_RESULT_BACKEND": url,
         "CELERY_TASK_ALWAYS_EAGER": "false",
     }
-    log = open(ROOT / ".pytest_cache" / "celery-worker.log", "w")  # noqa: SIM115
+    log = open(tmp_path_factory.mktemp("celery") / "worker.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=threads",
          "--concurrency=2", "-n", node, "-l", "INFO", "--without-gossip", "--without-mingle"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 from django.contrib.auth import get_user_model
@@ -14,7 +15,8 @@ from tournaments.simulation import standings_table, tournament_simulate
 DEMO_USERNAME = "organiser"
 DEMO_PASSWORD = "organiser-demo"  # noqa: S105 - local demo only, printed to the console
 DEMO_TOURNAMENT = "Demo club evening (Swiss, bots)"
-# Small enough to keep `make run` startup well under a minute: 8 bots, 3 rounds, games to 50.
+# Small enough to keep `make run` startup well under a minute: 8 bots, 3 rounds, games to 50,
+# a match ending once a player has won two of its three games.
 DEMO_PLAYERS, DEMO_ROUNDS, DEMO_GAME_TARGET = 8, 3, 50
 
 
@@ -48,23 +50,28 @@ class Command(BaseCommand):
             return
         self.stdout.write(
             f"Playing a demo Swiss tournament: {DEMO_PLAYERS} bots, {DEMO_ROUNDS} rounds, "
-            f"games to {DEMO_GAME_TARGET} ..."
+            f"games to {DEMO_GAME_TARGET}, best of three ..."
         )
         started = time.monotonic()
         eager = celery_app.conf.task_always_eager
         celery_app.conf.task_always_eager = True  # no worker needed for the demo
+        trace_log = logging.getLogger("celery.app.trace")  # quiet: one line per eager job
+        level = trace_log.level
+        trace_log.setLevel(logging.WARNING)
         try:
             tournament = tournament_simulate(
                 players=DEMO_PLAYERS,
                 format=Tournament.Format.SWISS,
                 rounds=DEMO_ROUNDS,
-                ruleset={"game_target": DEMO_GAME_TARGET},
+                ruleset={"game_target": DEMO_GAME_TARGET, "end_when_decided": True},
                 name=DEMO_TOURNAMENT,
                 progress=False,
                 organiser=user,
+                prefix="Demo bot",
             )
         finally:
             celery_app.conf.task_always_eager = eager
+            trace_log.setLevel(level)
         matches = sum(
             r.pairings.filter(match__isnull=False).count() for r in tournament.rounds.all()
         )
