@@ -46,9 +46,11 @@ def _player(request: Request, player_id: int | None) -> Player:
 class TournamentListApi(APIView):
     """Tournaments the caller may see; organisers create them."""
 
+    pagination_class = ApiPagination  # also tells the schema the list is paginated
+
     @extend_schema(responses={200: s.TournamentOutputSerializer(many=True), **error_responses()})
     def get(self, request: Request) -> Response:
-        paginator = ApiPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(
             selectors.tournament_list_for(user=request.user).prefetch_related("organisers"),
             request,

@@ -46,11 +46,11 @@ class TournamentCreateInputSerializer(serializers.Serializer):
 
 
 class TournamentOutputSerializer(serializers.ModelSerializer):
-    starts_at = ZonedDateTimeField()
+    starts_at = ZonedDateTimeField(allow_null=True)
     round_starts = serializers.SerializerMethodField()
     created_at = ZonedDateTimeField()
-    finished_at = ZonedDateTimeField()
-    rounds = serializers.IntegerField(source="rounds_planned")
+    finished_at = ZonedDateTimeField(allow_null=True)
+    rounds = serializers.IntegerField(source="rounds_planned", allow_null=True)
     organisers = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
 
     class Meta:
@@ -101,8 +101,8 @@ class WithdrawInputSerializer(PlayerRefInputSerializer):
 class RegistrationOutputSerializer(serializers.ModelSerializer):
     player_name = serializers.CharField(source="player.name")
     registered_at = ZonedDateTimeField()
-    checked_in_at = ZonedDateTimeField()
-    withdrawn_at = ZonedDateTimeField()
+    checked_in_at = ZonedDateTimeField(allow_null=True)
+    withdrawn_at = ZonedDateTimeField(allow_null=True)
 
     class Meta:
         model = Registration
@@ -119,10 +119,10 @@ class RegistrationOutputSerializer(serializers.ModelSerializer):
 
 
 class RoundOutputSerializer(serializers.ModelSerializer):
-    scheduled_at = ZonedDateTimeField()
-    paired_at = ZonedDateTimeField()
-    deadline = ZonedDateTimeField()
-    completed_at = ZonedDateTimeField()
+    scheduled_at = ZonedDateTimeField(allow_null=True)
+    paired_at = ZonedDateTimeField(allow_null=True)
+    deadline = ZonedDateTimeField(allow_null=True)
+    completed_at = ZonedDateTimeField(allow_null=True)
 
     class Meta:
         model = Round
@@ -159,6 +159,7 @@ class PairingOutputSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number")
     player1_name = serializers.CharField(source="player1.name")
     player2_name = serializers.CharField(source="player2.name", allow_null=True, default=None)
+    winner = serializers.IntegerField(source="winner_id", allow_null=True)
     match = serializers.UUIDField(source="match_id", allow_null=True)
     result = serializers.CharField(source="result_reason")
 
