@@ -300,3 +300,57 @@ def test_only_organisers_pair_and_rule(organiser, jobs):
     stranger = get_user_model().objects.create_user(username="stranger")
     with pytest.raises(PermissionDeniedError):
         services.tournament_start(tournament_id=t.pk, by=stranger)
+
+
+def test_a_table_tournament_takes_results_from_scoresheets(organiser, jobs):
+    from games.services import match_record_hand
+
+    players = make_bots(2)
+    t = make_tournament(
+        organiser, players, rounds=1, play_mode="table", ruleset={"games": 1, "game_target": 25}
+    )
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    pairing = Pairing.objects.select_related("match", "player1").get(round__tournament=t)
+    assert pairing.match.mode == "table"
+    # A table match has nobody "to move": the deadline job leaves it to the organisers.
+    assert services.tournament_deadlines_enforce(now=timezone.now() + dt.timedelta(days=9)) == []
+    with jobs():
+        match_record_hand(
+            match_id=pairing.match_id, by=organiser, knocker=pairing.player1, gin=True,
+            knocker_deadwood=0, defender_deadwood=12,
+        )  # fmt: skip
+    pairing.refresh_from_db()
+    assert pairing.status == Pairing.Status.FINISHED and pairing.winner_id == pairing.player1_id
+    assert pairing.points1 == 37 and pairing.games1 == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_schedulers_pairing_at_once_pair_once(organiser):
+    import threading
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL; SQLite serialises writers by itself")
+    t = make_tournament(organiser, make_bots(6), starts_at=timezone.now())
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def pair() -> None:
+        from django.db import connections
+
+        barrier.wait()
+        try:
+            outcomes.append(services.tournament_round_pair(tournament_id=t.pk, round_number=1))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=pair) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(o is not None for o in outcomes) == [False, True]
+    assert Pairing.objects.filter(round__tournament=t).count() == 3
+    assert event_types(t).count(stream.ROUND_PAIRED) == 1
