@@ -1,5 +1,5 @@
-"""Commands on rounds: pairing (by the scheduler or by hand), re-pairing, results, rulings,
-deadlines. Re-exported by tournaments.services.
+"""Commands on rounds: pairing (by the scheduler or by hand), re-pairing, recording results
+and completing rounds. Re-exported by tournaments.services.
 
 Exactly-once pairing: the service locks the tournament row and does nothing if the round
 already exists; the unique constraint (tournament, number) backs the lock up, so a job
@@ -8,7 +8,6 @@ delivered twice, or run by two workers at once, pairs the round once.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -19,7 +18,7 @@ from django.utils import timezone
 
 from config.errors import ConflictError, PermissionDeniedError, ValidationError
 from games.models import Match
-from games.services import match_create, match_rule
+from games.services import match_create
 from players.models import Player
 from tournaments import stream
 from tournaments.models import Pairing, Registration, Round, Tournament
@@ -27,6 +26,7 @@ from tournaments.pairing import Pair
 from tournaments.projections import standings_refresh
 from tournaments.scheduling import active_registrations, pairs_for_round, round_count, round_start
 from tournaments.selectors import tournament_lock, user_can_organise
+from tournaments.stream import system_user
 
 log = logging.getLogger(__name__)
 
@@ -147,8 +147,6 @@ def _pairings_create(
     by: AbstractBaseUser | None,
 ) -> list[Pairing]:
     """One pairing per pair; a match for each real pair, a recorded win for each bye."""
-    from tournaments.services import system_user
-
     players = Player.objects.in_bulk([p for pair in pairs for p in (pair.first, pair.second) if p])
     organisers = [*tournament.organisers.all(), system_user()]
     label = _FORMAT_LABEL[tournament.format]
@@ -307,145 +305,3 @@ def _next_round_enqueue(tournament: Tournament, number: int) -> None:
         transaction.on_commit(lambda: tournament_round_pair_task.apply_async(args, eta=start))
     else:
         transaction.on_commit(lambda: tournament_round_pair_task.delay(*args))
-
-
-def pairing_forfeit(
-    *,
-    tournament: Tournament,
-    pairing: Pairing,
-    winner: Player,
-    by: AbstractBaseUser | None,
-    reason: str,
-) -> None:
-    """Rule the pairing's match won by forfeit; the result follows when the match's
-    `match_finished` signal is handled, like any other finished match."""
-    from tournaments.services import system_user
-
-    match_rule(
-        match_id=pairing.match_id,
-        by=system_user() if by is None else by,
-        type="forfeit",
-        player=winner,
-        reason=reason,
-    )
-    data = {"round": pairing.round.number, "table": pairing.table, "winner": winner.pk}
-    data["match"] = str(pairing.match_id)
-    stream.stream_append(
-        tournament=tournament, events=[(stream.RESULT_RULED, data)], by=by, reason=reason
-    )
-
-
-def tournament_result_rule(
-    *,
-    tournament_id: int,
-    round_number: int,
-    table: int,
-    winner: Player,
-    by: AbstractBaseUser,
-    reason: str,
-) -> Pairing:
-    """An organiser rules a match in play won (by forfeit) by `winner`."""
-    if not reason.strip():
-        raise ValidationError("a ruling needs a reason", code="reason_required")
-    with transaction.atomic():
-        tournament = tournament_lock(tournament_id=tournament_id)
-        _require_organiser(by, tournament)
-        pairing = (
-            Pairing.objects.filter(round__tournament=tournament, round__number=round_number)
-            .select_related("round", "player1", "player2")
-            .filter(table=table)
-            .first()
-        )
-        if pairing is None:
-            raise ValidationError("no such table in that round", code="pairing")
-        if pairing.status == Pairing.Status.FINISHED or pairing.match_id is None:
-            raise ConflictError("this pairing already has a result", code="finished")
-        if winner.pk not in (pairing.player1_id, pairing.player2_id):
-            raise ValidationError("the winner must be one of the pairing's players")
-        pairing_forfeit(
-            tournament=tournament, pairing=pairing, winner=winner, by=by, reason=reason.strip()
-        )
-    return pairing
-
-
-def tournament_round_deadline_move(
-    *,
-    tournament_id: int,
-    round_number: int,
-    deadline: dt.datetime | None,
-    by: AbstractBaseUser,
-    reason: str,
-) -> Round:
-    """Move (or, with None, lift) a round's deadline."""
-    if deadline is not None and timezone.is_naive(deadline):
-        raise ValidationError("the deadline needs a time zone", code="naive_datetime")
-    with transaction.atomic():
-        tournament = tournament_lock(tournament_id=tournament_id)
-        _require_organiser(by, tournament)
-        round_ = tournament.rounds.filter(number=round_number).first()
-        if round_ is None or round_.status != Round.Status.PAIRED:
-            raise ConflictError("only a round in play has a deadline to move", code="round")
-        previous = round_.deadline
-        round_.deadline = deadline
-        round_.save(update_fields=["deadline"])
-        data = {
-            "round": round_number,
-            "deadline": deadline.isoformat() if deadline else None,
-            "previous": previous.isoformat() if previous else None,
-        }
-        stream.stream_append(
-            tournament=tournament,
-            events=[(stream.ROUND_DEADLINE_MOVED, data)],
-            by=by,
-            reason=reason,
-        )
-    return round_
-
-
-def _overdue_loser(pairing: Pairing, match: Match, now: dt.datetime) -> tuple[int, str] | None:
-    """The player (id) who has not acted in time, and why; None if nobody is overdue.
-    Only online matches have a player to move; table matches are left to the organisers."""
-    if match.turn_player_id is None:
-        return None
-    turn_time = pairing.round.tournament.turn_time
-    since = match.last_action_at or pairing.round.paired_at
-    if turn_time is not None and since is not None and now - since > turn_time:
-        return match.turn_player_id, "turn time exceeded"
-    if pairing.round.deadline is not None and now > pairing.round.deadline:
-        return match.turn_player_id, "round deadline passed"
-    return None
-
-
-def tournament_deadlines_enforce(*, now: dt.datetime | None = None) -> list[int]:
-    """Forfeit every match whose player to move is past the turn time or the round deadline
-    (a ResultRuled event by the system). Returns the pairing ids ruled."""
-    now = now or timezone.now()
-    pending = Pairing.objects.filter(
-        status=Pairing.Status.PENDING,
-        match__isnull=False,
-        match__status="in_progress",
-        round__status=Round.Status.PAIRED,
-        round__tournament__status=Tournament.Status.IN_PROGRESS,
-    ).select_related("round", "round__tournament", "match", "player1", "player2")
-    ruled = []
-    for pairing in pending:
-        overdue = _overdue_loser(pairing, pairing.match, now)
-        if overdue is None:
-            continue
-        loser, why = overdue
-        winner = pairing.player2 if loser == pairing.player1_id else pairing.player1
-        try:
-            with transaction.atomic():
-                tournament = tournament_lock(tournament_id=pairing.round.tournament_id)
-                fresh = Pairing.objects.select_related("round", "match").get(pk=pairing.pk)
-                if fresh.status != Pairing.Status.PENDING or fresh.match.status != "in_progress":
-                    continue  # finished meanwhile
-                if _overdue_loser(fresh, fresh.match, now) is None:
-                    continue  # the player moved meanwhile, or the deadline was moved
-                pairing_forfeit(
-                    tournament=tournament, pairing=fresh, winner=winner, by=None, reason=why
-                )
-            ruled.append(pairing.pk)
-        except ConflictError:
-            log.warning("deadline forfeit of pairing %s lost a race; next run retries", pairing.pk)
-    return ruled

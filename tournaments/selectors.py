@@ -74,6 +74,18 @@ def tournament_pairings(*, tournament: Tournament, round_number: int | None) -> 
     return qs.order_by("round__number", "table")
 
 
+def pairings_in_play_of(*, tournament: Tournament, player: Any) -> list[Pairing]:
+    """The player's pairings whose match is still being played."""
+    return list(
+        Pairing.objects.filter(
+            Q(player1=player) | Q(player2=player),
+            round__tournament=tournament,
+            status=Pairing.Status.PENDING,
+            match__isnull=False,
+        ).select_related("player1", "player2", "round")
+    )
+
+
 def tournament_standings(*, tournament: Tournament) -> QuerySet[Standing]:
     return tournament.standings.select_related("player").order_by("rank")
 

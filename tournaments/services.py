@@ -11,7 +11,6 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
@@ -24,29 +23,21 @@ from players.selectors import user_is_organiser
 from tournaments import stream
 from tournaments.models import Registration, Tournament, validate_time_zone
 from tournaments.pairing import TIEBREAKS
+from tournaments.projections import standings_refresh
 from tournaments.rounds import (  # noqa: F401 - the public service API lives here too
-    tournament_deadlines_enforce,
     tournament_match_result_record,
-    tournament_result_rule,
-    tournament_round_deadline_move,
     tournament_round_pair,
     tournament_round_repair,
     tournament_start,
 )
-from tournaments.selectors import tournament_lock, user_can_organise
-
-SYSTEM_USERNAME = "tournament-scheduler"
-
-
-def system_user() -> AbstractBaseUser:
-    """The identity of automatic rulings (deadline forfeits): a user that cannot log in."""
-    user, created = get_user_model().objects.get_or_create(
-        username=SYSTEM_USERNAME, defaults={"is_active": False}
-    )
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
+from tournaments.rulings import (  # noqa: F401
+    pairing_forfeit,
+    tournament_deadlines_enforce,
+    tournament_result_rule,
+    tournament_round_deadline_move,
+)
+from tournaments.selectors import pairings_in_play_of, tournament_lock, user_can_organise
+from tournaments.stream import system_user  # noqa: F401
 
 
 def _validate_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
@@ -231,8 +222,6 @@ def tournament_withdraw(
 ) -> Registration:
     """Withdraw a player: they are not paired again. With `forfeit_current` (organisers
     only), a match of theirs still in play is forfeited to the opponent by ruling."""
-    from tournaments.rounds import pairing_forfeit
-
     with transaction.atomic():
         tournament = tournament_lock(tournament_id=tournament_id)
         _may_act_for(user=by, tournament=tournament, player=player)
@@ -251,7 +240,7 @@ def tournament_withdraw(
             reason=reason,
         )
         if forfeit_current:
-            for pairing in tournament_pending_pairings_of(tournament=tournament, player=player):
+            for pairing in pairings_in_play_of(tournament=tournament, player=player):
                 winner = pairing.player2 if pairing.player1_id == player.pk else pairing.player1
                 pairing_forfeit(
                     tournament=tournament,
@@ -261,22 +250,5 @@ def tournament_withdraw(
                     reason=reason or "withdrawn",
                 )
         if tournament.status == Tournament.Status.IN_PROGRESS:
-            from tournaments.projections import standings_refresh
-
             standings_refresh(tournament=tournament)
     return registration
-
-
-def tournament_pending_pairings_of(*, tournament: Tournament, player: Player) -> list[Any]:
-    from django.db.models import Q
-
-    from tournaments.models import Pairing
-
-    return list(
-        Pairing.objects.filter(
-            Q(player1=player) | Q(player2=player),
-            round__tournament=tournament,
-            status=Pairing.Status.PENDING,
-            match__isnull=False,
-        ).select_related("player1", "player2", "round")
-    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
 from games import eventstore
@@ -27,6 +28,20 @@ RESULT_RULED = "ResultRuled"
 ROUND_DEADLINE_MOVED = "RoundDeadlineMoved"
 ROUND_COMPLETED = "RoundCompleted"
 TOURNAMENT_FINISHED = "TournamentFinished"
+
+
+SYSTEM_USERNAME = "tournament-scheduler"
+
+
+def system_user() -> AbstractBaseUser:
+    """The identity of automatic rulings (deadline forfeits): a user that cannot log in."""
+    user, created = get_user_model().objects.get_or_create(
+        username=SYSTEM_USERNAME, defaults={"is_active": False}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
 
 
 def actor(user: AbstractBaseUser | None) -> dict[str, Any] | None:

@@ -29,7 +29,7 @@ _RETRYING: dict[str, Any] = {
 @shared_task(name="tournaments.round_pair", **_RETRYING)
 def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
     """Pair a round for the scheduler. True if this run paired it."""
-    from tournaments.rounds import tournament_round_pair
+    from tournaments.services import tournament_round_pair
 
     try:
         return (
@@ -46,7 +46,7 @@ def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
 @shared_task(name="tournaments.match_finished", **_RETRYING)
 def tournament_match_finished(match_id: str) -> bool:
     """Record a finished match's result in its tournament (and complete the round)."""
-    from tournaments.rounds import tournament_match_result_record
+    from tournaments.services import tournament_match_result_record
 
     return tournament_match_result_record(match_id=match_id) is not None
 
@@ -54,7 +54,7 @@ def tournament_match_finished(match_id: str) -> bool:
 @shared_task(name="tournaments.deadlines_enforce", **_RETRYING)
 def tournament_deadlines_enforce() -> int:
     """Periodic (beat): forfeit players past the turn time or the round deadline."""
-    from tournaments.rounds import tournament_deadlines_enforce as enforce
+    from tournaments.services import tournament_deadlines_enforce as enforce
 
     return len(enforce())
 
