@@ -88,3 +88,21 @@ def test_rebuilt_standings_equal_the_incremental_ones(organiser, jobs):
     Standing.objects.filter(tournament=t).delete()
     standings_rebuild(tournament=t)
     assert standing_rows(t) == incremental
+
+
+def test_rebuild_standings_command_repairs_a_damaged_projection(organiser, jobs):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    t = make_tournament(organiser, make_bots(4), rounds=1)
+    run_by_forfeits(t, organiser, jobs)
+    good = standing_rows(t)
+    Standing.objects.filter(tournament=t, rank=1).update(match_wins=7)
+    out = StringIO()
+    call_command("rebuild_standings", stdout=out)
+    assert "DIFFERED" in out.getvalue()
+    assert standing_rows(t) == good
+    out = StringIO()
+    call_command("rebuild_standings", "--tournament", str(t.pk), stdout=out)
+    assert "matches the events" in out.getvalue()
