@@ -151,8 +151,11 @@ def _pairings_create(
     organisers = [*tournament.organisers.all(), system_user()]
     label = _FORMAT_LABEL[tournament.format]
     created = []
-    # Byes last, so tables 1..k are the real matches.
-    ordered = sorted(pairs, key=lambda pair: pair.second is None)
+    # Byes last, so tables 1..k are the real matches; a knockout keeps its bracket order,
+    # which the next round's pairing reads back from the tables.
+    ordered = list(pairs)
+    if tournament.format != Tournament.Format.KNOCKOUT:
+        ordered.sort(key=lambda pair: pair.second is None)
     for table, pair in enumerate(ordered, start=1):
         pairing = Pairing(round=round_, table=table, player1=players[pair.first])
         if pair.second is None:

@@ -81,8 +81,12 @@ def _swiss_pairs(*, tournament: Tournament, number: int, seeded: list[int]) -> l
     )
     line_of = {line.player: line for line in lines}
     seed_index = {player: i for i, player in enumerate(seeded)}
-    # Ties in the standings (all of round 1) are broken by seed.
-    order = sorted(seeded, key=lambda p: (line_of[p].rank, seed_index[p]))
+    tiebreaks = tournament_tiebreaks(tournament=tournament)
+    # Equal on every tiebreak (all of round 1): the better seed ranks first.
+    order = sorted(
+        seeded,
+        key=lambda p: (tuple(-getattr(line_of[p], tb) for tb in tiebreaks), seed_index[p]),
+    )
     players = [
         SwissPlayer(id=p, score=float(line_of[p].match_wins), rank=i + 1)
         for i, p in enumerate(order)

@@ -55,6 +55,12 @@ def test_knockout_halves_the_field_until_a_champion(organiser, jobs):
     assert t.rounds_planned == 3
     sizes = [r.pairings.count() for r in Round.objects.filter(tournament=t).order_by("number")]
     assert sizes == [4, 2, 1]  # 2 byes to the top seeds, then 2 semi-finals, a final
+    # Byes go to seeds 1 and 2, who cannot meet before the final.
+    seeds = {r.seed: r.player_id for r in t.registrations.all()}
+    byes = Pairing.objects.filter(round__tournament=t, round__number=1, player2__isnull=True)
+    assert {p.player1_id for p in byes} == {seeds[1], seeds[2]}
+    semis = Pairing.objects.filter(round__tournament=t, round__number=2)
+    assert not any({p.player1_id, p.player2_id} == {seeds[1], seeds[2]} for p in semis)
     final = Pairing.objects.get(round__tournament=t, round__number=3)
     assert final.winner_id is not None
     # Nobody who lost plays again.
