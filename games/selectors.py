@@ -260,13 +260,10 @@ def match_verify(*, match: Match) -> dict[str, Any]:
     result = eventstore.verify(stream_id=match.stream_id)
     if result.ok:
         return {"ok": True, "events": result.events_checked}
-    broken = result.first_broken
     return {
         "ok": False,
         "events": result.events_checked,
-        "first_broken_version": getattr(broken, "version", None)
-        if not isinstance(broken, tuple)
-        else broken[1],
+        "first_broken_version": result.first_broken.version if result.first_broken else None,
         "reason": result.reason,
     }
 

@@ -1,0 +1,24 @@
+import pytest
+from django.db import connection
+
+from games import eventstore
+from games.selectors import match_verify
+from games.services import match_act, match_create
+from tests.games.services.helpers import knock_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_altered_event_breaks_the_chain_at_its_version(alice, bob):
+    match = match_create(player1=alice, player2=bob, first_dealer=alice, decks=[knock_deck()])
+    match_act(match_id=match.id, player=bob, action={"type": "pass"})
+    assert match_verify(match=match) == {"ok": True, "events": 3}
+    dealt = eventstore.load(stream_id=match.stream_id)[1]
+    data = {**dealt.data, "deck": list(reversed(dealt.data["deck"]))}
+    with eventstore.immutability_suspended(), connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_storedevent SET data = %s WHERE position = %s",
+            [eventstore.canonical_json(data), dealt.position],
+        )
+    result = match_verify(match=match)
+    assert result["ok"] is False and result["first_broken_version"] == 2
