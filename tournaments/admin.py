@@ -75,7 +75,23 @@ class TournamentAdmin(admin.ModelAdmin):
     filter_horizontal = ["organisers"]
     inlines = [RegistrationInline, RoundInline, StandingInline]
     readonly_fields = ["status", "current_round", "version", "created_by", "finished_at"]
-    actions = ["start_tournament", "pair_next_round", "withdraw_player", "rebuild_standings"]
+    actions = [
+        "start_tournament",
+        "pair_next_round",
+        "repair_current_round",
+        "withdraw_player",
+        "rebuild_standings",
+    ]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # The format and the rounds shape the pairings already made: fixed once created.
+        fixed = ["format", "rounds_planned", "check_in_required"] if obj is not None else []
+        return [*self.readonly_fields, *fixed]
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        if not change:
+            form.instance.organisers.add(request.user)  # the form's choice must not drop them
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:
@@ -119,6 +135,18 @@ class TournamentAdmin(admin.ModelAdmin):
             )
             if done is None:
                 messages.warning(request, f"{t}: round {t.current_round + 1} was not paired")
+
+    @admin.action(description="Re-pair the current round (before any match has started)")
+    def repair_current_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for t in queryset:
+            _call(
+                request,
+                f"{t} round {t.current_round} re-paired",
+                services.tournament_round_repair,
+                tournament_id=t.pk,
+                round_number=t.current_round,
+                reason="re-paired from the admin",
+            )
 
     @admin.action(description="Withdraw a player")
     def withdraw_player(

@@ -68,6 +68,9 @@ def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
         )
     assert response.status_code == 200
     assert Round.objects.filter(tournament=t, number=1).exists()
+    with jobs():
+        admin_client.post(url, {"action": "repair_current_round", "_selected_action": [t.pk]})
+    assert stream_load(tournament=t)[-1].type == stream.ROUND_REPAIRED
     page = admin_client.get(f"{url}{t.pk}/change/")
     assert page.status_code == 200 and "Bot 01" in page.content.decode()
     form = admin_client.post(url, {"action": "withdraw_player", "_selected_action": [t.pk]})
@@ -86,6 +89,18 @@ def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
     assert reg.status == Registration.Status.WITHDRAWN
     last = stream_load(tournament=t)[-1]
     assert last.type == stream.PLAYER_WITHDRAWN and last.data["by"]["username"] == "boss"
+    added = admin_client.post(
+        "/admin/tournaments/tournament/add/",
+        {"name": "Admin cup", "format": "knockout", "play_mode": "online", "time_zone": "UTC",
+         "ruleset": "{}", "round_starts": "[]", "tiebreaks": "[]", "is_public": "on",
+         "check_in_required": "on",
+         **{f"{p}-{k}": v for p in ("registrations", "rounds", "standings")
+            for k, v in (("TOTAL_FORMS", "0"), ("INITIAL_FORMS", "0"))}},
+    )  # fmt: skip
+    assert added.status_code == 302, added.content.decode()[:2000]
+    cup = Tournament.objects.get(name="Admin cup")
+    assert stream_load(tournament=cup)[0].type == stream.TOURNAMENT_CREATED
+    assert cup.organisers.filter(username="boss").exists()
     round_page = admin_client.get(
         f"/admin/tournaments/round/{Round.objects.get(tournament=t).pk}/change/"
     )
