@@ -117,3 +117,19 @@ def test_replay_needs_the_hand_to_have_ended(match, bob, organiser):
         match_replay(match=match, user=UserFactory(), version=3)
     with pytest.raises(ConflictError):  # hand 2 is in play at the latest version
         match_replay(match=match, user=organiser, version=7)
+
+
+def test_match_list_and_organiser_rights(match, alice, bob, organiser):
+    from games.selectors import match_list_for, user_can_organise_match
+    from tests.factories import PlayerFactory
+
+    other = match_create(player1=PlayerFactory(), player2=bob)
+    assert set(match_list_for(user=UserFactory())) == {match, other}
+    assert list(match_list_for(user=alice.user, mine=True)) == [match]
+    assert set(match_list_for(user=bob.user, mine=True)) == {match, other}
+    assert list(match_list_for(user=organiser, mine=True)) == []
+    assert list(match_list_for(user=bob.user, status="finished")) == []
+    assert user_can_organise_match(user=organiser, match=match)
+    assert not user_can_organise_match(user=organiser, match=other)
+    assert user_can_organise_match(user=UserFactory(is_staff=True), match=other)
+    assert not user_can_organise_match(user=alice.user, match=match)
