@@ -135,7 +135,18 @@ def _created_data(t: Tournament) -> dict[str, Any]:
         "time_zone": t.time_zone,
         "tiebreaks": t.tiebreaks,
         "organisers": sorted(t.organisers.values_list("pk", flat=True)),
+        "is_public": t.is_public,
+        "check_in_required": t.check_in_required,
+        "starts_at": t.starts_at.isoformat() if t.starts_at else None,
+        "round_starts": t.round_starts,
+        "round_interval": _seconds(t.round_interval),
+        "round_duration": _seconds(t.round_duration),
+        "turn_time": _seconds(t.turn_time),
     }
+
+
+def _seconds(value: dt.timedelta | None) -> float | None:
+    return value.total_seconds() if value is not None else None
 
 
 def _may_act_for(*, user: AbstractBaseUser, tournament: Tournament, player: Player) -> None:
