@@ -105,3 +105,16 @@ def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
         f"/admin/tournaments/round/{Round.objects.get(tournament=t).pk}/change/"
     )
     assert round_page.status_code == 200
+
+
+def test_the_beat_schedule_names_registered_tasks():
+    from django.conf import settings
+
+    from config.celery import app
+
+    names = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert {"tournaments.rounds_start_due", "tournaments.deadlines_enforce"} <= names
+    assert names <= set(app.tasks)
+    for name in ("tournaments.round_pair", "tournaments.match_finished"):
+        task = app.tasks[name]
+        assert task.acks_late and task.autoretry_for and task.retry_backoff
