@@ -73,10 +73,12 @@ def _env(db: str) -> dict[str, str]:
     }
 
 
-def prepare(db: str, clients: int) -> dict[str, Any]:
+def prepare(db: str, clients: int, async_commit: bool) -> dict[str, Any]:
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
         c.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
         c.execute(f'CREATE DATABASE "{db}"')
+        if async_commit:
+            c.execute(f'ALTER DATABASE "{db}" SET synchronous_commit = off')
     env = _env(db)
     subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
     out = subprocess.run(
@@ -246,10 +248,15 @@ def main() -> None:
     parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--db", default="hg_bench_api")
+    parser.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="diagnostic: synchronous_commit=off on the bench database (no fsync wait)",
+    )
     args = parser.parse_args()
 
     print(f"preparing database {args.db} ...", flush=True)
-    data = prepare(args.db, args.clients)
+    data = prepare(args.db, args.clients, args.async_commit)
     server = start_server(args.db, args.port, args.workers, args.worker_class)
     base = f"http://127.0.0.1:{args.port}"
     try:
@@ -278,7 +285,8 @@ def main() -> None:
     action_rps = len(play.latencies) / t_play
     ms = [x * 1000 for x in play.latencies]
     print(
-        f"server: gunicorn {args.worker_class} x{args.workers} on PostgreSQL; "
+        f"server: gunicorn {args.worker_class} x{args.workers} on PostgreSQL"
+        f"{' (synchronous_commit=off)' if args.async_commit else ''}; "
         f"{args.clients} clients, {args.rounds} x {args.seconds:.0f} s per endpoint; "
         f"{sum(t.matches for t in tables)} matches played"
     )

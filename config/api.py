@@ -10,12 +10,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import authentication, exceptions, permissions, serializers
+from rest_framework import permissions, serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -64,36 +63,6 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
         s: OpenApiResponse(response=ErrorSerializer, description=f"Error codes: {ERROR_CODES[s]}")
         for s in wanted
     }
-
-
-# --- authentication -----------------------------------------------------------------------
-
-
-class PlayerTokenAuthentication(authentication.TokenAuthentication):
-    """DRF's token authentication, loading the caller's player in the same query: every game
-    request needs it, and this saves a round trip per request. (Set per view through
-    API_AUTHENTICATION: a class named in settings may not import rest_framework.views.)"""
-
-    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        model = self.get_model()
-        try:
-            token = model.objects.select_related("user", "user__player").get(key=key)
-        except model.DoesNotExist:
-            raise exceptions.AuthenticationFailed("Invalid token.") from None
-        if not token.user.is_active:
-            raise exceptions.AuthenticationFailed("User inactive or deleted.")
-        return (token.user, token)
-
-
-API_AUTHENTICATION = [PlayerTokenAuthentication, authentication.SessionAuthentication]
-
-
-def request_player(request: Request) -> Any:
-    """The caller's player (or None), without a query when the authentication loaded it."""
-    try:
-        return request.user.player
-    except (ObjectDoesNotExist, AttributeError):
-        return None
 
 
 # --- lists --------------------------------------------------------------------------------
@@ -231,8 +200,6 @@ class PingOutputSerializer(serializers.Serializer):
 
 class PingApi(APIView):
     """Authenticated no-op: checks a token; the baseline of bench/api.py."""
-
-    authentication_classes = API_AUTHENTICATION
 
     @extend_schema(responses={200: PingOutputSerializer, **error_responses()})
     def get(self, request: Request) -> Response:

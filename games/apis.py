@@ -16,14 +16,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import (
-    API_AUTHENTICATION,
     IDEMPOTENCY_KEY_PARAMETER,
     ApiPagination,
     IsOrganiserForWrites,
     error_responses,
     idempotent,
-    request_player,
 )
+from config.authentication import request_player
 from config.errors import PermissionDeniedError
 from games import selectors, services
 from games.serializers import (
@@ -85,8 +84,6 @@ class MatchFilter(django_filters.FilterSet):
 class MatchListApi(generics.ListAPIView):
     """Matches anyone signed in may follow (newest first); organisers create matches."""
 
-    authentication_classes = API_AUTHENTICATION
-
     permission_classes = [IsOrganiserForWrites]
     serializer_class = MatchSummarySerializer
     pagination_class = ApiPagination
@@ -119,8 +116,6 @@ class MatchListApi(generics.ListAPIView):
 
 
 class MatchDetailApi(APIView):
-    authentication_classes = API_AUTHENTICATION
-
     @extend_schema(
         parameters=[MATCH_ID], responses={200: MatchViewSerializer, **error_responses(404)}
     )
@@ -130,8 +125,6 @@ class MatchDetailApi(APIView):
 
 class MatchActionApi(APIView):
     """A player's move, on their own turn. Answers with the caller's view of the match."""
-
-    authentication_classes = API_AUTHENTICATION
 
     @extend_schema(
         parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
@@ -164,8 +157,6 @@ class MatchEventsApi(APIView):
     """The event stream as the caller may see it: no hidden card while its hand is in play.
     Paginated (`limit`, `offset`) like every list."""
 
-    authentication_classes = API_AUTHENTICATION
-
     @extend_schema(
         parameters=[MATCH_ID, EventsQuerySerializer, *PAGE_PARAMETERS],
         responses={200: EventPageSerializer, **error_responses(400, 404)},
@@ -190,8 +181,6 @@ class MatchReplayApi(APIView):
     """The full state at a version, for the match's players and organisers, once the hand in
     play at that version has ended."""
 
-    authentication_classes = API_AUTHENTICATION
-
     @extend_schema(
         parameters=[MATCH_ID, ReplayQuerySerializer],
         responses={200: ReplaySerializer, **error_responses(400, 403, 404, 409)},
@@ -210,8 +199,6 @@ class MatchReplayApi(APIView):
 class MatchVerifyApi(APIView):
     """Check the hash chain of the match's events."""
 
-    authentication_classes = API_AUTHENTICATION
-
     @extend_schema(parameters=[MATCH_ID], responses={200: VerifySerializer, **error_responses(404)})
     def get(self, request: Request, match_id: str) -> Response:
         return Response(selectors.match_verify(match=selectors.match_get(match_id=match_id)))
@@ -219,8 +206,6 @@ class MatchVerifyApi(APIView):
 
 class MatchHandsApi(APIView):
     """Record a hand played at a physical table (table-mode matches; organisers)."""
-
-    authentication_classes = API_AUTHENTICATION
 
     @extend_schema(
         parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
@@ -243,8 +228,6 @@ class MatchHandsApi(APIView):
 
 class MatchRulingsApi(APIView):
     """An organiser's ruling: void the hand in play, adjust a score, forfeit, resign."""
-
-    authentication_classes = API_AUTHENTICATION
 
     @extend_schema(
         parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],

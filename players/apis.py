@@ -12,15 +12,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import (
-    API_AUTHENTICATION,
     IDEMPOTENCY_KEY_PARAMETER,
     LOGIN_THROTTLES,
     ApiPagination,
     IsOrganiserForWrites,
     error_responses,
     idempotent,
-    request_player,
 )
+from config.authentication import request_player
 from config.errors import ApplicationError, NotFoundError
 from players.models import Player
 from players.serializers import (
@@ -68,8 +67,6 @@ class PlayerFilter(django_filters.FilterSet):
 class PlayerListApi(generics.ListAPIView):
     """List players (anyone signed in); create a player with a login (organisers)."""
 
-    authentication_classes = API_AUTHENTICATION
-
     permission_classes = [IsOrganiserForWrites]
     serializer_class = PlayerOutputSerializer
     pagination_class = ApiPagination
@@ -94,8 +91,6 @@ class PlayerListApi(generics.ListAPIView):
 
 
 class PlayerDetailApi(generics.RetrieveAPIView):
-    authentication_classes = API_AUTHENTICATION
-
     serializer_class = PlayerOutputSerializer
     queryset = Player.objects.select_related("user")
 
@@ -106,8 +101,6 @@ class PlayerDetailApi(generics.RetrieveAPIView):
 
 class MeApi(APIView):
     """The caller's own player."""
-
-    authentication_classes = API_AUTHENTICATION
 
     @extend_schema(responses={200: PlayerOutputSerializer, **error_responses(404)})
     def get(self, request: Request) -> Response:

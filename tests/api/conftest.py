@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import Group
 from django.core.cache import cache
+from django.db import connections
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -71,3 +72,13 @@ def alice_client(alice) -> APIClient:
 @pytest.fixture
 def bob_client(bob) -> APIClient:
     return token_client(bob.user)
+
+
+@pytest.fixture
+def wsgi_in_test_transaction(monkeypatch):
+    """Calling the real WSGI application (schemathesis does) starts and ends each request by
+    closing "unusable" database connections, and inside the test's transaction the
+    connection looks unusable (autocommit is off), so PostgreSQL would lose the test's data.
+    The Django test client avoids this by disconnecting that signal handler; here the
+    connection simply is never closed by it."""
+    monkeypatch.setattr(connections["default"], "close_if_unusable_or_obsolete", lambda: None)

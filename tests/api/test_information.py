@@ -13,15 +13,18 @@ import re
 from typing import Any
 
 import pytest
+import requests
+import schemathesis
 from django.contrib.auth import get_user_model
 
+from config.wsgi import application
 from games.engine.state import commitment
 from games.models import Match
 from games.selectors import match_state_at
 from tests.api.bots import choose
 from tests.api.conftest import token_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("wsgi_in_test_transaction")]
 
 CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
 IN_PLAY = ("upcard", "draw", "discard")
@@ -47,6 +50,26 @@ def hidden_from(state, seat: int | None) -> set[str]:
     return hidden
 
 
+class Schema:
+    """Checks responses against the OpenAPI schema, over whole matches (finished hands,
+    closed games, winners) that fuzzing rarely reaches."""
+
+    def __init__(self) -> None:
+        self.schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+
+    def check(self, method: str, path: str, response) -> None:
+        url = f"http://testserver{response.request['PATH_INFO']}"
+        as_sent = schemathesis.Response(
+            status_code=response.status_code,
+            headers={"content-type": [response["Content-Type"]]},
+            content=response.content,
+            request=requests.Request(method, url).prepare(),
+            elapsed=0.0,
+            verify=False,
+        )
+        self.schema[path][method].validate_response(as_sent)
+
+
 class Viewer:
     """One API user following a match: its view and its event feed, read incrementally."""
 
@@ -55,8 +78,11 @@ class Viewer:
         self.after = 0
         self.hand = 0  # the hand the feed is in, from the HandDealt events read so far
 
-    def check(self, match_id: str, state, url: str) -> dict[str, Any]:
-        view = self.client.get(url).json()
+    def check(self, match_id: str, state, url: str, schema: Schema | None) -> dict[str, Any]:
+        response = self.client.get(url)
+        if schema:
+            schema.check("GET", "/api/matches/{match_id}/", response)
+        view = response.json()
         in_play = state.phase in IN_PLAY
         hidden = hidden_from(state, self.seat) if in_play else set()
         table = {k: v for k, v in view.items() if k != "hands"}
@@ -65,7 +91,10 @@ class Viewer:
         assert all(h["hand_number"] < state.hand_number or not in_play for h in view["hands"])
         if self.seat is not None and in_play:
             assert sorted(view["your_cards"]) == sorted(state.hands[self.seat])
-        feed = self.client.get(f"{url}events/?after={self.after}&limit=500").json()
+        response = self.client.get(f"{url}events/?after={self.after}&limit=500")
+        if schema:
+            schema.check("GET", "/api/matches/{match_id}/events/", response)
+        feed = response.json()
         for event in feed["results"]:
             if event["type"] == "HandDealt":
                 self.hand = event["data"]["hand_number"]
@@ -111,10 +140,15 @@ def play_and_watch(organiser_client, players, ruleset, seed, max_steps=4000) -> 
     ]
     spectator = token_client(spectator_player.user)
     match = Match.objects.get(pk=match_id)
+    schema = Schema()
     hands_seen = 0
     for _ in range(max_steps):
         state, _ = match_state_at(match=match)
-        views = [v.check(match_id, state, url) for v in viewers]
+        # The schema is checked for one player and the organiser (the others look alike).
+        views = [
+            v.check(match_id, state, url, schema if i in (0, 2) else None)
+            for i, v in enumerate(viewers)
+        ]
         if views[0]["status"] == "finished":
             break
         if len(views[0]["hands"]) > hands_seen:
@@ -127,6 +161,7 @@ def play_and_watch(organiser_client, players, ruleset, seed, max_steps=4000) -> 
             f"{url}actions/", {**choose(mover), "expected_version": mover["version"]}, format="json"
         )
         assert response.status_code == 201, response.json()
+        schema.check("POST", "/api/matches/{match_id}/actions/", response)
     else:
         pytest.fail("the match did not finish")
     return views[0]

@@ -23,7 +23,7 @@ from schemathesis.checks import (
 
 from config.wsgi import application
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("wsgi_in_test_transaction")]
 
 CHECKS = [
     not_a_server_error,
