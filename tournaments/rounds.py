@@ -101,8 +101,8 @@ def _round_pair(
     if tournament.rounds_planned and number > tournament.rounds_planned:
         return None
     pairs = pairs_for_round(tournament=tournament, number=number, seeded=seeded)
-    if not any(p.second is not None for p in pairs):
-        raise ConflictError("no match can be paired", code="too_few")
+    if not pairs:
+        raise ConflictError("nobody is left to pair", code="too_few")
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,
@@ -118,6 +118,10 @@ def _round_pair(
     pairings = _pairings_create(tournament=tournament, round_=round_, pairs=pairs, by=by)
     events.append((stream.ROUND_PAIRED, _round_data(round_, pairings)))
     events += [(stream.RESULT_RECORDED, _result_data(p)) for p in pairings if p.player2 is None]
+    if all(p.player2 is None for p in pairings):
+        # Withdrawals left nobody to play (e.g. a knockout final with one finalist): the
+        # round is over as soon as it is paired.
+        events += _round_complete(tournament, round_)
     stream.stream_append(tournament=tournament, events=events, by=by, reason=reason)
     standings_refresh(tournament=tournament)
     return round_

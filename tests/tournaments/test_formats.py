@@ -112,3 +112,21 @@ def test_rebuild_standings_command_repairs_a_damaged_projection(organiser, jobs)
     out = StringIO()
     call_command("rebuild_standings", "--tournament", str(t.pk), stdout=out)
     assert "matches the events" in out.getvalue()
+
+
+def test_a_knockout_final_without_an_opponent_ends_the_tournament(organiser, jobs):
+    players = make_bots(4)
+    t = make_tournament(organiser, players, format="knockout", rounds=None)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    semi = Pairing.objects.filter(round__tournament=t, round__number=1).first()
+    with jobs():
+        forfeit_round(t, organiser)
+        # One finalist withdraws before the final is paired.
+        services.tournament_withdraw(
+            tournament_id=t.pk, player=semi.player1, by=organiser, reason="injured"
+        )
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    final = Pairing.objects.get(round__tournament=t, round__number=2)
+    assert final.player2_id is None and final.result_reason == "bye"
