@@ -48,13 +48,24 @@ class TournamentListApi(APIView):
 
     pagination_class = ApiPagination  # also tells the schema the list is paginated
 
-    @extend_schema(responses={200: s.TournamentOutputSerializer(many=True), **error_responses()})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=Tournament.Status.values),
+            # Not `format`: DRF reads that query parameter as the response format.
+            OpenApiParameter("tournament_format", str, enum=Tournament.Format.values),
+            OpenApiParameter("club", int),
+        ],
+        responses={200: s.TournamentOutputSerializer(many=True), **error_responses(400)},
+    )
     def get(self, request: Request) -> Response:
+        filters = s.TournamentFilterInputSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        tournaments = selectors.tournament_list_for(user=request.user).filter(
+            **filters.validated_data
+        )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(
-            selectors.tournament_list_for(user=request.user).prefetch_related("organisers"),
-            request,
-            view=self,
+            tournaments.prefetch_related("organisers"), request, view=self
         )
         data = [_render(s.TournamentOutputSerializer, t, t) for t in page]
         return paginator.get_paginated_response(data)

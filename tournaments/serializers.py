@@ -24,6 +24,14 @@ class ZonedDateTimeField(serializers.DateTimeField):
         return self.context.get("zone") or dt.UTC
 
 
+class TournamentFilterInputSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+    tournament_format = serializers.ChoiceField(
+        choices=Tournament.Format.choices, required=False, source="format"
+    )
+    club = serializers.IntegerField(required=False, source="club_id")
+
+
 class TournamentCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     club = serializers.IntegerField(required=False, allow_null=True)

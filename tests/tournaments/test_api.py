@@ -169,3 +169,17 @@ def test_the_schema_covers_the_tournament_endpoints(org_client):
     paths = [p for p in schema["paths"] if p.startswith("/api/tournaments/")]
     assert "/api/tournaments/{tournament_id}/standings/" in paths
     assert len(paths) == 13
+
+
+def test_the_list_filters_by_status_format_and_club(org_client, club):
+    create(org_client, name="A", club=club.pk)
+    create(org_client, name="B", format="knockout")
+
+    def names(q):
+        return sorted(t["name"] for t in org_client.get(f"/api/tournaments/?{q}").json()["results"])
+
+    assert names("tournament_format=knockout") == ["B"]
+    assert names(f"club={club.pk}") == ["A"]
+    assert names("status=registration") == ["A", "B"]
+    assert names("status=finished") == []
+    assert org_client.get("/api/tournaments/?status=nope").status_code == 400
