@@ -31,6 +31,13 @@ def _render(serializer: type, obj: Any, tournament: Tournament, **kwargs: Any) -
     return serializer(obj, context=s.zone_context(tournament), **kwargs).data
 
 
+def _number(raw: str, name: str) -> int:
+    """A small non-negative integer from the query string (ASCII digits only)."""
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        raise ValidationError(f"{name} must be a whole number", code=name)
+    return int(raw)
+
+
 def _player(request: Request, player_id: int | None) -> Player:
     if player_id is None:
         player = player_for_user(user=request.user)
@@ -290,10 +297,9 @@ class PairingListApi(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
         raw = request.query_params.get("round")
-        if raw is not None and not raw.isdigit():
-            raise ValidationError("round must be a round number", code="round")
         pairings = selectors.tournament_pairings(
-            tournament=tournament, round_number=int(raw) if raw is not None else None
+            tournament=tournament,
+            round_number=_number(raw, "round") if raw is not None else None,
         )
         return Response(_render(s.PairingOutputSerializer, pairings, tournament, many=True))
 
@@ -315,8 +321,6 @@ class EventListApi(APIView):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
-        raw = request.query_params.get("after", "0")
-        if not raw.isdigit():
-            raise ValidationError("after must be a version number", code="after")
-        events = selectors.tournament_events(tournament=tournament, after=int(raw))
+        after = _number(request.query_params.get("after", "0"), "after")
+        events = selectors.tournament_events(tournament=tournament, after=after)
         return Response(_render(s.EventOutputSerializer, events, tournament, many=True))

@@ -16,6 +16,12 @@ from rest_framework import serializers
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.pairing import TIEBREAKS
 
+MAX_ID = 2**63 - 1  # a database id: bigger numbers are refused before they reach a query
+
+
+def id_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
 
 class ZonedDateTimeField(serializers.DateTimeField):
     """A datetime read and written in the zone given by the serializer context."""
@@ -29,15 +35,17 @@ class TournamentFilterInputSerializer(serializers.Serializer):
     tournament_format = serializers.ChoiceField(
         choices=Tournament.Format.choices, required=False, source="format"
     )
-    club = serializers.IntegerField(required=False, source="club_id")
+    club = id_field(required=False, source="club_id")
 
 
 class TournamentCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    club = serializers.IntegerField(required=False, allow_null=True)
+    club = id_field(required=False, allow_null=True)
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
     ruleset = serializers.DictField(required=False, help_text="RULES.md section 9 keys.")
-    rounds = serializers.IntegerField(required=False, min_value=1, help_text="Swiss only.")
+    rounds = serializers.IntegerField(
+        required=False, min_value=1, max_value=100, help_text="Swiss only."
+    )
     starts_at = ZonedDateTimeField(required=False, allow_null=True)
     round_interval = serializers.DurationField(required=False, allow_null=True)
     round_starts = serializers.ListField(child=ZonedDateTimeField(), required=False)
@@ -46,7 +54,7 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     play_mode = serializers.ChoiceField(choices=Tournament.PlayMode.choices, required=False)
     is_public = serializers.BooleanField(required=False)
     check_in_required = serializers.BooleanField(required=False)
-    organisers = serializers.ListField(child=serializers.IntegerField(), required=False)
+    organisers = serializers.ListField(child=id_field(), required=False)
     time_zone = serializers.CharField(required=False, help_text="IANA zone, e.g. Europe/London.")
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False
@@ -94,9 +102,7 @@ class TournamentOutputSerializer(serializers.ModelSerializer):
 
 
 class PlayerRefInputSerializer(serializers.Serializer):
-    player = serializers.IntegerField(
-        required=False, help_text="Player id; default: the caller's own player."
-    )
+    player = id_field(required=False, help_text="Player id; default: the caller's own player.")
 
 
 class WithdrawInputSerializer(PlayerRefInputSerializer):
@@ -144,9 +150,7 @@ class ReasonInputSerializer(serializers.Serializer):
 class RepairInputSerializer(serializers.Serializer):
     reason = serializers.CharField()
     pairs = serializers.ListField(
-        child=serializers.ListField(
-            child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2
-        ),
+        child=serializers.ListField(child=id_field(allow_null=True), min_length=2, max_length=2),
         required=False,
         help_text="[[player1, player2], [player, null] (a bye)]; default: paired afresh.",
     )
@@ -158,8 +162,8 @@ class DeadlineInputSerializer(serializers.Serializer):
 
 
 class RuleInputSerializer(serializers.Serializer):
-    table = serializers.IntegerField(min_value=1)
-    winner = serializers.IntegerField(help_text="Player id of the winner by forfeit.")
+    table = serializers.IntegerField(min_value=1, max_value=10_000)
+    winner = id_field(help_text="Player id of the winner by forfeit.")
     reason = serializers.CharField()
 
 
