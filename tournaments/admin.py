@@ -13,10 +13,12 @@ from django.shortcuts import render
 
 from config.errors import ApplicationError
 from games.engine.errors import RuleError
+from games.engine.ruleset import Ruleset
 from players.models import Player
 from tournaments import services
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
-from tournaments.projections import standings_rebuild
+from tournaments.pairing import TIEBREAKS
+from tournaments.projections import standings_rebuild, standings_refresh
 
 
 class _ReadOnlyInline(admin.TabularInline):
@@ -67,8 +69,55 @@ def _call(request: HttpRequest, what: str, fn: Any, **kwargs: Any) -> Any:
     return result
 
 
+class TournamentAdminForm(forms.ModelForm):
+    """The same checks as the API's, as form errors rather than server errors."""
+
+    class Meta:
+        model = Tournament
+        fields = [  # the admin narrows these to the editable ones
+            "name",
+            "club",
+            "format",
+            "ruleset",
+            "rounds_planned",
+            "starts_at",
+            "round_interval",
+            "round_starts",
+            "round_duration",
+            "turn_time",
+            "play_mode",
+            "is_public",
+            "check_in_required",
+            "organisers",
+            "time_zone",
+            "tiebreaks",
+        ]
+
+    def clean_ruleset(self) -> dict:
+        try:
+            return Ruleset.from_dict(self.cleaned_data["ruleset"] or {}).to_dict()
+        except RuleError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+    def clean_tiebreaks(self) -> list[str]:
+        value = self.cleaned_data["tiebreaks"] or []
+        if not isinstance(value, list) or not set(value) <= set(TIEBREAKS):
+            raise forms.ValidationError(f"a list of names among {', '.join(TIEBREAKS)}")
+        if len(set(value)) != len(value):
+            raise forms.ValidationError("each tiebreak once")
+        return value
+
+    def clean(self) -> dict:
+        data = super().clean()
+        swiss = data.get("format") == Tournament.Format.SWISS
+        if swiss and not data.get("rounds_planned") and self.instance.pk is None:
+            self.add_error("rounds_planned", "a Swiss tournament needs a number of rounds")
+        return data
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentAdminForm
     list_display = ["name", "club", "format", "status", "current_round", "rounds_planned"]
     list_filter = ["format", "status", "play_mode", "club"]
     search_fields = ["name"]
@@ -96,6 +145,7 @@ class TournamentAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:
             super().save_model(request, obj, form, change)  # settings only; decisions are actions
+            standings_refresh(tournament=obj)  # the tiebreak order may have changed
             return
         created = services.tournament_create(
             name=obj.name,

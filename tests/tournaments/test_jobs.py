@@ -98,6 +98,17 @@ def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
             for k, v in (("TOTAL_FORMS", "0"), ("INITIAL_FORMS", "0"))}},
     )  # fmt: skip
     assert added.status_code == 302, added.content.decode()[:2000]
+    refused = admin_client.post(
+        "/admin/tournaments/tournament/add/",
+        {"name": "Bad", "format": "swiss", "play_mode": "online", "time_zone": "Mars/Base",
+         "ruleset": '{"knock_limit": "ten"}', "round_starts": "[]", "tiebreaks": '["luck"]',
+         **{f"{p}-{k}": v for p in ("registrations", "rounds", "standings")
+            for k, v in (("TOTAL_FORMS", "0"), ("INITIAL_FORMS", "0"))}},
+    )  # fmt: skip
+    assert refused.status_code == 200  # the form again, with its errors
+    errors = refused.context["adminform"].form.errors
+    assert {"ruleset", "tiebreaks", "time_zone", "rounds_planned"} <= set(errors)
+    assert not Tournament.objects.filter(name="Bad").exists()
     cup = Tournament.objects.get(name="Admin cup")
     assert stream_load(tournament=cup)[0].type == stream.TOURNAMENT_CREATED
     assert cup.organisers.filter(username="boss").exists()
