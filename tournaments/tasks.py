@@ -12,13 +12,14 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from config.errors import ApplicationError
+from config.errors import ApplicationError, VersionConflictError
 
 log = logging.getLogger(__name__)
 
 _RETRYING: dict[str, Any] = {
     "acks_late": True,
-    "autoretry_for": (OperationalError, InterfaceError),
+    # Database hiccups, and a stream that moved on under us (retried on fresh state).
+    "autoretry_for": (OperationalError, InterfaceError, VersionConflictError),
     "retry_backoff": True,
     "retry_backoff_max": 60,
     "retry_jitter": True,
@@ -36,6 +37,8 @@ def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
             tournament_round_pair(tournament_id=tournament_id, round_number=round_number)
             is not None
         )
+    except VersionConflictError:
+        raise  # retried
     except ApplicationError as exc:
         # A domain refusal (too few players, previous round in play) will not change by
         # retrying; the organiser sees the round unpaired and acts by hand.
