@@ -108,7 +108,7 @@ def tournament_events(*, tournament: Tournament, after: int = 0) -> list[dict[st
 
 def tournament_next_round_due(*, tournament: Tournament, now: dt.datetime) -> int | None:
     """The round the scheduler should pair now, if any (its start time has come)."""
-    from tournaments.scheduling import round_start
+    from tournaments.scheduling import active_registrations, round_start
 
     if tournament.status == Tournament.Status.FINISHED:
         return None
@@ -123,6 +123,8 @@ def tournament_next_round_due(*, tournament: Tournament, now: dt.datetime) -> in
     start = round_start(tournament=tournament, number=number)
     if start is not None and start > now:
         return None
+    if number == 1 and len(active_registrations(tournament=tournament)) < 2:
+        return None  # nobody to pair yet: asking every minute would only fail every minute
     return number
 
 

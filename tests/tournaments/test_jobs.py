@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from tests.tournaments.conftest import forfeit_round, make_bots, make_tournament
-from tournaments import stream, tasks
+from tournaments import services, stream, tasks
 from tournaments.models import Registration, Round, Tournament
 from tournaments.selectors import tournaments_with_rounds_due
 from tournaments.stream import stream_load
@@ -36,13 +36,20 @@ def test_beat_pairs_rounds_at_their_start_times(organiser, jobs):
     assert tournaments_with_rounds_due(now=later) == [(t.pk, 2)]
 
 
+def test_a_start_time_with_too_few_players_is_not_due(organiser):
+    t = make_tournament(organiser, make_bots(1), starts_at=timezone.now())
+    assert tournaments_with_rounds_due() == []
+    extra = make_bots(1, prefix="Late")[0]
+    services.tournament_register(tournament_id=t.pk, player=extra, by=organiser)
+    services.tournament_check_in(tournament_id=t.pk, player=extra, by=organiser)
+    assert tournaments_with_rounds_due() == [(t.pk, 1)]
+
+
 def test_the_deadline_job_counts_its_forfeits(organiser, jobs):
     t = make_tournament(organiser, make_bots(2), rounds=1, round_duration=dt.timedelta(0))
     with jobs():
         tasks.tournament_round_pair_task.delay(t.pk, 1).get()  # no start time: waits
     assert not Round.objects.filter(tournament=t).exists()
-    from tournaments import services
-
     with jobs():
         services.tournament_start(tournament_id=t.pk, by=organiser)
     with jobs():
