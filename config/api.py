@@ -48,6 +48,9 @@ class ErrorDetailSerializer(serializers.Serializer):
     rule = serializers.CharField(required=False, help_text="The RULES.md rule that was broken.")
     fields = serializers.DictField(required=False, help_text="Per-field validation messages.")
     current_version = serializers.IntegerField(required=False)
+    reason = serializers.CharField(
+        required=False, help_text="A more specific code, e.g. `not_a_player`, `match_not_found`."
+    )
 
 
 class ErrorSerializer(serializers.Serializer):

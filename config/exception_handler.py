@@ -31,9 +31,18 @@ def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **extra}}
 
 
+# Clients branch on these codes for these statuses (the API contract); a service's more
+# specific code (e.g. "match_not_found", "not_a_player") is kept as "reason".
+_CONTRACT_CODES = {403: "permission_denied", 404: "not_found"}
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
-        return Response(_body(exc.code, exc.message, **exc.extra), status=exc.status)
+        code, extra = exc.code, dict(exc.extra)
+        contract_code = _CONTRACT_CODES.get(exc.status)
+        if contract_code and code != contract_code:
+            code, extra["reason"] = contract_code, code
+        return Response(_body(code, exc.message, **extra), status=exc.status)
     if isinstance(exc, RuleError):
         return Response(
             _body(exc.code, str(exc), rule=exc.rule), status=status.HTTP_400_BAD_REQUEST

@@ -148,7 +148,7 @@ class TestView:
         ):
             response = alice_client.get(url)
             assert response.status_code == 404
-            assert "not_found" in error(response)
+            assert error(response) == "not_found"
 
     def test_anonymous(self, match):
         from rest_framework.test import APIClient
@@ -200,8 +200,8 @@ class TestActions:
             ("ben", {"type": "fold"}, 400, "validation_error"),
             ("ben", {"type": "discard", "card": "ZZ"}, 400, None),
             ("ben", {"type": "pass", "expected_version": 1}, 409, "version_conflict"),
-            ("organiser", {"type": "pass"}, 403, None),
-            ("stranger", {"type": "pass"}, 403, None),
+            ("organiser", {"type": "pass"}, 403, "permission_denied"),
+            ("stranger", {"type": "pass"}, 403, "permission_denied"),
         ],
     )
     def test_rejected_actions_write_nothing(
@@ -397,3 +397,17 @@ class TestRulings:
     def test_reason_required(self, match, organiser_client):
         response = self.rule(organiser_client, match["id"], {"type": "void_hand"})
         assert response.status_code == 400 and error(response) == "validation_error"
+
+
+def test_a_player_resigns(match, alice_client, ben):
+    response = act(alice_client, match["id"], {"type": "resign"})
+    assert response.status_code == 201, response.json()
+    assert response.json()["status"] == "finished"
+    assert response.json()["winner"] == ben.id
+
+
+def test_specific_reason_is_kept_under_the_contract_code(match, make_player):
+    stranger = token_client(make_player().user)
+    response = act(stranger, match["id"], {"type": "pass"})
+    assert response.json()["error"]["code"] == "permission_denied"
+    assert response.json()["error"]["reason"] == "not_a_player"
