@@ -411,3 +411,22 @@ def test_specific_reason_is_kept_under_the_contract_code(match, make_player):
     response = act(stranger, match["id"], {"type": "pass"})
     assert response.json()["error"]["code"] == "permission_denied"
     assert response.json()["error"]["reason"] == "not_a_player"
+
+
+def test_idempotent_match_creation(organiser_client, ann, ben):
+    body = {"player1": ann.id, "player2": ben.id, "seed": "k"}
+    first = organiser_client.post("/api/matches/", body, format="json", HTTP_IDEMPOTENCY_KEY="m1")
+    again = organiser_client.post("/api/matches/", body, format="json", HTTP_IDEMPOTENCY_KEY="m1")
+    assert first.status_code == again.status_code == 201
+    assert first.json()["id"] == again.json()["id"]
+    assert Match.objects.count() == 1
+
+
+def test_idempotent_table_hand(table_match, organiser_client):
+    url = f"/api/matches/{table_match['id']}/hands/"
+    for _ in range(2):
+        response = organiser_client.post(
+            url, {"drawn": True}, format="json", HTTP_IDEMPOTENCY_KEY="h1"
+        )
+        assert response.status_code == 201
+    assert len(organiser_client.get(f"/api/matches/{table_match['id']}/").json()["hands"]) == 1

@@ -59,6 +59,22 @@ def test_schema_is_served(alice_client):
     assert alice_client.get("/api/docs/").status_code == 200
 
 
+def test_every_operation_documents_its_errors(alice_client):
+    schema = alice_client.get("/api/schema/?format=json").json()
+    error_ref = "#/components/schemas/Error"
+    for path, operations in schema["paths"].items():
+        if not path.startswith(("/api/matches/", "/api/players/", "/api/me/", "/api/auth/")):
+            continue
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            errors = {code for code in responses if code.startswith(("4", "5"))}
+            assert {"401", "429"} <= errors, (method, path)
+            for code in errors:
+                body = responses[code]["content"]["application/json"]["schema"]
+                assert body == {"$ref": error_ref}, (method, path, code)
+                assert "Error codes" in responses[code]["description"]
+
+
 def _path_values(ids: dict[str, object]) -> st.SearchStrategy[dict[str, object]]:
     """Real ids four times in five; otherwise whatever schemathesis generates."""
     return st.sampled_from([ids, ids, ids, ids, {}])
