@@ -37,7 +37,7 @@ pytestmark = [
     ),
 ]
 
-REDIS_DB = 3  # a Redis database of its own: flushed at start, used by nothing else
+REDIS_DB = 3  # a Redis database of its own (flushed at start) and a queue named per run
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -61,22 +61,24 @@ def _reset_connections() -> None:
     if celery_app._pool is not None:
         celery_app._pool.force_close_all()
     celery_app._pool = None
-    amqp = celery_app.__dict__.get("amqp")
-    if amqp is not None:
-        amqp._producer_pool = None
+    # The AMQP helper caches the queues and router built from the settings: start afresh.
+    celery_app.__dict__.pop("amqp", None)
     celery_app._backend_cache = None
     if hasattr(celery_app._local, "backend"):
         del celery_app._local.backend
 
 
 @contextmanager
-def _app_sends_to(url: str) -> Iterator[None]:
+def _app_sends_to(url: str, queue: str) -> Iterator[None]:
     conf = celery_app.conf
-    saved = {k: conf[k] for k in ("broker_url", "result_backend", "task_always_eager")}
+    keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
+    saved = {k: conf[k] for k in keys}
     # Celery reads CELERY_BROKER_URL from the environment before its own settings.
     saved_env = {k: os.environ.get(k) for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")}
     os.environ.update(CELERY_BROKER_URL=url, CELERY_RESULT_BACKEND=url)
-    conf.update(broker_url=url, result_backend=url, task_always_eager=False)
+    conf.update(
+        broker_url=url, result_backend=url, task_always_eager=False, task_default_queue=queue
+    )
     _reset_connections()
     try:
         yield
@@ -112,7 +114,8 @@ def worker(
     import redis
 
     redis.Redis.from_url(url).flushdb()  # no job left over from an earlier run
-    node = f"tourn-test-{uuid.uuid4().hex[:8]}@localhost"
+    run = uuid.uuid4().hex[:8]
+    node, queue = f"tourn-test-{run}@localhost", f"tourn-test-{run}"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
@@ -120,15 +123,17 @@ def worker(
         "CELERY_BROKER_URL": url,
         "CELERY_RESULT_BACKEND": url,
         "CELERY_TASK_ALWAYS_EAGER": "false",
+        "HG_TEST_QUEUE": queue,
     }
     log = open(tmp_path_factory.mktemp("celery") / "worker.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=threads",
-         "--concurrency=2", "-n", node, "-l", "INFO", "--without-gossip", "--without-mingle"],
+        [sys.executable, "-m", "celery", "-A", "tests.tournaments.worker_app", "worker",
+         "--pool=threads", "--concurrency=2", "-n", node, "-Q", queue, "-l", "INFO",
+         "--without-gossip", "--without-mingle"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
-        with _app_sends_to(url):
+        with _app_sends_to(url, queue):
             wait_for(
                 f"the worker {node} to answer a ping (log: {log.name})",
                 lambda: (
