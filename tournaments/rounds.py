@@ -153,6 +153,8 @@ def _pairings_create(
     """One pairing per pair; a match for each real pair, a recorded win for each bye."""
     players = Player.objects.in_bulk([p for pair in pairs for p in (pair.first, pair.second) if p])
     organisers = [*tournament.organisers.all(), system_user()]
+    if tournament.club is not None:
+        organisers += list(tournament.club.organisers.all())
     label = _FORMAT_LABEL[tournament.format]
     created = []
     # Byes last, so tables 1..k are the real matches; a knockout keeps its bracket order,

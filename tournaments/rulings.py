@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from config.errors import ConflictError, PermissionDeniedError, ValidationError
 from games.models import Match
+from games.selectors import user_can_organise_match
 from games.services import match_rule
 from players.models import Player
 from tournaments import stream
@@ -41,13 +42,13 @@ def pairing_forfeit(
 ) -> None:
     """Rule the pairing's match won by forfeit; the result follows when the match's
     `match_finished` signal is handled, like any other finished match."""
-    match_rule(
-        match_id=pairing.match_id,
-        by=system_user() if by is None else by,
-        type="forfeit",
-        player=winner,
-        reason=reason,
-    )
+    ruler, why = by, reason
+    if by is None or not user_can_organise_match(user=by, match=pairing.match):
+        # The scheduler, or an organiser added after the match was made: the system rules
+        # on the match, naming who asked; the tournament's event names them as well.
+        ruler = system_user()
+        why = reason if by is None else f"{reason} (ruled by {by.get_username()})"
+    match_rule(match_id=pairing.match_id, by=ruler, type="forfeit", player=winner, reason=why)
     data = {"round": pairing.round.number, "table": pairing.table, "winner": winner.pk}
     data["match"] = str(pairing.match_id)
     stream.stream_append(

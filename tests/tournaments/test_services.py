@@ -354,3 +354,21 @@ def test_two_schedulers_pairing_at_once_pair_once(organiser):
     assert sorted(o is not None for o in outcomes) == [False, True]
     assert Pairing.objects.filter(round__tournament=t).count() == 3
     assert event_types(t).count(stream.ROUND_PAIRED) == 1
+
+
+def test_an_organiser_added_later_can_still_rule(organiser, jobs):
+    players = make_bots(2)
+    t = make_tournament(organiser, players, rounds=1)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    late_helper = get_user_model().objects.create_user(username="helper")
+    t.organisers.add(late_helper)
+    with jobs():
+        services.tournament_result_rule(
+            tournament_id=t.pk, round_number=1, table=1, winner=players[0], by=late_helper,
+            reason="no-show",
+        )  # fmt: skip
+    pairing = Pairing.objects.get(round__tournament=t)
+    assert pairing.winner_id == players[0].pk
+    ruled = [e for e in stream_load(tournament=t) if e.type == stream.RESULT_RULED][0]
+    assert ruled.data["by"]["username"] == "helper"
