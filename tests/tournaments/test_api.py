@@ -36,6 +36,20 @@ def test_times_are_entered_and_shown_in_the_tournament_zone(org_client):
     ].startswith("2026-01-06T19:30:00+00:00")
     stored = Tournament.objects.get(pk=summer.json()["id"]).starts_at
     assert stored == dt.datetime(2026, 7, 7, 18, 30, tzinfo=dt.UTC)
+    # Per-round start times across the October clock change, entered as local times.
+    rounds = create(
+        org_client,
+        time_zone="Europe/London",
+        round_starts=["2026-10-24T19:00:00", "2026-10-25T19:00:00"],
+    )
+    assert rounds.status_code == 201, rounds.json()
+    assert rounds.json()["round_starts"] == [
+        "2026-10-24T19:00:00+01:00",
+        "2026-10-25T19:00:00+00:00",
+    ]
+    stored = Tournament.objects.get(pk=rounds.json()["id"])
+    assert stored.round_starts == ["2026-10-24T18:00:00+00:00", "2026-10-25T19:00:00+00:00"]
+    assert stored.starts_at == dt.datetime(2026, 10, 24, 18, 0, tzinfo=dt.UTC)
 
 
 def test_errors_use_the_one_error_format(org_client, api_client):
