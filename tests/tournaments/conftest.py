@@ -1,34 +1,21 @@
 """Fixtures for tournament tests: an organiser, bot players, a tournament factory.
 
-Celery runs eagerly here (jobs execute in process after commit) unless a test is marked
-`celery_worker`, which starts a real worker instead.
+Celery runs eagerly (tests/conftest.py) unless a test is marked `celery_worker`, which
+starts a real worker instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from config.celery import app as celery_app
 from players.models import Club, Player
 from tournaments import services
 from tournaments.models import Tournament
 
 FAST_RULES = {"game_target": 25, "end_when_decided": True}
-
-
-@pytest.fixture(autouse=True)
-def eager_celery(request: pytest.FixtureRequest) -> Iterator[None]:
-    if request.node.get_closest_marker("celery_worker"):
-        yield
-        return
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = previous
 
 
 @pytest.fixture
