@@ -35,9 +35,13 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Solver and pairing need nothing else; replay and api need PostgreSQL (see bench/README.md).
 bench: install
+	$(BIN)/pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/pairing.py
+	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/api.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .hypothesis
