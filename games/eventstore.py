@@ -331,10 +331,15 @@ def load(
     *, stream_id: str, after_version: int = 0, up_to_version: int | None = None
 ) -> list[RecordedEvent]:
     """The stream's events after `after_version` (up to `up_to_version`), upcast, in order."""
+    if connection.vendor == "postgresql":
+        where, params = "stream_id = %s AND version > %s", [stream_id, after_version]
+        if up_to_version is not None:
+            where, params = where + " AND version <= %s", [*params, up_to_version]
+        return _read_pg(f"{where} ORDER BY version", params)
     rows = StoredEvent.objects.filter(stream_id=stream_id, version__gt=after_version)
     if up_to_version is not None:
         rows = rows.filter(version__lte=up_to_version)
-    return [_recorded(row) for row in rows.order_by("version")]
+    return _read_rows(rows.order_by("version"))
 
 
 def read_all(*, after_position: int, limit: int = 1000) -> list[RecordedEvent]:
@@ -345,8 +350,69 @@ def read_all(*, after_position: int, limit: int = 1000) -> list[RecordedEvent]:
     rollback that will never be filled). A follower may checkpoint the last position it
     saw and never skip an event.
     """
+    if connection.vendor == "postgresql":
+        return _read_pg("position > %s ORDER BY position LIMIT %s", [after_position, limit])
     rows = StoredEvent.objects.filter(position__gt=after_position).order_by("position")
-    return [_recorded(row) for row in rows[:limit]]
+    return _read_rows(rows[:limit])
+
+
+# Reading builds RecordedEvents straight from row tuples: a model instance per row cost
+# three times the database read itself on a full replay.
+_READ_FIELDS = (
+    "position",
+    "stream_id",
+    "version",
+    "type",
+    "schema_version",
+    "data",
+    "metadata",
+    "recorded_at",
+    "hash",
+)
+# recorded_at comes back as a UTC wall-clock time (a plain `timestamp`, decoded by the
+# driver's C loader) and gets its time zone here: Django's Python timestamptz loader was
+# a third of the read. Same instant, same tzinfo as the ORM gives.
+_PG_SELECT = (
+    "SELECT position, stream_id, version, type, schema_version, data, metadata,"
+    " recorded_at AT TIME ZONE 'UTC', hash FROM games_storedevent WHERE "
+)
+
+
+def _read_pg(where: str, params: list[Any]) -> list[RecordedEvent]:
+    with connection.cursor() as cursor:
+        cursor.execute(_PG_SELECT + where, params)
+        rows = cursor.fetchall()
+    out = []
+    loads, upcasting = json.loads, bool(_UPCASTERS)
+    naive = aware = None
+    for position, stream_id, version, type_, schema, data, metadata, at, digest in rows:
+        if at != naive:  # the events of one append share their recorded_at
+            naive, aware = at, at.replace(tzinfo=UTC)
+        # Django reads jsonb as text and leaves decoding to the field, as we do here.
+        if data.__class__ is str:
+            data, metadata = loads(data), loads(metadata)
+        if upcasting:
+            schema, data = upcast(type=type_, schema_version=schema, data=data)
+        out.append(
+            RecordedEvent(
+                position, stream_id, version, type_, schema, data, metadata, aware, digest
+            )
+        )
+    return out
+
+
+def _read_rows(rows: Any) -> list[RecordedEvent]:
+    out = []
+    upcasting = bool(_UPCASTERS)
+    for position, stream_id, version, type_, schema, data, metadata, at, digest in rows.values_list(
+        *_READ_FIELDS
+    ):
+        if upcasting:
+            schema, data = upcast(type=type_, schema_version=schema, data=data)
+        out.append(
+            RecordedEvent(position, stream_id, version, type_, schema, data, metadata, at, digest)
+        )
+    return out
 
 
 def subscription_position(*, name: str) -> int:
