@@ -3,10 +3,10 @@ by `decide` when the event was produced). A total match over the event types."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields
 from typing import Any
 
-from games.engine.cards import sort_cards
+from games.engine.cards import FULL_DECK
 from games.engine.events import (
     CardDiscarded,
     CardDrawn,
@@ -35,12 +35,28 @@ from games.engine.scoresheet import (
 )
 from games.engine.state import Hands, MatchState, _jsonable
 
+_FIELD_NAMES = frozenset(f.name for f in fields(MatchState))
+_new = object.__new__
+
+
+def _replace(state: MatchState, **changes: Any) -> MatchState:
+    """`dataclasses.replace` for MatchState without re-running its generated __init__
+    over all 25 fields (that was half of a replay's time): a copy of the field values
+    with `changes` applied. MatchState has neither __post_init__ nor __slots__."""
+    if not changes.keys() <= _FIELD_NAMES:
+        raise TypeError(f"not MatchState fields: {sorted(changes.keys() - _FIELD_NAMES)}")
+    new = _new(MatchState)
+    attrs = new.__dict__
+    attrs.update(state.__dict__)
+    attrs.update(changes)
+    return new
+
 
 def evolve(state: MatchState, event: Event) -> MatchState:
     match event:
         case MatchStarted():
             ruleset = Ruleset.from_dict(event.ruleset)
-            return replace(
+            return _replace(
                 state,
                 ruleset=ruleset,
                 mode=event.mode,
@@ -55,14 +71,14 @@ def evolve(state: MatchState, event: Event) -> MatchState:
         case UpcardPassed():
             passes = state.upcard_passes + 1
             if passes == 1:
-                return replace(state, upcard_passes=1, turn=state.dealer)
-            return replace(
+                return _replace(state, upcard_passes=1, turn=state.dealer)
+            return _replace(
                 state, upcard_passes=2, phase="draw", turn=state.non_dealer, must_draw_stock=True
             )
         case CardDrawn():
             return _drawn(state, event)
         case CardDiscarded():
-            return replace(
+            return _replace(
                 state,
                 hands=_without(state.hands, event.seat, event.card),
                 discard_pile=(*state.discard_pile, event.card),
@@ -72,7 +88,7 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 must_draw_stock=False,
             )
         case Knocked():
-            return replace(
+            return _replace(
                 state,
                 hands=_without(state.hands, event.seat, event.discard),
                 discard_pile=(*state.discard_pile, event.discard),
@@ -81,11 +97,11 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 knock=_record(_data(event)),
             )
         case DefenceLaidOut():
-            return replace(state, defence=_record(_data(event)))
+            return _replace(state, defence=_record(_data(event)))
         case HandScored():
             record = {**_hand_record(state, _data(event)), "kind": event.kind}
             return _hand_over(
-                replace(
+                _replace(
                     state,
                     scoresheet=scoresheet_add(
                         state.scoresheet, seat=event.winner, points=event.points, games=event.games
@@ -95,27 +111,27 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 record,
             )
         case HandRecorded():
-            return replace(state, hand_number=event.hand_number, knock=_record(_data(event)))
+            return _replace(state, hand_number=event.hand_number, knock=_record(_data(event)))
         case HandDrawn():
             number = event.hand_number
-            record = {**_hand_record(replace(state, hand_number=number), {}), "kind": "drawn"}
-            return _hand_over(replace(state, hand_number=number), record)
+            record = {**_hand_record(_replace(state, hand_number=number), {}), "kind": "drawn"}
+            return _hand_over(_replace(state, hand_number=number), record)
         case HandVoided():
             record = {
                 **_hand_record(state, {"reason": event.reason, "by": event.by}),
                 "kind": "voided",
             }
-            state = replace(state, rulings=(*state.rulings, _ruling(event)))
+            state = _replace(state, rulings=(*state.rulings, _ruling(event)))
             return _hand_over(state, record)
         case GameWon():
-            return replace(
+            return _replace(
                 state,
                 scoresheet=scoresheet_close(
                     state.scoresheet, game=event.game, winner=event.winner, bonuses=event.bonuses
                 ),
             )
         case ScoreAdjusted():
-            return replace(
+            return _replace(
                 state,
                 scoresheet=scoresheet_adjust(
                     state.scoresheet, seat=event.seat, game=event.game, points=event.points
@@ -123,9 +139,9 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 rulings=(*state.rulings, _ruling(event)),
             )
         case MatchForfeited() | PlayerResigned():
-            return replace(state, rulings=(*state.rulings, _ruling(event)))
+            return _replace(state, rulings=(*state.rulings, _ruling(event)))
         case MatchFinished():
-            return replace(
+            return _replace(
                 state,
                 status="finished",
                 phase="finished",
@@ -154,8 +170,17 @@ def _without(hands: Hands, seat: int, card: str) -> Hands:
     return (new, hands[1]) if seat == 0 else (hands[0], new)
 
 
+# cards.sort_cards' order (suit then rank) without its per-card validation: evolve applies
+# events `decide` already checked.
+_ORDER = {code: i for i, code in enumerate(FULL_DECK)}.__getitem__
+
+
+def _sorted(cards: Any) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=_ORDER))
+
+
 def _with(hands: Hands, seat: int, card: str) -> Hands:
-    new = sort_cards((*hands[seat], card))
+    new = _sorted((*hands[seat], card))
     return (new, hands[1]) if seat == 0 else (hands[0], new)
 
 
@@ -163,9 +188,9 @@ def _dealt(state: MatchState, event: HandDealt) -> MatchState:
     deck = tuple(event.deck)
     dealer = event.dealer
     # RULES 3 Decision: even positions 0..18 to the non-dealer, odd 1..19 to the dealer.
-    first, second = sort_cards(deck[0:20:2]), sort_cards(deck[1:20:2])
+    first, second = _sorted(deck[0:20:2]), _sorted(deck[1:20:2])
     hands = (second, first) if dealer == 0 else (first, second)
-    return replace(
+    return _replace(
         state,
         phase="upcard",
         hand_number=event.hand_number,
@@ -193,7 +218,7 @@ def _drawn(state: MatchState, event: CardDrawn) -> MatchState:
     else:
         stock, pile = state.stock, state.discard_pile[:-1]
         taken, picked = event.card, (*state.picked_up, (event.seat, event.card))
-    return replace(
+    return _replace(
         state,
         hands=_with(state.hands, event.seat, event.card),
         stock=stock,
@@ -207,26 +232,31 @@ def _drawn(state: MatchState, event: CardDrawn) -> MatchState:
 
 def _hand_record(state: MatchState, data: dict[str, Any]) -> dict[str, Any]:
     """What is kept of a finished hand; hidden cards are revealed here, once it is over."""
-    record: dict[str, Any] = {"hand_number": state.hand_number, "dealer": state.dealer, **data}
+    record: dict[str, Any] = {
+        "hand_number": state.hand_number,
+        "dealer": state.dealer,
+        **_record(data),
+    }
     if state.mode == "online":
+        # The JSON form of these, built directly: flat tuples of card codes become lists.
         record.update(
-            deck=state.deck,
+            deck=list(state.deck),
             salt=state.salt,
             commitment=state.commitment,
-            hands=state.hands,
-            stock=state.stock,
-            discard_pile=state.discard_pile,
-            knock=state.knock,
-            defence=state.defence,
+            hands=[list(state.hands[0]), list(state.hands[1])],
+            stock=list(state.stock),
+            discard_pile=list(state.discard_pile),
+            knock=_jsonable(state.knock),
+            defence=_jsonable(state.defence),
         )
     else:
         record["recorded"] = True
-    return _record(record)
+    return record
 
 
 def _hand_over(state: MatchState, record: dict[str, Any]) -> MatchState:
     """Back to waiting for the next deal (or record); the table is cleared."""
-    return replace(
+    return _replace(
         state,
         phase="awaiting_deal" if state.mode == "online" else "awaiting_record",
         turn=None,
