@@ -11,10 +11,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import PermissionDeniedError, ValidationError, VersionConflictError
+from config.errors import (
+    NotFoundError,
+    PermissionDeniedError,
+    ValidationError,
+    VersionConflictError,
+)
 from games import eventstore, projections
 from games.engine import actions as A
 from games.engine.cards import FULL_DECK, validate_deck
@@ -24,7 +30,7 @@ from games.engine.ruleset import Ruleset
 from games.engine.state import state_to_dict
 from games.eventstore import NewEvent
 from games.models import Match, MatchDealPlan
-from games.selectors import SNAPSHOT_KIND, match_get, match_state_at, user_can_organise_match
+from games.selectors import SNAPSHOT_KIND, match_state_at, user_can_organise_match
 from games.signals import match_finished
 from players.models import Player
 
@@ -256,13 +262,17 @@ class MatchSession:
 
 
 def _lock(match_id: uuid.UUID | str) -> Match:
-    # One writer per match at a time; the append's expected_version is the second guard.
-    match_get(match_id=match_id)
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("player1", "player2")
-        .get(pk=match_id)
-    )
+    """The match row, locked: one writer per match at a time (the append's expected_version
+    is the second guard). Its players come in the same query."""
+    try:
+        return (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("player1", "player2")
+            .get(pk=match_id)
+        )
+    except (Match.DoesNotExist, ValueError, TypeError, DjangoValidationError):
+        # An unparsable id is simply not a match (as in selectors.match_get).
+        raise NotFoundError("no such match", code="match_not_found") from None
 
 
 def _check_version(session: MatchSession, expected_version: int | None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ObjectDoesNotExist
 
 from players.models import Player
 
@@ -21,6 +22,11 @@ def user_is_organiser(*, user: AbstractBaseUser | AnonymousUser | None) -> bool:
 
 
 def player_for_user(*, user: AbstractBaseUser | AnonymousUser | None) -> Player | None:
+    """The user's player, or None. No query when the user came with its player already
+    loaded (config.authentication loads it with the token)."""
     if user is None or not user.is_authenticated:
         return None
-    return Player.objects.filter(user=user).first()
+    try:
+        return user.player
+    except ObjectDoesNotExist:
+        return None

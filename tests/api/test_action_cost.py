@@ -1,0 +1,52 @@
+"""What one action costs the database: the queries that bench/api.py's figures depend on.
+Counted by table, so the test holds on PostgreSQL and SQLite alike."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.api.test_matches import act, preset_deck
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match_id(organiser_client, alice, bob) -> str:
+    """Alice deals first; Bob (the non-dealer) is to act on the upcard."""
+    body = {"player1": alice.id, "player2": bob.id, "first_dealer": alice.id}
+    response = organiser_client.post(
+        "/api/matches/", {**body, "decks": [preset_deck()]}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def tables_read(queries: list[dict]) -> list[str]:
+    """The table each SELECT reads first (FROM ...), in order."""
+    out = []
+    for query in queries:
+        found = re.match(r'\s*SELECT .*? FROM "?(\w+)"?', query["sql"], re.S | re.I)
+        if found:
+            out.append(found.group(1))
+    return out
+
+
+def test_an_action_reads_the_match_once_and_the_player_with_the_token(match_id, bob_client):
+    with CaptureQueriesContext(connection) as queries:
+        response = act(bob_client, match_id, {"type": "pass"})
+    assert response.status_code == 201
+    read = tables_read(queries.captured_queries)
+    assert read.count("games_match") == 1, read  # the locked read; no lookup before it
+    assert "players_player" not in read, read  # the caller's player came with the token
+    assert read[0] == "authtoken_token"
+
+
+def test_an_unknown_or_unparsable_match_is_not_found(bob_client):
+    for match_id in ("00000000-0000-0000-0000-000000000000", "not-a-uuid"):
+        response = act(bob_client, match_id, {"type": "pass"})
+        assert response.status_code == 404
+        assert response.json()["error"]["code"] == "not_found"
