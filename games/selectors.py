@@ -4,6 +4,7 @@ match for a given viewer, its event stream with hidden cards removed, audit repl
 from __future__ import annotations
 
 import uuid
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -68,17 +69,36 @@ def match_state_at(*, match: Match, version: int | None = None) -> tuple[MatchSt
     """The engine state at `version` (default: the latest) from the latest snapshot at or
     before it plus the events since."""
     state, at = initial_state(), 0
+    # The finished-hand records, most of a late snapshot, are read only if looked at:
+    # deciding the next action never does, views do.
     snap = eventstore.snapshot_load(
-        stream_id=match.stream_id, kind=SNAPSHOT_KIND, max_version=version
+        stream_id=match.stream_id,
+        kind=SNAPSHOT_KIND,
+        max_version=version,
+        without=("hand_results",),
     )
     if snap is not None:
         at, data = snap
-        state = state_from_dict(data)
+        state = state_from_dict(
+            data, load_hand_results=partial(_hand_results_at, match.stream_id, at)
+        )
     recorded = eventstore.load(stream_id=match.stream_id, after_version=at, up_to_version=version)
     if recorded:
         state = replay((event_from_dict(e.type, e.data) for e in recorded), state)
         at = recorded[-1].version
     return state, at
+
+
+def _hand_results_at(stream_id: str, version: int) -> tuple[dict[str, Any], ...]:
+    """The finished-hand records of the snapshot at `version`, or, if it has been deleted
+    since, of the state replayed from the events up to it."""
+    records = eventstore.snapshot_part(
+        stream_id=stream_id, kind=SNAPSHOT_KIND, version=version, key="hand_results"
+    )
+    if records is None:
+        recorded = eventstore.load(stream_id=stream_id, up_to_version=version)
+        records = replay(event_from_dict(e.type, e.data) for e in recorded).hand_results
+    return tuple(records)
 
 
 # -- what a viewer may see ---------------------------------------------------------------
