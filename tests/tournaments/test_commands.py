@@ -42,3 +42,10 @@ def test_load_demo_creates_a_played_tournament_once(monkeypatch):
     assert t.status == Tournament.Status.FINISHED
     assert "Demo tournament id" in out.getvalue() and "already there" in out.getvalue()
     assert t.organisers.filter(username="organiser").exists()
+    # Two demo logins with one match in progress between them, created once.
+    from games.models import Match
+
+    demo = Match.objects.filter(player1__user__username="alice", player2__user__username="bob")
+    assert demo.count() == 1
+    assert demo.get().status == Match.Status.IN_PROGRESS
+    assert "'alice' and 'bob'" in out.getvalue()

@@ -9,6 +9,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from config.celery import app as celery_app
+from games.services import match_create
+from players.models import Player
+from players.services import player_create
 from tournaments.models import Tournament
 from tournaments.simulation import standings_table, tournament_simulate
 
@@ -18,6 +21,9 @@ DEMO_TOURNAMENT = "Demo club evening (Swiss, bots)"
 # Small enough to keep `make run` startup well under a minute: 8 bots, 3 rounds, games to 50,
 # a match ending once a player has won two of its three games.
 DEMO_PLAYERS, DEMO_ROUNDS, DEMO_GAME_TARGET = 8, 3, 50
+# Two logins with a match in progress, to play through the API by hand.
+DEMO_HUMANS = (("alice", "Alice"), ("bob", "Bob"))
+DEMO_HUMAN_PASSWORD = "gin-demo-player"  # noqa: S105 - local demo only, printed
 
 
 class Command(BaseCommand):
@@ -42,6 +48,31 @@ class Command(BaseCommand):
         )
         if not options["no_tournament"]:
             self._demo_tournament(user)
+            self._demo_match(user)
+
+    def _demo_match(self, user: object) -> None:
+        players = []
+        for username, name in DEMO_HUMANS:
+            player = Player.objects.filter(user__username=username).first()
+            if player is None:
+                player = player_create(name=name, username=username, password=DEMO_HUMAN_PASSWORD)
+            players.append(player)
+        if not players[0].matches_as_player1.exists():
+            match_create(
+                player1=players[0],
+                player2=players[1],
+                organisers=[user],
+                created_by=user,
+                label="Demo match: play it through the API",
+            )
+        match = players[0].matches_as_player1.order_by("-created_at").first()
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo players: 'alice' and 'bob', password '{DEMO_HUMAN_PASSWORD}'. "
+                f"Their match: http://127.0.0.1:8000/api/matches/{match.pk}/ "
+                "(POST /api/auth/token/ for a token, then POST .../actions/)"
+            )
+        )
 
     def _demo_tournament(self, user: object) -> None:
         existing = Tournament.objects.filter(name=DEMO_TOURNAMENT).first()
