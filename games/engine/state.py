@@ -166,6 +166,14 @@ def state_from_dict(
 
 
 def _jsonable(value: Any) -> Any:
+    # Exact-type checks first: this runs over every card code of every finished hand.
+    cls = value.__class__
+    if cls is str or cls is int or value is None or cls is bool:
+        return value
+    if cls is list or cls is tuple:
+        return [v if v.__class__ is str else _jsonable(v) for v in value]
+    if cls is dict:
+        return {k: v if v.__class__ is str else _jsonable(v) for k, v in value.items()}
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple | HandResults):
