@@ -238,7 +238,7 @@ def _hand_record(state: MatchState, data: dict[str, Any]) -> dict[str, Any]:
         **_record(data),
     }
     if state.mode == "online":
-        # The JSON form of these, built directly: flat tuples of card codes become lists.
+        # The JSON form of the cards, built directly: flat tuples of codes become lists.
         record.update(
             deck=list(state.deck),
             salt=state.salt,
@@ -246,8 +246,10 @@ def _hand_record(state: MatchState, data: dict[str, Any]) -> dict[str, Any]:
             hands=[list(state.hands[0]), list(state.hands[1])],
             stock=list(state.stock),
             discard_pile=list(state.discard_pile),
-            knock=_jsonable(state.knock),
-            defence=_jsonable(state.defence),
+            # Already in JSON form (made by _record when the events were applied) and,
+            # like everything in a state, never changed in place: shared, not copied.
+            knock=state.knock,
+            defence=state.defence,
         )
     else:
         record["recorded"] = True
