@@ -17,7 +17,11 @@ CARD = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 @pytest.fixture
 def tournament():
     return tournament_simulate(
-        players=4, format="round_robin", rounds=None, ruleset={"game_target": 10, "games": 1}, progress=False
+        players=4,
+        format="round_robin",
+        rounds=None,
+        ruleset={"game_target": 10, "games": 1},
+        progress=False,
     )
 
 
