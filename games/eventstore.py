@@ -4,9 +4,10 @@ One append-only table holds every stream ("match-<uuid>", a tournament's decisio
 `append` writes all of a command's events or none, with optimistic concurrency on the
 stream's version. Each event's hash covers a canonical encoding of the event and the hash
 of the event before it in the same stream, so `verify` finds any row changed behind the
-store's back. `read_all` follows the global order without ever skipping an event whose
-transaction commits late (appends take positions one transaction at a time). Old event
-shapes are upcast on read; snapshots are a disposable cache of a stream's state.
+store's back. `read_all` follows the global order (writing transaction, then position)
+without ever skipping an event whose transaction commits late, and without making appends
+to different streams wait for each other. Old event shapes are upcast on read; snapshots
+are a disposable cache of a stream's state.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from typing import Any
 from django.db import (
     DEFAULT_DB_ALIAS,
     IntegrityError,
-    OperationalError,
     connection,
     connections,
     transaction,
@@ -193,7 +193,8 @@ def append(
     """Append `events` to `stream_id`, which must be at `expected_version` (0 = new stream).
 
     All or nothing; joins the caller's transaction (as a savepoint). Raises ConcurrencyError
-    when the stream has moved on, including when a concurrent writer commits first.
+    when the stream has moved on, including when a concurrent writer commits first. Appends
+    to different streams never wait for each other.
     """
     _check_append_args(stream_id, expected_version, events)
     prepared = [
@@ -203,12 +204,11 @@ def append(
     try:
         with transaction.atomic():
             return _append_in_transaction(stream_id, expected_version, prepared)
-    except (IntegrityError, _AppendDeadlockError) as exc:
-        # The unique (stream_id, version) index refused us, or PostgreSQL broke a deadlock
-        # between our append lock and a row lock the caller holds: either way another
-        # writer got there first and the caller may retry.
+    except IntegrityError as exc:
+        # The unique (stream_id, version) index refused us: another writer got there first
+        # and the caller may retry.
         current = stream_version(stream_id=stream_id)
-        if current == expected_version and isinstance(exc, IntegrityError):
+        if current == expected_version:
             raise
         raise ConcurrencyError(
             stream_id=stream_id, expected_version=expected_version, current_version=current
@@ -232,8 +232,7 @@ def _check_append_args(stream_id: str, expected_version: int, events: Sequence[N
 def _append_in_transaction(
     stream_id: str, expected_version: int, prepared: list[tuple[NewEvent, dict, dict]]
 ) -> list[RecordedEvent]:
-    tx_id = _serialise_appends()
-    current, prev_hash = _stream_head(stream_id)
+    tx_id, current, prev_hash = _append_head(stream_id)
     if current != expected_version:
         raise ConcurrencyError(
             stream_id=stream_id, expected_version=expected_version, current_version=current
@@ -280,43 +279,29 @@ def _stream_head(stream_id: str) -> tuple[int, str]:
     return head if head is not None else (0, GENESIS_HASH)
 
 
-# A transaction-level advisory lock key ("hgev"): held from a transaction's first append
-# until it commits or rolls back.
-APPEND_LOCK_KEY = 0x68676576
+def _append_head(stream_id: str) -> tuple[int | None, int, str]:
+    """The writing transaction's id and the stream's head (version, hash), in one round trip.
 
-
-def _serialise_appends() -> int | None:
-    """Make appending transactions take their global positions one after the other.
-
-    A position taken from a sequence by a transaction that commits late would otherwise
-    appear *below* positions already visible, and a follower that checkpointed past it
-    would skip it for ever (Marten's async daemon did). Holding this lock until commit
-    means a position becomes visible only after every lower one has committed or rolled
-    back, so positions are final as soon as they are seen. On SQLite the database write
-    lock already serialises writers. Returns the writing transaction's id (PostgreSQL).
-
-    Lock order: take row locks (select_for_update) *before* appending; a transaction that
-    appends and then waits for a row lock can deadlock with one holding that row and
-    waiting here. PostgreSQL breaks such a deadlock; if it picks the waiter here, the
-    append fails with ConcurrencyError.
+    The id goes on every event of the append: `read_all` orders by (tx_id, position) and
+    hands out only events of transactions older than any still running, which is what
+    makes it gap-safe without serialising appends (see `read_all`). SQLite has no
+    concurrent writers (its write lock lasts until commit): positions are the order there,
+    and tx_id stays NULL.
     """
     if connection.vendor != "postgresql":
-        return None
+        return (None, *_stream_head(stream_id))
     with connection.cursor() as cursor:
-        try:
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(%s), pg_current_xact_id()::text::bigint",
-                [APPEND_LOCK_KEY],
-            )
-        except OperationalError as exc:
-            if getattr(exc.__cause__, "sqlstate", None) == "40P01":  # deadlock_detected
-                raise _AppendDeadlockError from exc
-            raise
-        return cursor.fetchone()[1]
+        cursor.execute(_PG_APPEND_HEAD, [stream_id])
+        tx_id, version, digest = cursor.fetchone()
+    return (tx_id, version, digest) if version is not None else (tx_id, 0, GENESIS_HASH)
 
 
-class _AppendDeadlockError(Exception):
-    pass
+# pg_current_xact_id() is the top-level transaction's id even inside the append's savepoint.
+_PG_APPEND_HEAD = (
+    "SELECT pg_current_xact_id()::text::bigint, head.version, head.hash"
+    " FROM (SELECT 1) AS one LEFT JOIN LATERAL (SELECT version, hash FROM games_storedevent"
+    " WHERE stream_id = %s ORDER BY version DESC LIMIT 1) AS head ON true"
+)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -343,17 +328,66 @@ def load(
 
 
 def read_all(*, after_position: int, limit: int = 1000) -> list[RecordedEvent]:
-    """Events of every stream after `after_position`, in global order, upcast.
+    """Events of every stream after the event at `after_position` (0: from the start), in
+    global order, upcast. A follower checkpoints the position of the last event it got.
 
-    Gap-safe: appends are serialised until commit (see `_serialise_appends`), so when a
-    position is visible every lower position is final (committed, or a gap left by a
-    rollback that will never be filled). A follower may checkpoint the last position it
-    saw and never skip an event.
+    Gap-safe without a global lock. On PostgreSQL the global order is (tx_id, position):
+    the writing transaction's id, then the position. A position is taken when a row is
+    inserted but only becomes visible at commit, so positions alone appear out of order;
+    instead only events of transactions older than every transaction still running are
+    handed out. Such a transaction has ended, and any transaction that commits later has
+    a larger id than all of them, so nothing can ever appear before a checkpoint. (The
+    reader's own transaction counts as ended for its own events, and transactions of
+    other databases on the same server are not waited for.) A long transaction that has
+    written to this database holds followers back until it ends. On SQLite writers are
+    serialised until commit, so the position is the order.
     """
     if connection.vendor == "postgresql":
-        return _read_pg("position > %s ORDER BY position LIMIT %s", [after_position, limit])
+        after_tx = _tx_of(after_position)
+        with connection.cursor() as cursor:
+            # pg_stat_activity is cached per transaction; the horizon needs it fresh.
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+        return _read_pg(_PG_READ_ALL, [after_tx, after_position, limit])
     rows = StoredEvent.objects.filter(position__gt=after_position).order_by("position")
     return _read_rows(rows[:limit])
+
+
+def _tx_of(position: int) -> int:
+    """The tx_id of the event at `position` (0 for position 0): half of a checkpoint."""
+    if position == 0:
+        return 0
+    found = StoredEvent.objects.filter(position=position).values_list("tx_id", flat=True)
+    if not found:
+        raise ValidationError(f"No stored event at position {position}.")
+    return found[0] or 0
+
+
+def _global_order_key(position: int) -> tuple[int, int]:
+    if connection.vendor != "postgresql":
+        return (0, position)
+    return (_tx_of(position), position)
+
+
+# The horizon H: the oldest transaction of this database that may still be running when
+# the statement's snapshot was taken: the least of the snapshot's in-progress ids (less
+# those of backends known to be connected to another database; an id whose database is
+# unknown counts), else the snapshot's xmax (no id from xmax on had ended). Every id below
+# H has ended. A visible event with tx_id = H can only be the reader's own transaction's
+# (the snapshot leaves it out of the in-progress ids), and it may then be handed out too:
+# nothing can appear before it. pg_stat_activity shows 32-bit xids, hence the modulo.
+_PG_HORIZON = (
+    "(SELECT COALESCE(min(x::text::bigint),"
+    " pg_snapshot_xmax(pg_current_snapshot())::text::bigint)"
+    " FROM pg_snapshot_xip(pg_current_snapshot()) AS x"
+    " WHERE x::text::bigint %% 4294967296 NOT IN (SELECT a.backend_xid::text::bigint"
+    " FROM pg_stat_activity AS a WHERE a.backend_xid IS NOT NULL"
+    " AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database())))"
+)
+_PG_READ_ALL = (
+    "tx_id IS NOT NULL AND (tx_id, position) > (%s, %s) AND tx_id <= "
+    + _PG_HORIZON
+    + " ORDER BY tx_id, position LIMIT %s"
+)
 
 
 # Reading builds RecordedEvents straight from row tuples: a model instance per row cost
@@ -422,12 +456,13 @@ def subscription_position(*, name: str) -> int:
 
 
 def subscription_advance(*, name: str, position: int) -> None:
-    """Move the follower's checkpoint forward to `position` (never backwards)."""
+    """Move the follower's checkpoint forward to the event at `position` (never backwards
+    in the global order of `read_all`, which is not the order of positions)."""
     with transaction.atomic():
         sub, created = Subscription.objects.select_for_update().get_or_create(
             name=name, defaults={"position": position}
         )
-        if not created and position > sub.position:
+        if not created and _global_order_key(position) > _global_order_key(sub.position):
             sub.position = position
             sub.save(update_fields=["position", "updated_at"])
 

@@ -72,18 +72,19 @@ def test_a_race_lost_at_insert_time_is_a_conflict(monkeypatch):
     # Another writer appended between our head read and our insert: the unique
     # (stream_id, version) index refuses us, and that is reported as a conflict.
     eventstore.append(stream_id="s", expected_version=0, events=[ev()])
-    real_head = eventstore._stream_head
+    real_head = eventstore._append_head
     calls = []
 
-    def stale_once(stream_id):
+    def stale(stream_id):
         calls.append(stream_id)
-        return (0, eventstore.GENESIS_HASH) if len(calls) == 1 else real_head(stream_id)
+        tx_id, _, _ = real_head(stream_id)
+        return tx_id, 0, eventstore.GENESIS_HASH
 
-    monkeypatch.setattr(eventstore, "_stream_head", stale_once)
+    monkeypatch.setattr(eventstore, "_append_head", stale)
     with pytest.raises(ConcurrencyError) as caught:
         eventstore.append(stream_id="s", expected_version=0, events=[ev()])
     assert caught.value.current_version == 1
-    assert len(calls) == 2
+    assert calls == ["s"]
     assert StoredEvent.objects.filter(stream_id="s").count() == 1
 
 

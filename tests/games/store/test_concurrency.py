@@ -1,12 +1,16 @@
-"""Concurrent writers and the gap-safe global reader, on real PostgreSQL connections."""
+"""Concurrent writers and the gap-safe global reader, on real PostgreSQL connections.
 
-import contextlib
+read_all's global order on PostgreSQL is (writing transaction id, position); these tests
+hold transactions open in threads to reproduce the orders in which a follower that
+checkpoints by position alone would skip an event."""
+
 import random
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 import pytest
 from django.db import connection, transaction
 
@@ -113,8 +117,7 @@ def in_flight_then_committed(hold: Callable, other: Callable) -> tuple[list[int]
         held = pool.submit(own_connection(hold), holding, release)
         assert holding.wait(10)
         quick = pool.submit(own_connection(other))
-        with contextlib.suppress(TimeoutError):  # it may wait until `hold` commits: fine
-            quick.result(timeout=0.5)
+        quick.result(timeout=5)  # appends to another stream do not wait for `hold`
         early = positions(eventstore.read_all(after_position=0))
         release.set()
         held.result(timeout=10)
@@ -143,9 +146,11 @@ def test_reader_never_skips_a_lower_position_that_commits_later():
 
 @postgresql_only
 def test_reader_is_safe_when_transaction_ids_and_positions_disagree():
-    # The older transaction (lower xid) appends *after* the younger one took a position:
-    # a reader comparing each event's transaction id with its snapshot's xmin would hand
-    # out the older one's event while the younger one's lower position is still open.
+    # The older transaction (lower xid) appends *after* the younger one took a position
+    # and commits first: a reader ordering by position and filtering on xids alone would
+    # hand out the older one's event, checkpoint at its (higher) position and skip the
+    # younger one's lower position when it commits. In (tx_id, position) order the
+    # younger one's event comes after the checkpoint.
     older_has_xid, younger_appended, release = (
         threading.Event(),
         threading.Event(),
@@ -174,17 +179,26 @@ def test_reader_is_safe_when_transaction_ids_and_positions_disagree():
     with ThreadPoolExecutor(2) as pool:
         futures = [pool.submit(older), pool.submit(younger)]
         assert younger_appended.wait(10)
-        with contextlib.suppress(TimeoutError):  # it may wait until younger commits
-            futures[0].result(timeout=0.5)
+        futures[0].result(timeout=5)  # older committed while younger is still open
         early = positions(eventstore.read_all(after_position=0))
         release.set()
         for future in futures:
             future.result(timeout=10)
     final = positions(eventstore.read_all(after_position=0))
     assert final[: len(early)] == early
-    assert [e.stream_id for e in eventstore.read_all(after_position=0)] == ["younger", "older"]
+    assert [e.stream_id for e in eventstore.read_all(after_position=0)] == ["older", "younger"]
     tx_ids = dict(StoredEvent.objects.values_list("stream_id", "tx_id"))
     assert tx_ids["older"] == xids[0] < tx_ids["younger"]
+    # Positions disagree with the global order here; a follower's checkpoint follows the
+    # global order, from the older event (higher position) to the younger (lower).
+    older_position, younger_position = final
+    assert older_position > younger_position
+    assert eventstore.read_all(after_position=older_position)[0].position == younger_position
+    eventstore.subscription_advance(name="feed", position=older_position)
+    eventstore.subscription_advance(name="feed", position=younger_position)
+    assert eventstore.subscription_position(name="feed") == younger_position
+    eventstore.subscription_advance(name="feed", position=older_position)  # not backwards
+    assert eventstore.subscription_position(name="feed") == younger_position
 
 
 @postgresql_only
@@ -225,31 +239,31 @@ def test_follower_sees_every_event_exactly_once_under_load():
         list(pool.map(writer, range(writers)))
         done.set()
         following.result()
-    stored = list(StoredEvent.objects.order_by("position").values_list("position", flat=True))
+    stored = list(
+        StoredEvent.objects.order_by("tx_id", "position").values_list("position", flat=True)
+    )
     assert seen == stored
     assert len(stored) >= writers * appends_each
 
 
 @postgresql_only
-def test_deadlock_with_a_callers_row_lock_becomes_a_conflict():
-    # T1 holds a row lock and then appends; T2 has appended and then wants that row.
+def test_a_callers_row_lock_and_an_open_append_do_not_deadlock():
+    # T1 holds a row lock and then appends; T2 has appended and then wants that row. With
+    # appends serialised by a global lock this was a deadlock; now T1's append does not
+    # wait for T2, T1 commits, and T2 gets the row.
     Subscription.objects.create(name="row")
     row_locked, appended = threading.Event(), threading.Event()
     outcome = {}
 
     @own_connection
     def t1():
-        with connection.cursor() as cursor:
-            cursor.execute("SET deadlock_timeout = '50ms'")  # T1 detects, so T1 is the victim
-        try:
-            with transaction.atomic():
-                Subscription.objects.select_for_update().get(name="row")
-                row_locked.set()
-                assert appended.wait(10)
-                time.sleep(0.2)  # T2 is now waiting for the row
-                eventstore.append(stream_id="t1", expected_version=0, events=[event(1)])
-        except ConcurrencyError as exc:
-            outcome["t1"] = exc
+        with transaction.atomic():
+            Subscription.objects.select_for_update().get(name="row")
+            row_locked.set()
+            assert appended.wait(10)
+            time.sleep(0.2)  # T2 is now waiting for the row
+            eventstore.append(stream_id="t1", expected_version=0, events=[event(1)])
+        outcome["t1"] = "committed"
 
     @own_connection
     def t2():
@@ -263,7 +277,41 @@ def test_deadlock_with_a_callers_row_lock_becomes_a_conflict():
     with ThreadPoolExecutor(2) as pool:
         for future in [pool.submit(t1), pool.submit(t2)]:
             future.result(timeout=20)
-    assert isinstance(outcome["t1"], ConcurrencyError)
-    assert outcome["t2"] == "committed"
-    assert eventstore.stream_version(stream_id="t1") == 0
+    assert outcome == {"t1": "committed", "t2": "committed"}
+    assert eventstore.stream_version(stream_id="t1") == 1
     assert eventstore.stream_version(stream_id="t2") == 1
+    # T1 took its transaction id (with the row lock) first: its event comes first.
+    assert [e.stream_id for e in eventstore.read_all(after_position=0)] == ["t1", "t2"]
+
+
+@postgresql_only
+def test_an_open_transaction_in_another_database_does_not_hold_followers_back():
+    # Transaction ids are server-wide: a follower waiting for every older transaction
+    # would wait for other applications' (or test runs') transactions too.
+    dsn = connection.get_connection_params()
+    other = {k: dsn[k] for k in ("host", "port", "user", "password") if dsn.get(k)}
+    with psycopg.connect(dbname="postgres", **other) as elsewhere:
+        elsewhere.execute("SELECT pg_current_xact_id()")  # an xid, held open
+        eventstore.append(stream_id="here", expected_version=0, events=[event(1)])
+        assert [e.stream_id for e in eventstore.read_all(after_position=0)] == ["here"]
+
+
+@postgresql_only
+def test_an_open_append_holds_followers_back_until_it_ends():
+    holding, release = threading.Event(), threading.Event()
+
+    @own_connection
+    def hold():
+        with transaction.atomic():
+            eventstore.append(stream_id="open", expected_version=0, events=[event(1)])
+            holding.set()
+            assert release.wait(10)
+
+    with ThreadPoolExecutor(1) as pool:
+        held = pool.submit(hold)
+        assert holding.wait(10)
+        eventstore.append(stream_id="later", expected_version=0, events=[event(2)])
+        assert eventstore.read_all(after_position=0) == []  # "later" waits behind "open"
+        release.set()
+        held.result(timeout=10)
+    assert [e.stream_id for e in eventstore.read_all(after_position=0)] == ["open", "later"]

@@ -115,10 +115,14 @@ def test_read_all_pages_through_the_global_order():
 
 
 def test_subscription_checkpoints_only_move_forward():
+    recorded = eventstore.append(
+        stream_id="s", expected_version=0, events=[NewEvent("A", {"n": n}) for n in range(9)]
+    )
+    third, seventh, ninth = (recorded[i].position for i in (2, 6, 8))
     assert eventstore.subscription_position(name="feed") == 0
-    eventstore.subscription_advance(name="feed", position=7)
-    eventstore.subscription_advance(name="feed", position=3)
-    assert eventstore.subscription_position(name="feed") == 7
-    eventstore.subscription_advance(name="feed", position=9)
-    assert eventstore.subscription_position(name="feed") == 9
+    eventstore.subscription_advance(name="feed", position=seventh)
+    eventstore.subscription_advance(name="feed", position=third)
+    assert eventstore.subscription_position(name="feed") == seventh
+    eventstore.subscription_advance(name="feed", position=ninth)
+    assert eventstore.subscription_position(name="feed") == ninth
     assert eventstore.subscription_position(name="other") == 0

@@ -1,0 +1,17 @@
+"""An index for read_all's global order, (tx_id, position) (see games.eventstore.read_all).
+
+Plain SQL, not a model index: it serves one query of the event store, which pages through
+it with a row comparison, and the model keeps describing the table's data only."""
+
+from django.db import migrations
+
+
+class Migration(migrations.Migration):
+    dependencies = [("games", "0003_match_read_models")]
+
+    operations = [
+        migrations.RunSQL(
+            "CREATE INDEX games_storedevent_tx_position ON games_storedevent (tx_id, position)",
+            reverse_sql="DROP INDEX games_storedevent_tx_position",
+        )
+    ]
