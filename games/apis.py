@@ -25,6 +25,7 @@ from config.api import (
 from config.authentication import request_player
 from config.errors import PermissionDeniedError
 from games import selectors, services
+from games.models import Match
 from games.serializers import (
     ActionInputSerializer,
     EventPageSerializer,
@@ -52,6 +53,12 @@ PAGE_PARAMETERS = [
 def _request_id(request: Request) -> str:
     """Carried into the events' metadata, so an audit can tie an event to its request."""
     return (request.headers.get("Idempotency-Key") or request.headers.get("X-Request-ID", ""))[:200]
+
+
+def _view_after(request: Request, match: Match) -> dict:
+    """The caller's view of a match a service has just changed, from the state it left."""
+    latest = services.match_committed_state(match=match)
+    return selectors.match_view_for(match=match, user=request.user, latest=latest)
 
 
 def _view(request: Request, match_id: object) -> dict:
@@ -108,7 +115,7 @@ class MatchListApi(generics.ListAPIView):
         match = services.match_create(
             **data.validated_data, organisers=[request.user], created_by=request.user
         )
-        body = selectors.match_view_for(match=match, user=request.user)
+        body = _view_after(request, match)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -145,7 +152,7 @@ class MatchActionApi(APIView):
             expected_version=data.validated_data.get("expected_version"),
             request_id=_request_id(request),
         )
-        body = selectors.match_view_for(match=match, user=request.user)
+        body = _view_after(request, match)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -222,7 +229,7 @@ class MatchHandsApi(APIView):
             request_id=_request_id(request),
             **data.validated_data,
         )
-        body = selectors.match_view_for(match=match, user=request.user)
+        body = _view_after(request, match)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -244,5 +251,5 @@ class MatchRulingsApi(APIView):
             request_id=_request_id(request),
             **data.validated_data,
         )
-        body = selectors.match_view_for(match=match, user=request.user)
+        body = _view_after(request, match)
         return Response(body, status=status.HTTP_201_CREATED)

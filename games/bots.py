@@ -40,7 +40,7 @@ def match_play_bots(
 def match_play_bots_batched(*, match: Match, max_actions: int = 100_000) -> int:
     """The same moves and events as `match_play_bots`, decided in memory and committed in
     one transaction by the caller (bulk loading for benchmarks). Returns moves made."""
-    session = MatchSession.load(match)
+    session = MatchSession.load(match, hand_results=False)
     return session_play_bots(session=session, max_actions=max_actions)
 
 

@@ -65,9 +65,12 @@ def match_seat_for(*, user: User, match: Match) -> int | None:
     return match.seat_of(player.pk) if player is not None else None
 
 
-def match_state_at(*, match: Match, version: int | None = None) -> tuple[MatchState, int]:
+def match_state_at(
+    *, match: Match, version: int | None = None, hand_results: bool = False
+) -> tuple[MatchState, int]:
     """The engine state at `version` (default: the latest) from the latest snapshot at or
-    before it plus the events since."""
+    before it plus the events since. `hand_results`: read the finished-hand records with
+    the snapshot, in the same query, for a caller that will show them."""
     state, at = initial_state(), 0
     # The finished-hand records, most of a late snapshot, are read only if looked at:
     # deciding the next action never does, views do.
@@ -75,7 +78,7 @@ def match_state_at(*, match: Match, version: int | None = None) -> tuple[MatchSt
         stream_id=match.stream_id,
         kind=SNAPSHOT_KIND,
         max_version=version,
-        without=("hand_results",),
+        without=() if hand_results else ("hand_results",),
     )
     if snap is not None:
         at, data = snap
@@ -116,9 +119,16 @@ def _players(match: Match) -> list[dict[str, Any]]:
     ]
 
 
-def match_view_for(*, match: Match, user: User) -> dict[str, Any]:
-    """The body of GET /api/matches/{id}/: what this user may see, seats as player ids."""
-    state, version = match_state_at(match=match)
+def match_view_for(
+    *, match: Match, user: User, latest: tuple[MatchState, int] | None = None
+) -> dict[str, Any]:
+    """The body of GET /api/matches/{id}/: what this user may see, seats as player ids.
+    `latest`: the match's (state, version) when the caller has it at hand (a service has
+    just committed it, see services.match_committed_state); otherwise it is loaded."""
+    if latest is not None and latest[1] == match.version:
+        state, version = latest
+    else:
+        state, version = match_state_at(match=match)
     seat = match_seat_for(user=user, match=match)
     auditor = _may_audit(user=user, match=match, seat=seat)
     view = public_view(state, seat)

@@ -203,8 +203,11 @@ class MatchSession:
         return cls(match, initial_state(), 0)
 
     @classmethod
-    def load(cls, match: Match) -> MatchSession:
-        state, version = match_state_at(match=match)
+    def load(cls, match: Match, *, hand_results: bool = True) -> MatchSession:
+        """The match at its latest version. The services' callers answer with the match's
+        view, which shows the finished hands: read with the snapshot, they cost no second
+        query (`hand_results=False` for callers that never look at them)."""
+        state, version = match_state_at(match=match, hand_results=hand_results)
         return cls(match, state, version)
 
     @property
@@ -342,9 +345,16 @@ def seeded_deck(*, seed: str, hand_number: int) -> list[str]:
 def _commit(session: MatchSession) -> None:
     was_finished = session.match.status == Match.Status.FINISHED
     session.commit()
+    session.match._committed_state = (session.state, session.version)  # noqa: SLF001
     if not was_finished and session.match.status == Match.Status.FINISHED:
         match_id = session.match.id
         transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
+
+
+def match_committed_state(*, match: Match) -> tuple[MatchState, int] | None:
+    """(state, version) as the service that returned `match` committed it, or None: the
+    caller's view of the match is built from it instead of reloading it."""
+    return getattr(match, "_committed_state", None)
 
 
 def _meta(*, actor: str, request_id: str = "", ruling_by: int | None = None) -> dict[str, Any]:

@@ -43,6 +43,9 @@ def test_an_action_reads_the_match_once_and_the_player_with_the_token(match_id, 
     assert read.count("games_match") == 1, read  # the locked read; no lookup before it
     assert "players_player" not in read, read  # the caller's player came with the token
     assert read[0] == "authtoken_token"
+    # The state is loaded once (snapshot and the events since); the answer is built from
+    # the state the service committed, not reloaded.
+    assert read.count("games_snapshot") == 1, read
 
 
 def test_an_unknown_or_unparsable_match_is_not_found(bob_client):
