@@ -302,6 +302,13 @@ def main() -> None:
     )
     ratio = action_rps / ping_rps
     print(f"ratio actions / trivial: {ratio:.0%} (target >= 40%); p99 target < 50 ms")
+    # Closed loop: each client waits for its answer, so the mean latency is bound to be
+    # clients / throughput (Little's law) whatever the server does with its time.
+    print(
+        f"closed loop: {args.clients} clients / throughput = mean latency "
+        f"{args.clients / ping_rps * 1000:.1f} ms (ping), "
+        f"{args.clients / (action_rps + play.other / t_play) * 1000:.1f} ms (actions and the rest)"
+    )
     errors = ping.errors + play.errors
     if errors:
         print(f"{len(errors)} errors, first: {errors[0]}")
