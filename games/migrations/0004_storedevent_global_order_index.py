@@ -13,5 +13,8 @@ class Migration(migrations.Migration):
         migrations.RunSQL(
             "CREATE INDEX games_storedevent_tx_position ON games_storedevent (tx_id, position)",
             reverse_sql="DROP INDEX games_storedevent_tx_position",
-        )
+        ),
+        # Without statistics on tx_id the planner reads a whole table's worth of the index
+        # and sorts it for every page of read_all (seen on a 500k-event copy: 30% slower).
+        migrations.RunSQL("ANALYZE games_storedevent", reverse_sql=migrations.RunSQL.noop),
     ]
