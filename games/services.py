@@ -11,8 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from config.errors import (
@@ -266,16 +265,30 @@ class MatchSession:
 
 def _lock(match_id: uuid.UUID | str) -> Match:
     """The match row, locked: one writer per match at a time (the append's expected_version
-    is the second guard). Its players come in the same query."""
+    is the second guard). Its players (id and name; other fields load on access) come in
+    the same query. Written as SQL: on every action the ORM's building of this query cost
+    as much again as running it (0.74 vs 0.36 ms)."""
     try:
-        return (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("player1", "player2")
-            .get(pk=match_id)
-        )
-    except (Match.DoesNotExist, ValueError, TypeError, DjangoValidationError):
+        pk = Match._meta.pk.get_db_prep_value(uuid.UUID(str(match_id)), connection)
+    except (ValueError, TypeError, AttributeError):
         # An unparsable id is simply not a match (as in selectors.match_get).
         raise NotFoundError("no such match", code="match_not_found") from None
+    locking = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
+    found = list(Match.objects.raw(_LOCK_SQL + locking, [pk]))
+    if not found:
+        raise NotFoundError("no such match", code="match_not_found")
+    match = found[0]
+    using = match._state.db
+    match.player1 = Player.from_db(using, ["id", "name"], [match.player1_id, match.p1_name])
+    match.player2 = Player.from_db(using, ["id", "name"], [match.player2_id, match.p2_name])
+    return match
+
+
+_LOCK_SQL = (
+    "SELECT m.*, p1.name AS p1_name, p2.name AS p2_name FROM games_match AS m"
+    " JOIN players_player AS p1 ON p1.id = m.player1_id"
+    " JOIN players_player AS p2 ON p2.id = m.player2_id WHERE m.id = %s"
+)
 
 
 def _check_version(session: MatchSession, expected_version: int | None) -> None:

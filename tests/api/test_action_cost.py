@@ -4,9 +4,11 @@ Counted by table, so the test holds on PostgreSQL and SQLite alike."""
 from __future__ import annotations
 
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tests.api.test_matches import act, preset_deck
@@ -53,3 +55,43 @@ def test_an_unknown_or_unparsable_match_is_not_found(bob_client):
         response = act(bob_client, match_id, {"type": "pass"})
         assert response.status_code == 404
         assert response.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs concurrent connections")
+def test_the_match_row_lock_makes_a_second_writer_wait():
+    # _lock reads the match with plain SQL; it must still take the row lock.
+    from games import services
+    from players.services import player_create
+
+    ann = player_create(name="Ann", username="ann", password="secret-pass-1")
+    ben = player_create(name="Ben", username="ben", password="secret-pass-1")
+    match = services.match_create(player1=ann, player2=ben, first_dealer=ann, seed="lock")
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                locked = services._lock(match.id)
+                assert locked.player1.name == "Ann" and locked.player2.name == "Ben"
+                holding.set()
+                assert release.wait(10)
+        finally:
+            connection.close()
+
+    def act() -> None:
+        try:
+            services.match_act(match_id=match.id, player=ben, action={"type": "pass"})
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(2) as pool:
+        held = pool.submit(hold)
+        assert holding.wait(10)
+        acting = pool.submit(act)
+        with pytest.raises(TimeoutError):
+            acting.result(timeout=0.5)  # waits for the row
+        release.set()
+        held.result(timeout=10)
+        acting.result(timeout=10)
+    assert services.eventstore.stream_version(stream_id=match.stream_id) == 3
