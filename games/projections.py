@@ -149,7 +149,8 @@ def match_apply(*, match: Match, state: MatchState, events: Sequence[Any]) -> No
     match_summarise(match=match, state=state, events=events)
     match.save(update_fields=SUMMARY_FIELDS)
     voided = [e.data["hand_number"] for e in events if e.type == "HandVoided"]
-    hands = {h.hand_number: h for h in match.hands.filter(hand_number__in=voided)}
+    # Only a voided hand updates an existing row; skip compiling a query on every action.
+    hands = {h.hand_number: h for h in match.hands.filter(hand_number__in=voided)} if voided else {}
     for number in sorted(hands_fold(match=match, hands=hands, events=events)):
         hands[number].save()
 
