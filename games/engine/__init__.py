@@ -3,6 +3,7 @@
 from games.engine.actions import (
     Action,
     AdjustScore,
+    CancelMatch,
     Deal,
     Discard,
     Draw,
@@ -56,6 +57,7 @@ from games.engine.state import (
 __all__ = [
     "Action",
     "AdjustScore",
+    "CancelMatch",
     "Deal",
     "Discard",
     "Draw",

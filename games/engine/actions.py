@@ -86,6 +86,14 @@ class Resign:
     seat: int
 
 
+@dataclass(frozen=True)
+class CancelMatch:
+    """An organiser's ruling that the match will not be played (e.g. its round re-paired)."""
+
+    reason: str
+    by: str
+
+
 Action = (
     Deal
     | Pass
@@ -98,6 +106,7 @@ Action = (
     | AdjustScore
     | Forfeit
     | Resign
+    | CancelMatch
 )
 
 _PLAYER_FIELDS = {

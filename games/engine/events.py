@@ -132,6 +132,14 @@ class PlayerResigned:
     seat: int
 
 
+@dataclass(frozen=True)
+class MatchCancelled:
+    """The match ends unplayed: no winner, nothing counts (finish_reason "cancelled")."""
+
+    reason: str
+    by: str
+
+
 Event = (
     MatchStarted
     | HandDealt
@@ -149,6 +157,7 @@ Event = (
     | ScoreAdjusted
     | MatchForfeited
     | PlayerResigned
+    | MatchCancelled
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -170,6 +179,7 @@ EVENT_TYPES: dict[str, type] = {
         ScoreAdjusted,
         MatchForfeited,
         PlayerResigned,
+        MatchCancelled,
     )
 }
 

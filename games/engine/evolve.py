@@ -19,6 +19,7 @@ from games.engine.events import (
     HandScored,
     HandVoided,
     Knocked,
+    MatchCancelled,
     MatchFinished,
     MatchForfeited,
     MatchStarted,
@@ -148,6 +149,16 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 turn=None,
                 winner=event.winner,
                 finish_reason=event.reason,
+            )
+        case MatchCancelled():
+            return _replace(
+                state,
+                status="finished",
+                phase="finished",
+                turn=None,
+                winner=None,
+                finish_reason="cancelled",
+                rulings=(*state.rulings, _ruling(event)),
             )
     raise TypeError(f"not an event: {event!r}")
 

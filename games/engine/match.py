@@ -11,6 +11,7 @@ from games.engine import play, rulings
 from games.engine.actions import (
     Action,
     AdjustScore,
+    CancelMatch,
     Deal,
     Discard,
     Draw,
@@ -72,6 +73,7 @@ _HANDLERS: dict[type, Callable[[MatchState, Any], list[Event]]] = {
     AdjustScore: rulings.decide_adjust,
     Forfeit: rulings.decide_forfeit,
     Resign: rulings.decide_resign,
+    CancelMatch: rulings.decide_cancel,
 }
 
 

@@ -1,10 +1,11 @@
 """Actions of organisers: hands recorded in table (scoresheet) mode, and rulings (void the
-hand in play, adjust a score, forfeit) plus a player's resignation."""
+hand in play, adjust a score, forfeit, cancel the match) plus a player's resignation."""
 
 from __future__ import annotations
 
 from games.engine.actions import (
     AdjustScore,
+    CancelMatch,
     Forfeit,
     RecordDrawnHand,
     RecordHand,
@@ -17,6 +18,7 @@ from games.engine.events import (
     HandDrawn,
     HandRecorded,
     HandVoided,
+    MatchCancelled,
     MatchFinished,
     MatchForfeited,
     PlayerResigned,
@@ -142,6 +144,18 @@ def decide_forfeit(state: MatchState, action: Forfeit) -> list[Event]:
 def decide_resign(state: MatchState, action: Resign) -> list[Event]:
     seat = _seat(action.seat)
     return [PlayerResigned(seat=seat), MatchFinished(winner=1 - seat, reason="resigned")]
+
+
+def decide_cancel(state: MatchState, action: CancelMatch) -> list[Event]:
+    # `decide` has already refused a finished match (rule "8 match end"); checked again so
+    # that this stays true if called directly.
+    if state.status != "in_progress":
+        raise IllegalActionError(
+            "only a match in progress can be cancelled", rule="rulings: cancel match"
+        )
+    if not isinstance(action.reason, str) or not action.reason.strip():
+        raise IllegalActionError("a cancellation needs a reason", rule="rulings: cancel match")
+    return [MatchCancelled(reason=action.reason, by=action.by)]
 
 
 def _seat(value: object) -> int:

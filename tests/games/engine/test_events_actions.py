@@ -50,6 +50,7 @@ def test_all_event_types_are_registered():
         "ScoreAdjusted",
         "MatchForfeited",
         "PlayerResigned",
+        "MatchCancelled",
     }
 
 

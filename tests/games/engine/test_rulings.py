@@ -4,6 +4,8 @@ import pytest
 
 from games.engine import (
     AdjustScore,
+    CancelMatch,
+    Deal,
     Forfeit,
     IllegalActionError,
     Pass,
@@ -12,17 +14,27 @@ from games.engine import (
     Ruleset,
     VoidHand,
     decide,
+    event_from_dict,
+    event_to_dict,
+    event_type,
     legal_actions,
     needs_deal,
+    replay,
+    start_match,
+    state_from_dict,
+    state_to_dict,
 )
 from games.engine.events import (
     GameWon,
     HandVoided,
+    MatchCancelled,
     MatchFinished,
     MatchForfeited,
     PlayerResigned,
     ScoreAdjusted,
 )
+from games.engine.rulings import decide_cancel
+from games.engine.view import full_state, public_view
 
 from .builders import act, apply, dealt, shuffled_deck, started, types
 
@@ -125,3 +137,62 @@ def test_bad_seats_in_rulings():
         decide(started(), Forfeit(winner=3, reason="r", by="o"))
     with pytest.raises(IllegalActionError):
         decide(started(), Resign(seat=True))
+
+
+def test_cancel_a_match_in_play():
+    state = _in_play()
+    state, events = apply(state, CancelMatch(reason="round 1 re-paired: late entry", by="td"))
+    assert events == [MatchCancelled(reason="round 1 re-paired: late entry", by="td")]
+    assert state.status == "finished" and state.phase == "finished" and state.turn is None
+    assert state.winner is None and state.finish_reason == "cancelled"
+    assert state.rulings[-1]["type"] == "MatchCancelled" and state.rulings[-1]["by"] == "td"
+    assert legal_actions(state, 0) == [] and legal_actions(state, 1) == []
+    assert not needs_deal(state)
+    for seat in (0, 1, None):
+        view = public_view(state, seat)
+        assert view["finish_reason"] == "cancelled" and view["winner"] is None
+        assert view["legal_actions"] == [] and view["status"] == "finished"
+    assert full_state(state)["finish_reason"] == "cancelled"
+
+
+def test_cancel_between_hands_and_in_table_mode():
+    for state in (started(), started(mode="table")):
+        state, events = apply(state, CancelMatch(reason="withdrawn", by="o"))
+        assert types(events) == ["MatchCancelled"] and state.finish_reason == "cancelled"
+
+
+def test_a_cancelled_match_replays_to_the_same_state():
+    log = start_match(ruleset=Ruleset(), first_dealer=1)
+    state = replay(log)
+    for action in (Deal(deck=shuffled_deck(9), salt="s"), Pass(seat=0)):
+        state, events = apply(state, action)
+        log += events
+    state, cancelled = apply(state, CancelMatch(reason="re-paired", by="o"))
+    log += cancelled
+    # The stored form of each event round-trips, and the fold gives the same state.
+    stored = [(event_type(e), event_to_dict(e)) for e in log]
+    assert stored[-1] == ("MatchCancelled", {"reason": "re-paired", "by": "o"})
+    rebuilt = [event_from_dict(t, d) for t, d in stored]
+    assert rebuilt == log
+    assert replay(rebuilt) == state
+    assert state_from_dict(state_to_dict(state)) == state
+
+
+def test_a_finished_match_cannot_be_cancelled():
+    state, _ = apply(_in_play(), Forfeit(winner=0, reason="no show", by="td"))
+    with pytest.raises(IllegalActionError, match="over") as refused:
+        decide(state, CancelMatch(reason="too late", by="td"))
+    assert refused.value.rule == "8 match end"
+    cancelled, _ = apply(_in_play(), CancelMatch(reason="once", by="td"))
+    with pytest.raises(IllegalActionError) as again:
+        decide(cancelled, CancelMatch(reason="twice", by="td"))
+    assert again.value.rule == "8 match end"
+    # The ruling checks it too when called directly, and names its own rule.
+    with pytest.raises(IllegalActionError) as direct:
+        decide_cancel(state, CancelMatch(reason="too late", by="td"))
+    assert direct.value.rule == "rulings: cancel match"
+
+
+def test_a_cancellation_needs_a_reason():
+    with pytest.raises(IllegalActionError, match="reason"):
+        decide(_in_play(), CancelMatch(reason="  ", by="td"))
