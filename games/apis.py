@@ -234,7 +234,8 @@ class MatchHandsApi(APIView):
 
 
 class MatchRulingsApi(APIView):
-    """An organiser's ruling: void the hand in play, adjust a score, forfeit, resign."""
+    """An organiser's ruling: void the hand in play, adjust a score, forfeit, resign, or
+    cancel the match."""
 
     @extend_schema(
         parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],

@@ -37,6 +37,8 @@ SUMMARY_FIELDS = (
     "created_at",
     "finished_at",
 )
+# The events that end a match: played out (or forfeited, resigned), or cancelled unplayed.
+FINISH_EVENT_TYPES = frozenset({"MatchFinished", "MatchCancelled"})
 HAND_FIELDS = (
     "hand_number",
     "kind",
@@ -96,7 +98,7 @@ def match_summarise(*, match: Match, state: MatchState, events: Sequence[Any]) -
     for event in events:
         if event.version == 1:
             match.created_at = event.recorded_at
-        if event.type == "MatchFinished":
+        if event.type in FINISH_EVENT_TYPES:
             match.finished_at = event.recorded_at
 
 
@@ -190,7 +192,7 @@ class _Fold:
             self.match = existing.get(event.stream_id) or match_from_registration(
                 event.metadata["match"], event.stream_id
             )
-        elif event.type == "MatchFinished":
+        elif event.type in FINISH_EVENT_TYPES:
             self.finished = event
         self.last = event
         self.state = evolve(self.state, _event_of(event))

@@ -130,7 +130,10 @@ class HandRecordInputSerializer(serializers.Serializer):
 
 
 class RulingInputSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["void_hand", "adjust_score", "forfeit", "resign"])
+    type = serializers.ChoiceField(
+        choices=["void_hand", "adjust_score", "forfeit", "resign", "cancel"],
+        help_text="cancel: the match ends unplayed, with no winner (a reason is required).",
+    )
     reason = serializers.CharField(max_length=1000)
     player = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(),

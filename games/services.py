@@ -34,7 +34,7 @@ from games.signals import match_finished
 from players.models import Player
 
 MODES = ("online", "table")
-RULING_TYPES = ("void_hand", "adjust_score", "forfeit", "resign")
+RULING_TYPES = ("void_hand", "adjust_score", "forfeit", "resign", "cancel")
 
 
 @transaction.atomic
@@ -168,7 +168,8 @@ def match_rule(
 ) -> Match:
     """An organiser's ruling, recorded as an event with the reason and who ruled:
     void_hand, adjust_score (player, game, points), forfeit (player = the WINNER), resign
-    (player resigns). Nothing is edited in place; a replay shows the ruling where it was."""
+    (player resigns), cancel (the match ends unplayed, no winner). Nothing is edited in
+    place; a replay shows the ruling where it was."""
     if type not in RULING_TYPES:
         raise ValidationError(f"type must be one of {', '.join(RULING_TYPES)}", code="ruling")
     if not isinstance(reason, str) or not reason.strip():
@@ -325,6 +326,8 @@ def _ruling_action(
     who = by.get_username()
     if kind == "void_hand":
         return A.VoidHand(reason=reason, by=who)
+    if kind == "cancel":
+        return A.CancelMatch(reason=reason, by=who)
     seat = match.seat_of(player.pk) if player is not None else None
     if seat is None:
         raise ValidationError(f"{kind} needs a player of the match", code="player_required")

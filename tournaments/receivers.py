@@ -12,6 +12,9 @@ def on_match_finished(sender: Any, match_id: Any, **kwargs: Any) -> None:
     from tournaments.models import Pairing
     from tournaments.tasks import tournament_match_finished
 
-    if not Pairing.objects.filter(match_id=match_id).exists():
+    # A cancelled match (its round re-paired) has no result to record, and its pairing
+    # has been replaced anyway.
+    pairings = Pairing.objects.filter(match_id=match_id).exclude(match__finish_reason="cancelled")
+    if not pairings.exists():
         return  # a friendly match, not part of any tournament
     transaction.on_commit(lambda: tournament_match_finished.delay(str(match_id)))

@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from config.errors import ConflictError, PermissionDeniedError, ValidationError
 from games.models import Match
-from games.services import match_create
+from games.selectors import user_can_organise_match
+from games.services import match_create, match_rule
 from players.models import Player
 from tournaments import stream
 from tournaments.models import Pairing, Registration, Round, Tournament
@@ -222,8 +223,9 @@ def tournament_round_repair(
     pairs: Sequence[tuple[int, int | None]] | None = None,
 ) -> Round:
     """Replace a round's pairings, computed afresh or the organiser's own `pairs` (player
-    ids; None = bye). Only while none of its matches has started. The old matches stay in
-    the store, unplayed and detached from the tournament."""
+    ids; None = bye). Only while none of its matches has started. The old matches are
+    cancelled (a MatchCancelled event in their streams, in the same transaction), so that
+    nobody can play them and their players see them as finished, with no winner."""
     if not reason.strip():
         raise ValidationError("a re-pairing needs a reason", code="reason_required")
     with transaction.atomic():
@@ -236,12 +238,12 @@ def tournament_round_repair(
         if any(_match_started(p) for p in old):
             raise ConflictError("a match of this round has started", code="round_started")
         seeded = [r.player_id for r in active_registrations(tournament=tournament)]
-        if pairs is None:
-            round_.pairings.all().delete()
+        # Manual pairs are checked before anything is cancelled or deleted.
+        new_pairs = None if pairs is None else _validate_manual_pairs(pairs, seeded)
+        _matches_cancel(old, by=by, reason=f"round {round_number} re-paired: {reason.strip()}")
+        round_.pairings.all().delete()
+        if new_pairs is None:
             new_pairs = pairs_for_round(tournament=tournament, number=round_number, seeded=seeded)
-        else:
-            new_pairs = _validate_manual_pairs(pairs, seeded)
-            round_.pairings.all().delete()
         pairings = _pairings_create(tournament=tournament, round_=round_, pairs=new_pairs, by=by)
         data = {**_round_data(round_, pairings), "replaced": [str(p.match_id) for p in old]}
         events = [(stream.ROUND_REPAIRED, data)]
@@ -249,6 +251,22 @@ def tournament_round_repair(
         stream.stream_append(tournament=tournament, events=events, by=by, reason=reason.strip())
         standings_refresh(tournament=tournament)
     return round_
+
+
+def _matches_cancel(pairings: Sequence[Pairing], *, by: AbstractBaseUser, reason: str) -> None:
+    """Cancel the matches of replaced pairings. The organiser rules in person when they
+    organise the match too; otherwise the system user does (an organiser of every
+    tournament match), with the organiser named in the tournament's stream event."""
+    system = None
+    for pairing in pairings:
+        if pairing.match_id is None:
+            continue  # a bye
+        match = Match.objects.get(pk=pairing.match_id)
+        ruler = by
+        if not user_can_organise_match(user=by, match=match):
+            system = system or system_user()
+            ruler = system
+        match_rule(match_id=pairing.match_id, by=ruler, type="cancel", reason=reason)
 
 
 def _validate_manual_pairs(

@@ -398,6 +398,29 @@ class TestRulings:
         response = self.rule(organiser_client, match["id"], {"type": "void_hand"})
         assert response.status_code == 400 and error(response) == "validation_error"
 
+    def test_cancel_ends_the_match_with_no_winner(self, match, organiser_client, bob_client, ann):
+        body = {"type": "cancel", "reason": "round 1 re-paired"}
+        response = self.rule(organiser_client, match["id"], body)
+        assert response.status_code == 201, response.json()
+        cancelled = response.json()
+        assert cancelled["status"] == "finished" and cancelled["winner"] is None
+        assert cancelled["finish_reason"] == "cancelled" and cancelled["legal_actions"] == []
+        assert cancelled["rulings"][-1]["type"] == "MatchCancelled"
+        refused = act(bob_client, match["id"], {"type": "pass"})
+        assert refused.status_code == 400 and error(refused) == "illegal_action"
+        assert refused.json()["error"]["rule"] == "8 match end"
+        listed = token_client(ann.user).get("/api/matches/?mine=true&status=in_progress").json()
+        assert listed["count"] == 0
+        again = self.rule(organiser_client, match["id"], body)
+        assert again.status_code == 400 and error(again) == "illegal_action"
+
+    def test_cancel_needs_an_organiser_and_a_reason(self, match, organiser_client, alice_client):
+        by_player = self.rule(alice_client, match["id"], {"type": "cancel", "reason": "bored"})
+        assert by_player.status_code == 403
+        no_reason = self.rule(organiser_client, match["id"], {"type": "cancel"})
+        assert no_reason.status_code == 400 and error(no_reason) == "validation_error"
+        assert Match.objects.get(pk=match["id"]).status == "in_progress"
+
 
 def test_a_player_resigns(match, alice_client, ben):
     response = act(alice_client, match["id"], {"type": "resign"})

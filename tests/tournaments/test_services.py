@@ -9,9 +9,14 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from config.errors import ConflictError, PermissionDeniedError, ValidationError
+from games import eventstore
+from games.engine.errors import IllegalActionError
+from games.models import Match
+from games.services import match_act
 from tests.tournaments.conftest import FAST_RULES, forfeit_round, make_bots, make_tournament
 from tournaments import services, stream
-from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.models import Pairing, Registration, Round, Standing, Tournament
+from tournaments.projections import standings_rebuild
 from tournaments.stream import stream_load
 
 pytestmark = pytest.mark.django_db
@@ -372,3 +377,88 @@ def test_an_organiser_added_later_can_still_rule(organiser, jobs):
     assert pairing.winner_id == players[0].pk
     ruled = [e for e in stream_load(tournament=t) if e.type == stream.RESULT_RULED][0]
     assert ruled.data["by"]["username"] == "helper"
+
+
+def _standing_rows(tournament: Tournament) -> list[tuple]:
+    return list(
+        Standing.objects.filter(tournament=tournament)
+        .order_by("rank", "player_id")
+        .values_list("player_id", "rank", "match_wins", "played", "games_won", "points_diff")
+    )
+
+
+def test_re_pairing_cancels_the_old_matches(organiser, jobs):
+    players = make_bots(4)
+    t = make_tournament(organiser, players)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    standings_before = _standing_rows(t)
+    old = list(Pairing.objects.filter(round__tournament=t).select_related("player1"))
+    assert len(old) == 2
+    with jobs():
+        services.tournament_round_repair(
+            tournament_id=t.pk, round_number=1, by=organiser, reason="late entry"
+        )
+    for pairing in old:
+        match = Match.objects.get(pk=pairing.match_id)
+        assert match.status == "finished" and match.finish_reason == "cancelled"
+        assert match.winner_id is None and match.turn_player_id is None
+        last = eventstore.load(stream_id=match.stream_id)[-1]
+        assert last.type == "MatchCancelled"
+        assert last.data == {"reason": "round 1 re-paired: late entry", "by": organiser.username}
+        with pytest.raises(IllegalActionError) as refused:
+            match_act(match_id=match.pk, player=pairing.player1, action={"type": "pass"})
+        assert refused.value.rule == "8 match end"
+    # The new matches are the round's, in play; the cancelled ones count for nothing.
+    new = Pairing.objects.filter(round__tournament=t)
+    assert not {p.match_id for p in new} & {p.match_id for p in old}
+    assert all(p.status == Pairing.Status.PENDING for p in new)
+    assert all(p.match.status == "in_progress" for p in new)
+    assert Round.objects.get(tournament=t, number=1).status == Round.Status.PAIRED
+    assert _standing_rows(t) == standings_before
+    assert all(row[3] == 0 for row in _standing_rows(t))  # nobody has played yet
+    repaired = stream_load(tournament=t)[-1]
+    assert set(repaired.data["replaced"]) == {str(p.match_id) for p in old}
+    # The round is then played as usual; rebuilt standings equal the incremental ones.
+    with jobs():
+        forfeit_round(t, organiser)
+    incremental = _standing_rows(t)
+    assert sum(row[2] for row in incremental) == 2
+    Standing.objects.filter(tournament=t).delete()
+    standings_rebuild(tournament=t)
+    assert _standing_rows(t) == incremental
+
+
+def test_re_pairing_by_an_organiser_added_later_cancels_as_the_system(organiser, jobs):
+    players = make_bots(2)
+    t = make_tournament(organiser, players, rounds=1)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    old = Pairing.objects.get(round__tournament=t)
+    late_helper = get_user_model().objects.create_user(username="helper")
+    t.organisers.add(late_helper)
+    with jobs():
+        services.tournament_round_repair(
+            tournament_id=t.pk, round_number=1, by=late_helper, reason="swap seats",
+            pairs=[(players[1].pk, players[0].pk)],
+        )  # fmt: skip
+    match = Match.objects.get(pk=old.match_id)
+    assert match.finish_reason == "cancelled"
+    last = eventstore.load(stream_id=match.stream_id)[-1]
+    assert last.data["by"] == stream.SYSTEM_USERNAME
+    assert last.data["reason"] == "round 1 re-paired: swap seats"
+    assert stream_load(tournament=t)[-1].data["by"]["username"] == "helper"
+
+
+def test_a_refused_re_pairing_cancels_nothing(organiser, jobs):
+    players = make_bots(4)
+    t = make_tournament(organiser, players)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    a, b = players[0].pk, players[1].pk
+    with pytest.raises(ValidationError):
+        services.tournament_round_repair(
+            tournament_id=t.pk, round_number=1, by=organiser, reason="x", pairs=[(a, b)]
+        )
+    matches = Match.objects.filter(pk__in=Pairing.objects.values("match_id"))
+    assert {m.status for m in matches} == {"in_progress"}

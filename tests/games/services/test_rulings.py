@@ -4,6 +4,7 @@ from config.errors import PermissionDeniedError, ValidationError
 from games import eventstore
 from games.engine.errors import IllegalActionError
 from games.models import Match, MatchHand
+from games.projections import match_rebuild, match_rows, projections_rebuild
 from games.selectors import match_replay, match_view_for
 from games.services import match_act, match_create, match_rule
 from games.signals import match_finished
@@ -118,4 +119,56 @@ def test_rulings_need_an_organiser_and_a_reason(match, bob):
         match_rule(match_id=match.id, by=staff, type="rewind", reason="x")
     with pytest.raises(ValidationError):
         match_rule(match_id=match.id, by=staff, type="forfeit", reason="x")
+    assert eventstore.stream_version(stream_id=match.stream_id) == 2
+
+
+def test_cancelling_a_match_ends_it_unplayed(
+    match, alice, bob, organiser, django_capture_on_commit_callbacks
+):
+    match_act(match_id=match.id, player=bob, action={"type": "pass"})
+    received = []
+
+    def receiver(sender, match_id, **kwargs):
+        received.append(match_id)
+
+    match_finished.connect(receiver)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            match_rule(match_id=match.id, by=organiser, type="cancel", reason=" round re-paired ")
+    finally:
+        match_finished.disconnect(receiver)
+    assert received == [match.id]  # finished like any other match, once
+    row = Match.objects.get(pk=match.pk)
+    assert row.status == "finished" and row.winner_id is None and row.turn_player_id is None
+    assert row.finish_reason == "cancelled" and row.finished_at is not None
+    last = eventstore.load(stream_id=match.stream_id)[-1]
+    assert last.type == "MatchCancelled" and last.version == row.version
+    assert last.data == {"reason": "round re-paired", "by": "referee"}
+    assert last.metadata["ruling_by"] == organiser.pk
+    view = match_view_for(match=row, user=alice.user)
+    assert view["finish_reason"] == "cancelled" and view["legal_actions"] == []
+    with pytest.raises(IllegalActionError) as refused:
+        match_act(match_id=match.id, player=alice, action={"type": "draw", "source": "stock"})
+    assert refused.value.rule == "8 match end"
+    with pytest.raises(IllegalActionError):
+        match_rule(match_id=match.id, by=organiser, type="cancel", reason="again")
+    assert eventstore.stream_version(stream_id=match.stream_id) == row.version
+
+
+def test_a_cancelled_match_rebuilds_to_the_same_rows(match, organiser):
+    match_rule(match_id=match.id, by=organiser, type="cancel", reason="withdrawn")
+    before = match_rows(match)
+    assert before["finish_reason"] == "cancelled"
+    match_rebuild(match=Match.objects.get(pk=match.pk))
+    assert match_rows(match) == before
+    projections_rebuild()
+    assert match_rows(match) == before
+
+
+def test_only_an_organiser_cancels_and_with_a_reason(match, bob):
+    with pytest.raises(PermissionDeniedError):
+        match_rule(match_id=match.id, by=bob.user, type="cancel", reason="I'd rather not")
+    with pytest.raises(ValidationError):
+        match_rule(match_id=match.id, by=UserFactory(is_staff=True), type="cancel", reason=" ")
+    assert Match.objects.get(pk=match.pk).status == "in_progress"
     assert eventstore.stream_version(stream_id=match.stream_id) == 2
