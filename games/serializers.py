@@ -249,6 +249,9 @@ class MatchSummarySerializer(serializers.Serializer):
     points_p1 = serializers.IntegerField()
     points_p2 = serializers.IntegerField()
     winner = serializers.IntegerField(source="winner_id", allow_null=True)
+    finish_reason = serializers.CharField(
+        allow_blank=True, help_text="games, forfeit, resigned or cancelled; blank while in play."
+    )
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
 

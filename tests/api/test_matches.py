@@ -411,6 +411,8 @@ class TestRulings:
         assert refused.json()["error"]["rule"] == "8 match end"
         listed = token_client(ann.user).get("/api/matches/?mine=true&status=in_progress").json()
         assert listed["count"] == 0
+        finished = token_client(ann.user).get("/api/matches/?mine=true&status=finished").json()
+        assert [m["finish_reason"] for m in finished["results"]] == ["cancelled"]
         again = self.rule(organiser_client, match["id"], body)
         assert again.status_code == 400 and error(again) == "illegal_action"
 
