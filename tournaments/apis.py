@@ -289,7 +289,16 @@ class RoundRuleApi(APIView):
         return Response(_render(s.PairingOutputSerializer, pairing, tournament))
 
 
+def _page(view: APIView, request: Request, rows: Any, serializer: Any, t: Tournament) -> Response:
+    """One page (`limit`, `offset`) of a tournament's list, rendered in its time zone."""
+    paginator = ApiPagination()
+    page = paginator.paginate_queryset(rows, request, view=view)
+    return paginator.get_paginated_response(_render(serializer, page, t, many=True))
+
+
 class PairingListApi(APIView):
+    pagination_class = ApiPagination  # also tells the schema the list is paginated
+
     @extend_schema(
         parameters=[OpenApiParameter("round", int, description="Only this round.")],
         responses={200: s.PairingOutputSerializer(many=True), **error_responses(400, 404)},
@@ -301,19 +310,23 @@ class PairingListApi(APIView):
             tournament=tournament,
             round_number=_number(raw, "round") if raw is not None else None,
         )
-        return Response(_render(s.PairingOutputSerializer, pairings, tournament, many=True))
+        return _page(self, request, pairings, s.PairingOutputSerializer, tournament)
 
 
 class StandingListApi(APIView):
+    pagination_class = ApiPagination
+
     @extend_schema(responses={200: s.StandingOutputSerializer(many=True), **error_responses(404)})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
         standings = selectors.tournament_standings(tournament=tournament)
-        return Response(_render(s.StandingOutputSerializer, standings, tournament, many=True))
+        return _page(self, request, standings, s.StandingOutputSerializer, tournament)
 
 
 class EventListApi(APIView):
     """The tournament's decision log: every decision with who made it and why."""
+
+    pagination_class = ApiPagination
 
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="Only events after this version.")],
@@ -323,4 +336,4 @@ class EventListApi(APIView):
         tournament = _tournament(request, tournament_id)
         after = _number(request.query_params.get("after", "0"), "after")
         events = selectors.tournament_events(tournament=tournament, after=after)
-        return Response(_render(s.EventOutputSerializer, events, tournament, many=True))
+        return _page(self, request, events, s.EventOutputSerializer, tournament)

@@ -95,16 +95,18 @@ def test_an_evening_through_the_api(org_client, organiser, jobs):
     assert started.status_code == 201 and started.json()["number"] == 1
     again = org_client.post(f"/api/tournaments/{tid}/rounds/start/", {}, format="json")
     assert again.status_code == 409
-    pairings = org_client.get(f"/api/tournaments/{tid}/pairings/?round=1").json()
+    pairings = org_client.get(f"/api/tournaments/{tid}/pairings/?round=1").json()["results"]
     assert [p["table"] for p in pairings] == [1, 2] and all(p["match"] for p in pairings)
     with jobs():
         forfeit_round(Tournament.objects.get(pk=tid), organiser)
-    standings = org_client.get(f"/api/tournaments/{tid}/standings/").json()
+    standings = org_client.get(f"/api/tournaments/{tid}/standings/").json()["results"]
     assert [s["rank"] for s in standings] == [1, 2, 3, 4]
     assert sorted(s["match_wins"] for s in standings) == [0, 0, 1, 1]
     detail = org_client.get(f"/api/tournaments/{tid}/").json()
     assert detail["status"] == "finished"
-    events = org_client.get(f"/api/tournaments/{tid}/events/").json()
+    events = org_client.get(f"/api/tournaments/{tid}/events/").json()["results"]
+    page = org_client.get(f"/api/tournaments/{tid}/events/?limit=2&offset=1").json()
+    assert page["count"] == len(events) and page["results"] == events[1:3]
     types = [e["type"] for e in events]
     assert types[0] == "TournamentCreated" and types[-1] == "TournamentFinished"
     paired = next(e for e in events if e["type"] == "RoundPaired")
@@ -132,7 +134,7 @@ def test_round_actions_through_the_api(org_client, jobs):
     assert repaired.status_code == 200, repaired.json()
     pairs = {
         (p["player1"], p["player2"])
-        for p in org_client.get(f"/api/tournaments/{tid}/pairings/").json()
+        for p in org_client.get(f"/api/tournaments/{tid}/pairings/").json()["results"]
     }
     assert pairs == {(a, c), (b, d)}
     moved = org_client.post(
@@ -148,7 +150,7 @@ def test_round_actions_through_the_api(org_client, jobs):
             format="json",
         )
     assert ruled.status_code == 200, ruled.json()
-    table1 = org_client.get(f"/api/tournaments/{tid}/pairings/?round=1").json()[0]
+    table1 = org_client.get(f"/api/tournaments/{tid}/pairings/?round=1").json()["results"][0]
     assert table1["winner"] == c and table1["result"] == "forfeit"
     with jobs():
         withdrawn = org_client.post(
