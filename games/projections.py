@@ -4,11 +4,12 @@ event of every match), so both give exactly the same rows."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 
 from games import eventstore
 from games.engine.events import EVENT_TYPES, event_from_dict
@@ -149,12 +150,46 @@ def match_apply(*, match: Match, state: MatchState, events: Sequence[Any]) -> No
     if not events:
         return
     match_summarise(match=match, state=state, events=events)
-    match.save(update_fields=SUMMARY_FIELDS)
+    _summary_update(match)
     voided = [e.data["hand_number"] for e in events if e.type == "HandVoided"]
     # Only a voided hand updates an existing row; skip compiling a query on every action.
     hands = {h.hand_number: h for h in match.hands.filter(hand_number__in=voided)} if voided else {}
     for number in sorted(hands_fold(match=match, hands=hands, events=events)):
         hands[number].save()
+
+
+def _summary_update(match: Match) -> None:
+    """The same UPDATE as `match.save(update_fields=SUMMARY_FIELDS)`, values prepared by the
+    fields themselves, but as one plain statement: on every action the ORM's building of
+    the save cost more than running it."""
+    values = [prep(getattr(match, attname), connection) for attname, prep in _summary_fields()]
+    pk = Match._meta.pk.get_db_prep_value(match.pk, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_summary_sql(connection.vendor), [*values, pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"match {match.pk} was not updated")
+
+
+@functools.cache
+def _summary_fields() -> list[tuple[str, Callable[..., Any]]]:
+    """(attribute, value preparation) per summary column. A foreign key's value is its
+    target's, prepared as the key would (minus a costly look-up of the column type)."""
+    out = []
+    for name in SUMMARY_FIELDS:
+        field = Match._meta.get_field(name)
+        prep = field.target_field.get_db_prep_save if field.is_relation else field.get_db_prep_save
+        out.append((field.attname, prep))
+    return out
+
+
+@functools.cache
+def _summary_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    columns = ", ".join(
+        f"{quote(Match._meta.get_field(name).column)} = %s" for name in SUMMARY_FIELDS
+    )
+    table, pk = quote(Match._meta.db_table), quote(Match._meta.pk.column)
+    return f"UPDATE {table} SET {columns} WHERE {pk} = %s"
 
 
 def match_rows(match: Match) -> dict[str, Any]:
