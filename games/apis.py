@@ -37,6 +37,7 @@ from games.serializers import (
     ReplaySerializer,
     RulingInputSerializer,
     VerifySerializer,
+    action_input_plain,
 )
 
 MATCH_ID = OpenApiParameter(
@@ -140,16 +141,20 @@ class MatchActionApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = ActionInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        action = action_input_plain(request.data)
+        if action is None:
+            data = ActionInputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            action = dict(data.validated_data)
+        expected_version = action.pop("expected_version", None)
         player = request_player(request)
         if player is None:
             raise PermissionDeniedError("only the match's players act in it")
         match = services.match_act(
             match_id=match_id,
             player=player,
-            action=data.action(),
-            expected_version=data.validated_data.get("expected_version"),
+            action=action,
+            expected_version=expected_version,
             request_id=_request_id(request),
         )
         body = _view_after(request, match)
