@@ -568,17 +568,9 @@ class VerifyResult:
     broken: tuple[BrokenEvent, ...] = ()  # the first broken event of every broken stream
 
 
-_VERIFY_FIELDS = (
-    "position",
-    "stream_id",
-    "version",
-    "type",
-    "schema_version",
-    "data",
-    "metadata",
-    "recorded_at",
-    "hash",
-)
+# Verifying reads the same stored columns as reading does (the hash covers all but
+# position and hash itself).
+_VERIFY_FIELDS = _READ_FIELDS
 
 
 def verify(
