@@ -71,14 +71,18 @@ def match_state_at(
     """The engine state at `version` (default: the latest) from the latest snapshot at or
     before it plus the events since. `hand_results`: read the finished-hand records with
     the snapshot, in the same query, for a caller that will show them."""
+    if version is None:
+        # The usual case, the latest state: snapshot and events in one round trip.
+        tail = eventstore.read_tail(
+            stream_id=match.stream_id, kind=SNAPSHOT_KIND, without=unread_keys(hand_results)
+        )[2]
+        return match_state_from_tail(stream_id=match.stream_id, tail=tail)
     state, at = initial_state(), 0
-    # The finished-hand records, most of a late snapshot, are read only if looked at:
-    # deciding the next action never does, views do.
     snap = eventstore.snapshot_load(
         stream_id=match.stream_id,
         kind=SNAPSHOT_KIND,
         max_version=version,
-        without=() if hand_results else ("hand_results",),
+        without=unread_keys(hand_results),
     )
     if snap is not None:
         at, data = snap
@@ -90,6 +94,25 @@ def match_state_at(
         state = replay((event_from_dict(e.type, e.data) for e in recorded), state)
         at = recorded[-1].version
     return state, at
+
+
+def match_state_from_tail(*, stream_id: str, tail: eventstore.StreamTail) -> tuple[MatchState, int]:
+    """The engine state at the head of a match's stream read by `eventstore.read_tail`
+    (kind SNAPSHOT_KIND, without `unread_keys(...)`), and its version."""
+    state = initial_state()
+    if tail.snapshot is not None:
+        at, data = tail.snapshot
+        state = state_from_dict(data, load_hand_results=partial(_hand_results_at, stream_id, at))
+    if tail.events:
+        state = replay((event_from_dict(e.type, e.data) for e in tail.events), state)
+    return state, tail.head[0]
+
+
+def unread_keys(hand_results: bool) -> tuple[str, ...]:
+    """The snapshot keys left unread: the finished-hand records, most of a late snapshot,
+    are read only if looked at (deciding the next action never does, views do); a state
+    loaded without them reads them when asked."""
+    return () if hand_results else ("hand_results",)
 
 
 def _hand_results_at(stream_id: str, version: int) -> tuple[dict[str, Any], ...]:

@@ -49,12 +49,15 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     hand_number = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=20, blank=True, default="")
+    # Not indexed: it changes on almost every action, and an indexed column changing makes
+    # PostgreSQL write a new entry in every index of the table (no HOT update).
     turn_player = models.ForeignKey(
         "players.Player",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="+",
+        db_index=False,
     )
     last_action_at = models.DateTimeField(null=True, blank=True)
     scoresheet = models.JSONField(default=dict)

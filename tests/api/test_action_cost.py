@@ -47,7 +47,22 @@ def test_an_action_reads_the_match_once_and_the_player_with_the_token(match_id, 
     assert read[0] == "authtoken_token"
     # The state is loaded once (snapshot and the events since); the answer is built from
     # the state the service committed, not reloaded.
-    assert read.count("games_snapshot") == 1, read
+    snapshot_reads = [q for q in queries.captured_queries if _reads(q["sql"], "games_snapshot")]
+    assert len(snapshot_reads) == 1, snapshot_reads
+    if connection.vendor == "postgresql":
+        # Round trips: the token; the locked match with its snapshot and the events since;
+        # the append with its savepoint; the read-model update. Not counted: BEGIN and
+        # COMMIT, or the test transaction's savepoints standing in for them.
+        django_savepoint = re.compile(r'(RELEASE )?SAVEPOINT "\w+"$')
+        sql = [q["sql"] for q in queries.captured_queries if not django_savepoint.match(q["sql"])]
+        assert len(sql) == 4, sql
+        assert _reads(sql[1], "games_match") and _reads(sql[1], "games_storedevent")
+        assert sql[2].startswith("SAVEPOINT") and "INSERT INTO games_storedevent" in sql[2]
+        assert sql[3].startswith('UPDATE "games_match"')
+
+
+def _reads(sql: str, table: str) -> bool:
+    return re.search(rf'FROM "?{table}"?\b', sql, re.I) is not None
 
 
 def test_an_unknown_or_unparsable_match_is_not_found(bob_client):
@@ -60,7 +75,7 @@ def test_an_unknown_or_unparsable_match_is_not_found(bob_client):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="needs concurrent connections")
 def test_the_match_row_lock_makes_a_second_writer_wait():
-    # _lock reads the match with plain SQL; it must still take the row lock.
+    # MatchSession.lock reads the match with plain SQL; it must still take the row lock.
     from games import services
     from players.services import player_create
 
@@ -72,7 +87,7 @@ def test_the_match_row_lock_makes_a_second_writer_wait():
     def hold() -> None:
         try:
             with transaction.atomic():
-                locked = services._lock(match.id)
+                locked = services.MatchSession.lock(match.id).match
                 assert locked.player1.name == "Ann" and locked.player2.name == "Ben"
                 holding.set()
                 assert release.wait(10)

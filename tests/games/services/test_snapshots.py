@@ -25,19 +25,20 @@ def test_a_snapshot_is_taken_at_each_deal(played):
 
 
 def test_loading_reads_only_the_events_since_the_latest_snapshot(played, monkeypatch):
-    calls = []
-    real_load = eventstore.load
+    tails = []
+    real_read_tail = eventstore.read_tail
 
     def spy(**kwargs):
-        calls.append(kwargs)
-        return real_load(**kwargs)
+        found = real_read_tail(**kwargs)
+        tails.append(found[2])
+        return found
 
-    monkeypatch.setattr(eventstore, "load", spy)
+    monkeypatch.setattr(eventstore, "read_tail", spy)
     _, version = match_state_at(match=played)
     snap_version = eventstore.snapshot_load(stream_id=played.stream_id, kind=SNAPSHOT_KIND)[0]
-    assert calls == [
-        {"stream_id": played.stream_id, "after_version": snap_version, "up_to_version": None}
-    ]
+    assert len(tails) == 1
+    assert tails[0].snapshot[0] == snap_version
+    assert [e.version for e in tails[0].events] == list(range(snap_version + 1, version + 1))
     assert version > snap_version
 
 
