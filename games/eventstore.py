@@ -32,6 +32,7 @@ from django.db import (
 from django.utils import timezone
 
 from config.errors import ValidationError, VersionConflictError
+from config.prepared import PreparedStatement
 from games.models.events import Snapshot, StoredEvent, Subscription
 
 GENESIS_HASH = ""  # the "previous hash" of a stream's version 1
@@ -641,7 +642,8 @@ def read_tail(
     with the tail (None and [] without `first`).
     """
     if connection.vendor == "postgresql":
-        sql, params = _PG_TAIL, [list(without), stream_id, kind, stream_id, stream_id, kind]
+        sql = f"{_PG_TAIL_SNAPSHOT.execute_sql()}; {_PG_TAIL_EVENTS.execute_sql()}"
+        params = [list(without), stream_id, kind, stream_id, kind]
         if first is not None:
             sql, params = f"{first[0]}; {sql}", [*first[1], *params]
         with connection.cursor() as cursor:
@@ -669,13 +671,19 @@ def read_tail(
     return first_rows, columns, _read_tail_apart(stream_id, kind, without)
 
 
-# The snapshot, then the events from the snapshot's own one (for its hash) on.
-_PG_TAIL = (
-    "SELECT version, state - %s::text[] FROM games_snapshot WHERE stream_id = %s AND kind = %s"
-    " ORDER BY version DESC LIMIT 1; "
-    + _PG_SELECT
-    + "stream_id = %s AND version >= COALESCE((SELECT max(version) FROM games_snapshot"
-    " WHERE stream_id = %s AND kind = %s), 0) ORDER BY version"
+# The snapshot, then the events from the snapshot's own one (for its hash) on. Prepared:
+# every action runs them, and planning them cost PostgreSQL more than running them.
+_PG_TAIL_SNAPSHOT = PreparedStatement(
+    "eventstore_tail_snapshot",
+    "SELECT version, state - $1::text[] FROM games_snapshot WHERE stream_id = $2 AND kind = $3"
+    " ORDER BY version DESC LIMIT 1",
+    3,
+)
+_PG_TAIL_EVENTS = PreparedStatement(
+    "eventstore_tail_events",
+    _PG_SELECT + "stream_id = $1 AND version >= COALESCE((SELECT max(version) FROM games_snapshot"
+    " WHERE stream_id = $1 AND kind = $2), 0) ORDER BY version",
+    2,
 )
 
 

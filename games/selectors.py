@@ -3,6 +3,7 @@ match for a given viewer, its event stream with hidden cards removed, audit repl
 
 from __future__ import annotations
 
+import functools
 import uuid
 from functools import partial
 from typing import Any
@@ -115,9 +116,15 @@ def unread_keys(hand_results: bool) -> tuple[str, ...]:
     return () if hand_results else ("hand_results",)
 
 
+@functools.lru_cache(maxsize=512)
 def _hand_results_at(stream_id: str, version: int) -> tuple[dict[str, Any], ...]:
     """The finished-hand records of the snapshot at `version`, or, if it has been deleted
-    since, of the state replayed from the events up to it."""
+    since, of the state replayed from the events up to it.
+
+    Cached in the process: the records of a stream at a version never change (events are
+    immutable), and they are most of a late snapshot, which PostgreSQL would otherwise
+    turn into text on every action. A new hand's snapshot is a new key. The records are
+    shared: readers copy before changing anything (see `_hand_for`)."""
     records = eventstore.snapshot_part(
         stream_id=stream_id, kind=SNAPSHOT_KIND, version=version, key="hand_results"
     )

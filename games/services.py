@@ -21,6 +21,7 @@ from config.errors import (
     ValidationError,
     VersionConflictError,
 )
+from config.prepared import PreparedStatement
 from games import eventstore, projections
 from games.engine import actions as A
 from games.engine.cards import FULL_DECK, validate_deck
@@ -225,22 +226,22 @@ class MatchSession:
     def lock(cls, match_id: uuid.UUID | str) -> MatchSession:
         """The match row, locked (one writer per match at a time; the append's
         expected_version is the second guard), with its players' names, and its latest
-        state (with the finished hands, for the answer's view): one round trip on
-        PostgreSQL. Written as SQL: on every action the ORM's building of the lock query
+        state: one round trip on PostgreSQL, of prepared statements. The finished hands'
+        records, which only the answer's view shows, come from a cache of them
+        (selectors). Written as SQL: on every action the ORM's building of the lock query
         cost as much again as running it (0.74 vs 0.36 ms)."""
         try:
             key = uuid.UUID(str(match_id))
         except (ValueError, TypeError, AttributeError):
             # An unparsable id is simply not a match (as in selectors.match_get).
             raise NotFoundError("no such match", code="match_not_found") from None
-        locking = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
         pk = Match._meta.pk.get_db_prep_value(key, connection)
         stream_id = f"match-{key}"
         rows, columns, tail = eventstore.read_tail(
             stream_id=stream_id,
             kind=SNAPSHOT_KIND,
-            without=unread_keys(hand_results=True),
-            first=(_LOCK_SQL + locking, [pk]),
+            without=unread_keys(hand_results=False),
+            first=(_lock_sql(), [pk]),
         )
         if not rows:
             raise NotFoundError("no such match", code="match_not_found")
@@ -337,11 +338,27 @@ def _match_columns(vendor: str) -> list[tuple[str, Any, list[Any]]]:
     return out
 
 
-_LOCK_SQL = (
-    "SELECT m.*, p1.name AS p1_name, p2.name AS p2_name FROM games_match AS m"
-    " JOIN players_player AS p1 ON p1.id = m.player1_id"
-    " JOIN players_player AS p2 ON p2.id = m.player2_id WHERE m.id = %s"
-)
+def _lock_sql() -> str:
+    if connection.vendor == "postgresql":
+        return _lock_statement().execute_sql()
+    return _lock_query("%s")
+
+
+@functools.cache
+def _lock_statement() -> PreparedStatement:
+    return PreparedStatement("match_lock", _lock_query("$1") + " FOR UPDATE OF m", 1)
+
+
+@functools.cache
+def _lock_query(placeholder: str) -> str:
+    """The match row and its players' names; columns named (see config.prepared)."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"m.{quote(field.column)}" for field in Match._meta.concrete_fields)
+    return (
+        f"SELECT {columns}, p1.name AS p1_name, p2.name AS p2_name FROM games_match AS m"
+        " JOIN players_player AS p1 ON p1.id = m.player1_id"
+        f" JOIN players_player AS p2 ON p2.id = m.player2_id WHERE m.id = {placeholder}"
+    )
 
 
 def _check_version(session: MatchSession, expected_version: int | None) -> None:
