@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import DatabaseError, connection, transaction
 
+from config.prepared import PreparedStatement
 from games import eventstore
 from games.engine.events import EVENT_TYPES, event_from_dict
 from games.engine.match import MatchState, evolve, initial_state
@@ -164,8 +165,12 @@ def _summary_update(match: Match) -> None:
     the save cost more than running it."""
     values = [prep(getattr(match, attname), connection) for attname, prep in _summary_fields()]
     pk = Match._meta.pk.get_db_prep_value(match.pk, connection)
+    if connection.vendor == "postgresql":
+        sql = _summary_statement().execute_sql()  # prepared: planning cost more than running
+    else:
+        sql = _summary_sql("%s")
     with connection.cursor() as cursor:
-        cursor.execute(_summary_sql(connection.vendor), [*values, pk])
+        cursor.execute(sql, [*values, pk])
         if cursor.rowcount != 1:
             raise DatabaseError(f"match {match.pk} was not updated")
 
@@ -183,13 +188,24 @@ def _summary_fields() -> list[tuple[str, Callable[..., Any]]]:
 
 
 @functools.cache
-def _summary_sql(vendor: str) -> str:
+def _summary_statement() -> PreparedStatement:
+    return PreparedStatement("match_summary", _summary_sql("$"), len(SUMMARY_FIELDS) + 1)
+
+
+@functools.cache
+def _summary_sql(placeholder: str) -> str:
+    """The UPDATE with `%s` placeholders, or PostgreSQL's numbered ones for `$`."""
+
+    def param(n: int) -> str:
+        return f"${n}" if placeholder == "$" else placeholder
+
     quote = connection.ops.quote_name
     columns = ", ".join(
-        f"{quote(Match._meta.get_field(name).column)} = %s" for name in SUMMARY_FIELDS
+        f"{quote(Match._meta.get_field(name).column)} = {param(n)}"
+        for n, name in enumerate(SUMMARY_FIELDS, start=1)
     )
     table, pk = quote(Match._meta.db_table), quote(Match._meta.pk.column)
-    return f"UPDATE {table} SET {columns} WHERE {pk} = %s"
+    return f"UPDATE {table} SET {columns} WHERE {pk} = {param(len(SUMMARY_FIELDS) + 1)}"
 
 
 def match_rows(match: Match) -> dict[str, Any]:

@@ -8,11 +8,15 @@ from typing import Any
 
 from games.engine.match import legal_actions, needs_deal
 from games.engine.scoresheet import scoresheet_to_dict
-from games.engine.state import MatchState, _jsonable, state_to_dict
+from games.engine.state import MatchState, state_to_dict
 
 
 def public_view(state: MatchState, seat: int | None) -> dict[str, Any]:
-    """The view of `seat` (0 or 1), or of a spectator / organiser when seat is None."""
+    """The view of `seat` (0 or 1), or of a spectator / organiser when seat is None.
+
+    The finished-hand records and rulings are the state's own (JSON-ready, never changed
+    once made), not copies: copying every record of a long match on every view cost more
+    than the rest of the view. A caller that edits one copies it first."""
     counts = [len(state.hands[0]), len(state.hands[1])]
     me = seat if seat in (0, 1) else None
     return {
@@ -35,8 +39,8 @@ def public_view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "legal_actions": legal_actions(state, me) if me is not None else [],
         "needs_deal": needs_deal(state),
         "commitment": state.commitment or None,
-        "hands": _jsonable(list(state.hand_results)),
-        "rulings": _jsonable(list(state.rulings)),
+        "hands": list(state.hand_results),
+        "rulings": list(state.rulings),
         "scoresheet": scoresheet_to_dict(state.scoresheet),
         "winner": state.winner,
         "finish_reason": state.finish_reason,

@@ -63,7 +63,7 @@ def test_an_action_reads_the_match_once_and_the_player_with_the_token(
         assert len(sql) == 4, sql
         assert [s.split(" ", 1)[0] for s in sql[1].split("; ")] == ["EXECUTE"] * 3
         assert sql[2].startswith("SAVEPOINT") and "INSERT INTO games_storedevent" in sql[2]
-        assert sql[3].startswith('UPDATE "games_match"')
+        assert _prepared_text(sql[3]).startswith('UPDATE "games_match"')
 
 
 def _prepared_text(sql: str) -> str:
