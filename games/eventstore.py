@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -195,6 +195,7 @@ def append(
     expected_version: int,
     events: Sequence[NewEvent],
     head_hash: str | None = None,
+    then: Then | None = None,
 ) -> list[RecordedEvent]:
     """Append `events` to `stream_id`, which must be at `expected_version` (0 = new stream).
 
@@ -207,6 +208,10 @@ def append(
     writers out. On PostgreSQL the append is then one round trip instead of four (no head
     read; the savepoint travels with the INSERT). A writer that ignored the lock still
     cannot fork the stream: the unique (stream_id, version) index refuses it.
+
+    `then(events)` returns statements (sql, params) to run after the append, in its round
+    trip where it has one: the read-model updates of the same transaction. It is given
+    the events as they will be recorded, but for their positions, which are 0 there.
     """
     _check_append_args(stream_id, expected_version, events)
     prepared = [
@@ -214,10 +219,10 @@ def append(
         for e in events
     ]
     if head_hash is not None and connection.vendor == "postgresql":
-        return _append_pg_known_head(stream_id, expected_version, head_hash, prepared)
+        return _append_pg_known_head(stream_id, expected_version, head_hash, prepared, then)
     try:
         with transaction.atomic():
-            return _append_in_transaction(stream_id, expected_version, prepared)
+            recorded = _append_in_transaction(stream_id, expected_version, prepared)
     except IntegrityError as exc:
         # The unique (stream_id, version) index refused us: another writer got there first
         # and the caller may retry.
@@ -227,8 +232,15 @@ def append(
         raise ConcurrencyError(
             stream_id=stream_id, expected_version=expected_version, current_version=current
         ) from exc
+    if then is not None:
+        with connection.cursor() as cursor:
+            for sql, params in then([replace(e, position=0) for e in recorded]):
+                cursor.execute(sql, params)
+    return recorded
 
 
+# Statements to run after an append, from the events as they will be recorded.
+Then = Callable[[list["RecordedEvent"]], Sequence[tuple[str, Sequence[Any]]]]
 _Prepared = tuple[NewEvent, dict, dict]  # an event, its data and metadata as read back
 
 
@@ -287,7 +299,11 @@ def _append_in_transaction(
 
 
 def _append_pg_known_head(
-    stream_id: str, expected_version: int, prev_hash: str, prepared: list[_Prepared]
+    stream_id: str,
+    expected_version: int,
+    prev_hash: str,
+    prepared: list[_Prepared],
+    then: Then | None,
 ) -> list[RecordedEvent]:
     recorded_at = timezone.now()
     values, params, rows = [], [], []
@@ -306,12 +322,28 @@ def _append_pg_known_head(
         values.append(_PG_INSERT_ROW)
         params += [stream_id, version, event.type, event.schema_version]
         params += [canonical_json(data), canonical_json(metadata), recorded_at, digest]
-        rows.append((version, event, data, metadata, digest))
+        rows.append(
+            RecordedEvent(
+                0,
+                stream_id,
+                version,
+                event.type,
+                event.schema_version,
+                data,
+                metadata,
+                recorded_at,
+                digest,
+            )
+        )
         prev_hash = digest
-    sql = f"SAVEPOINT {_SAVEPOINT}; {_PG_INSERT}{', '.join(values)} RETURNING position;"
+    # One round trip; the savepoint covers the statements that follow the INSERT too.
+    sql = f"SAVEPOINT {_SAVEPOINT}; {_PG_INSERT}{', '.join(values)} RETURNING position"
+    for more_sql, more_params in then(rows) if then is not None else ():
+        sql, params = f"{sql}; {more_sql}", [*params, *more_params]
+    sql += f"; RELEASE SAVEPOINT {_SAVEPOINT}"
     with connection.cursor() as cursor:
         try:
-            cursor.execute(f"{sql} RELEASE SAVEPOINT {_SAVEPOINT}", params)
+            cursor.execute(sql, params)
         except IntegrityError as exc:
             # Only a writer that ignored the caller's lock gets here: same answer as when
             # a race is lost in `append`.
@@ -324,20 +356,7 @@ def _append_pg_known_head(
             ) from exc
         cursor.nextset()  # the INSERT's rows come after the SAVEPOINT's (none)
         positions = [position for (position,) in cursor.fetchall()]
-    return [
-        RecordedEvent(
-            position,
-            stream_id,
-            version,
-            event.type,
-            event.schema_version,
-            data,
-            metadata,
-            recorded_at,
-            digest,
-        )
-        for position, (version, event, data, metadata, digest) in zip(positions, rows, strict=True)
-    ]
+    return [replace(e, position=p) for e, p in zip(rows, positions, strict=True)]
 
 
 _SAVEPOINT = "games_eventstore_append"

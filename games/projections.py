@@ -146,12 +146,20 @@ def hands_fold(*, match: Match, hands: dict[int, MatchHand], events: Iterable[An
     return touched
 
 
-def match_apply(*, match: Match, state: MatchState, events: Sequence[Any]) -> None:
-    """The incremental path: update the read models for events just appended."""
+def match_apply(
+    *, match: Match, state: MatchState, events: Sequence[Any], summary_written: bool = False
+) -> None:
+    """The incremental path: update the read models for events just appended.
+    `summary_written`: the match row's UPDATE (`match_summary_statement`) already went
+    with the append."""
     if not events:
         return
-    match_summarise(match=match, state=state, events=events)
-    _summary_update(match)
+    if not summary_written:
+        sql, params = match_summary_statement(match=match, state=state, events=events)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if cursor.rowcount != 1:
+                raise DatabaseError(f"match {match.pk} was not updated")
     voided = [e.data["hand_number"] for e in events if e.type == "HandVoided"]
     # Only a voided hand updates an existing row; skip compiling a query on every action.
     hands = {h.hand_number: h for h in match.hands.filter(hand_number__in=voided)} if voided else {}
@@ -159,20 +167,20 @@ def match_apply(*, match: Match, state: MatchState, events: Sequence[Any]) -> No
         hands[number].save()
 
 
-def _summary_update(match: Match) -> None:
-    """The same UPDATE as `match.save(update_fields=SUMMARY_FIELDS)`, values prepared by the
-    fields themselves, but as one plain statement: on every action the ORM's building of
-    the save cost more than running it."""
+def match_summary_statement(
+    *, match: Match, state: MatchState, events: Sequence[Any]
+) -> tuple[str, list[Any]]:
+    """Summarise `match` (see `match_summarise`) and return its row's UPDATE (sql, params):
+    the same as `match.save(update_fields=SUMMARY_FIELDS)`, values prepared by the fields
+    themselves, but one plain statement (prepared on PostgreSQL), which the caller may
+    send with others: on every action the ORM's building of the save cost more than
+    running it, and planning it more than running it again."""
+    match_summarise(match=match, state=state, events=events)
     values = [prep(getattr(match, attname), connection) for attname, prep in _summary_fields()]
     pk = Match._meta.pk.get_db_prep_value(match.pk, connection)
     if connection.vendor == "postgresql":
-        sql = _summary_statement().execute_sql()  # prepared: planning cost more than running
-    else:
-        sql = _summary_sql("%s")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, pk])
-        if cursor.rowcount != 1:
-            raise DatabaseError(f"match {match.pk} was not updated")
+        return _summary_statement().execute_sql(), [*values, pk]
+    return _summary_sql("%s"), [*values, pk]
 
 
 @functools.cache

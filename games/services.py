@@ -282,6 +282,10 @@ class MatchSession:
                 # Loading a match then costs at most one hand's events.
                 self.snapshots.append((self.current_version, self.state))
 
+    def _summary_statements(self, events: list[eventstore.RecordedEvent]) -> list[Any]:
+        match, state = self.match, self.state
+        return [projections.match_summary_statement(match=match, state=state, events=events)]
+
     def deal_plan(self) -> MatchDealPlan | None:
         if self._plan is False:
             self._plan = MatchDealPlan.objects.filter(match_id=self.match.pk).first()
@@ -291,17 +295,23 @@ class MatchSession:
         if not self.pending:
             return
         stream_id = self.match.stream_id
+        # Read under the match's lock (`lock`): the match row's update goes with the append,
+        # in its round trip.
+        locked = self.head_hash is not None
         recorded = eventstore.append(
             stream_id=stream_id,
             expected_version=self.version,
             events=self.pending,
             head_hash=self.head_hash,
+            then=self._summary_statements if locked else None,
         )
         for version, state in self.snapshots:
             eventstore.snapshot_save(
                 stream_id=stream_id, version=version, state=state_to_dict(state), kind=SNAPSHOT_KIND
             )
-        projections.match_apply(match=self.match, state=self.state, events=recorded)
+        projections.match_apply(
+            match=self.match, state=self.state, events=recorded, summary_written=locked
+        )
         self.version, self.pending, self.snapshots = self.current_version, [], []
         self.head_hash = recorded[-1].hash
 

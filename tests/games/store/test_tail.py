@@ -5,7 +5,7 @@ from django.db import connection, transaction
 
 from games import eventstore
 from games.eventstore import GENESIS_HASH, ConcurrencyError, NewEvent
-from games.models import StoredEvent
+from games.models import StoredEvent, Subscription
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +110,46 @@ def test_integers_beyond_64_bits_still_read_back():
     assert eventstore.load(stream_id="s")[0].data["big"] == huge
     assert eventstore.read_tail(stream_id="s", kind=KIND)[2].events[0].data["big"] == huge
     assert eventstore.verify(stream_id="s").ok
+
+
+def _note_last_version(events):
+    """A `then` that records what it was given, in a table of the same database."""
+    seen.append([(e.version, e.position, e.type) for e in events])
+    sql = "INSERT INTO games_subscription (name, position, updated_at) VALUES (%s, %s, %s)"
+    return [(sql, [f"after-{events[-1].version}", events[-1].version, events[-1].recorded_at])]
+
+
+seen: list = []
+
+
+@pytest.mark.parametrize("known_head", [True, False])
+def test_then_statements_run_with_the_append(known_head):
+    seen.clear()
+    written = append("s", 0, 1)
+    head = {"head_hash": written[-1].hash} if known_head else {}
+    with transaction.atomic():
+        more = eventstore.append(
+            stream_id="s",
+            expected_version=1,
+            events=[ev(2), ev(3)],
+            then=_note_last_version,
+            **head,
+        )
+    assert seen == [[(2, 0, "Counted"), (3, 0, "Counted")]]  # positions not known yet
+    assert all(e.position for e in more)
+    assert Subscription.objects.get(name="after-3").position == 3
+
+
+def test_a_refused_append_leaves_nothing_of_its_then_statements():
+    seen.clear()
+    written = append("s", 0, 2)
+    with transaction.atomic(), pytest.raises(ConcurrencyError):
+        eventstore.append(
+            stream_id="s",
+            expected_version=1,
+            events=[ev(9)],
+            head_hash=written[0].hash,
+            then=_note_last_version,
+        )
+    assert not Subscription.objects.exists()
+    assert eventstore.stream_version(stream_id="s") == 2
