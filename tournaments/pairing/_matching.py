@@ -7,9 +7,9 @@ a `neighbours` function so that callers need not build it. A matching is a dict
 
 The search from one free root is the classic BFS over an alternating tree that contracts
 odd cycles (blossoms) into their base. Edmonds' theorem makes one pass over the free roots
-enough: a root with no augmenting path never gets one later. The same fact lets callers
-repair a maximum matching after deleting a few vertices by searching only from the
-vertices whose mates were deleted (`augment`).
+enough: a root with no augmenting path never gets one later. Deleting one vertex frees
+only its mate, so a maximum matching of what is left needs at most one search, from that
+mate; `delete_vertices` repairs a matching after several deletions one vertex at a time.
 """
 
 from __future__ import annotations
@@ -43,6 +43,58 @@ def maximum_matching(
 
 def matching_size(vertices: Sequence[V], neighbours: Neighbours) -> int:
     return len(maximum_matching(vertices, neighbours)) // 2
+
+
+def delete_vertices(
+    mate: dict[V, V],
+    gone: Iterable[V],
+    vertices: Sequence[V],
+    neighbours: Neighbours,
+    at_most: int | None = None,
+) -> dict[V, V]:
+    """A maximum matching of the graph without `gone`, from a maximum matching `mate` of it.
+
+    `at_most` is a bound on the answer's size the caller may know. Any augmenting path left
+    ends at a freed mate (else `mate` had one), but one search can match two freed mates to
+    each other where matching each to a vertex that was free all along gains an edge more,
+    and no search starts from those. So searching from each freed mate is enough only while
+    a single edge can be missing; otherwise the vertices go one at a time, each leaving a
+    single free vertex to search from.
+    """
+    order = list(dict.fromkeys(gone))  # the caller's order, so the result is deterministic
+    kept = _without(mate, order)
+    if at_most is not None and len(kept) // 2 + 1 >= at_most:
+        # One edge at most to win back: the first freed mate with an augmenting path settles it.
+        alive = [v for v in vertices if v not in order]
+        inside = _restricted(neighbours, set(order))
+        for g in order:
+            if g in mate and mate[g] not in order and len(kept) // 2 < at_most:
+                augment(mate[g], alive, inside, kept)
+        return kept
+    left = dict(mate)
+    deleted: set[V] = set()
+    for g in order:
+        deleted.add(g)
+        partner = left.pop(g, None)
+        if partner is None:
+            continue
+        del left[partner]
+        if partner in order:
+            # Both ends of an edge of a maximum matching: the rest stays maximum (the best
+            # matching without them has one edge fewer, else `mate` had an augmenting path).
+            deleted.add(partner)
+            continue
+        alive = [v for v in vertices if v not in deleted]
+        augment(partner, alive, _restricted(neighbours, deleted), left)
+    return left
+
+
+def _without(mate: dict[V, V], gone: Sequence[V]) -> dict[V, V]:
+    return {v: w for v, w in mate.items() if v not in gone and w not in gone}
+
+
+def _restricted(neighbours: Neighbours, deleted: set) -> Neighbours:
+    return lambda v: [w for w in neighbours(v) if w not in deleted]
 
 
 def augment(root: V, vertices: Sequence[V], neighbours: Neighbours, mate: dict[V, V]) -> bool:

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, groupby
 
-from tournaments.pairing._matching import augment, maximum_matching
+from tournaments.pairing._matching import delete_vertices, maximum_matching
 from tournaments.pairing.pair import Pair
 
 # Backtracking steps allowed per bracket before falling back to the greedy pass (which keeps
@@ -100,7 +100,7 @@ class _RematchOracle:
 
     Large remainders are settled by Dirac's bound. Small ones keep a maximum matching of
     the "have not met" graph per remainder; removing one or two players repairs the
-    parent's matching by searching only from the partners those players leave behind.
+    parent's matching by searching from the partners those players leave behind.
     """
 
     CACHE_LIMIT = 2_000  # matchings kept; a cache, so clearing it only costs time
@@ -133,7 +133,7 @@ class _RematchOracle:
         parent_key = frozenset(remaining)
         key = parent_key.difference(gone)
         if key not in self._matchings:
-            self._remember(key, self._repair(self._matching(parent_key), key, gone))
+            self._remember(key, self._repair(parent_key, gone))
         return len(self._matchings[key]) // 2
 
     def keeps_optimum(self, remaining: set[int], a: int, b: int) -> bool:
@@ -150,23 +150,20 @@ class _RematchOracle:
             self._remember(group, maximum_matching(order, self._neighbours(group)))
         return self._matchings[group]
 
-    def _repair(
-        self, parent: dict[int, int], group: frozenset[int], gone: Sequence[int]
-    ) -> dict[int, int]:
-        kept = {v: w for v, w in parent.items() if v in group and w in group}
-        # Removing a pair that could meet costs at least one edge: nothing better to find.
-        best = len(parent) // 2 - (1 if len(gone) == 2 and self.allowed(*gone) else 0)
-        freed = sorted(parent[g] for g in gone if g in parent and parent[g] in group)
-        if len(freed) == 2 and self.allowed(*freed):
+    def _repair(self, parent_key: frozenset[int], gone: Sequence[int]) -> dict[int, int]:
+        parent = self._matching(parent_key)
+        # Removing players never adds an edge to the best matching; a pair that could meet
+        # takes one away.
+        meet = len(gone) == 2 and self.allowed(*gone)
+        freed = sorted(parent[g] for g in gone if g in parent and parent[g] not in gone)
+        if meet and len(freed) == 2 and self.allowed(*freed):
+            # Pairing the two partners it leaves behind loses only that one: no search needed.
+            kept = {v: w for v, w in parent.items() if v not in gone and w not in gone}
             kept[freed[0]], kept[freed[1]] = freed[1], freed[0]
-        # An augmenting path must end at a player whose partner left (else the parent
-        # matching was not maximum), so only those need searching from.
-        order = sorted(group)
-        for v in freed:
-            if len(kept) // 2 >= best:
-                break
-            augment(v, order, self._neighbours(group), kept)
-        return kept
+            return kept
+        best = len(parent) // 2 - (1 if meet else 0)
+        order = sorted(parent_key)
+        return delete_vertices(parent, gone, order, self._neighbours(parent_key), at_most=best)
 
     def _remember(self, group: frozenset[int], matching: dict[int, int]) -> None:
         if len(self._matchings) >= self.CACHE_LIMIT:
