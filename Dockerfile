@@ -11,4 +11,4 @@ RUN pip install --no-cache-dir .
 RUN useradd --create-home gin
 USER gin
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000"]
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application"]

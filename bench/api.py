@@ -2,8 +2,9 @@
 
 1. Recreates the PostgreSQL database --db (default hg_bench_api), migrates it, and creates an
    organiser and one pair of players per client, each with an API token.
-2. Starts gunicorn (config.wsgi, --workers, --worker-class) on 127.0.0.1:--port with
-   persistent database connections.
+2. Starts gunicorn as deployed (config/gunicorn.py: sync workers, 2 x cores + 1 of them,
+   unless --workers says otherwise) on 127.0.0.1:--port with persistent database
+   connections.
 3. From this process (a second process, loopback only), --clients threads, alternating
    --rounds times:
    a. call GET /api/ping/ (token-authenticated DRF no-op) for --seconds;
@@ -13,7 +14,7 @@
       match when one ends.
 4. Prints the requests per second of both, their ratio, and p50/p99 latency of the actions.
 
-    .venv/bin/python bench/api.py [--clients 16] [--seconds 10] [--rounds 2] [--workers 4]
+    .venv/bin/python bench/api.py [--clients 16] [--seconds 10] [--rounds 2] [--workers N]
 
 Targets: actions at least 40% of the trivial endpoint's rate; action p99 under 50 ms.
 """
@@ -92,23 +93,15 @@ def prepare(db: str, clients: int, async_commit: bool) -> dict[str, Any]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-def start_server(db: str, port: int, workers: int, worker_class: str) -> subprocess.Popen:
-    cmd = [
-        GUNICORN,
-        "config.wsgi:application",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(workers),
-        "--worker-class",
-        worker_class,
-        "--threads",
-        "2" if worker_class == "gthread" else "1",
-        "--backlog",
-        "256",
-        "--log-level",
-        "warning",
-    ]
+def start_server(db: str, port: int, workers: int | None, worker_class: str) -> subprocess.Popen:
+    """gunicorn as deployed (config/gunicorn.py), on loopback; --workers and
+    --worker-class override the deployed settings."""
+    cmd = [GUNICORN, "-c", "config/gunicorn.py", "config.wsgi:application"]
+    cmd += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
+    if workers is not None:
+        cmd += ["--workers", str(workers)]
+    if worker_class != "sync":
+        cmd += ["--worker-class", worker_class, "--threads", "2"]
     server = subprocess.Popen(cmd, cwd=ROOT, env=_env(db))
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -119,6 +112,12 @@ def start_server(db: str, port: int, workers: int, worker_class: str) -> subproc
             time.sleep(0.2)
     server.kill()
     raise SystemExit("gunicorn did not start")
+
+
+def deployed_workers() -> int:
+    settings: dict[str, Any] = {}
+    exec((ROOT / "config" / "gunicorn.py").read_text(), settings)  # noqa: S102 - our own file
+    return settings["workers"]
 
 
 # --- clients --------------------------------------------------------------------------
@@ -244,7 +243,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10, help="per phase")
     parser.add_argument("--rounds", type=int, default=2, help="ping and play phases, alternated")
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument(
+        "--workers", type=int, default=None, help="default: as deployed (config/gunicorn.py)"
+    )
     parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--db", default="hg_bench_api")
@@ -285,7 +286,7 @@ def main() -> None:
     action_rps = len(play.latencies) / t_play
     ms = [x * 1000 for x in play.latencies]
     print(
-        f"server: gunicorn {args.worker_class} x{args.workers} on PostgreSQL"
+        f"server: gunicorn {args.worker_class} x{args.workers or deployed_workers()} on PostgreSQL"
         f"{' (synchronous_commit=off)' if args.async_commit else ''}; "
         f"{args.clients} clients, {args.rounds} x {args.seconds:.0f} s per endpoint; "
         f"{sum(t.matches for t in tables)} matches played"
