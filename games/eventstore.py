@@ -577,11 +577,16 @@ def subscription_advance(*, name: str, position: int) -> None:
 def snapshot_save(*, stream_id: str, version: int, state: dict, kind: str) -> None:
     """Cache `state` of the stream at `version`. `kind` names the state's shape (bump it
     when the shape changes: old snapshots are then ignored)."""
-    Snapshot.objects.update_or_create(
-        stream_id=stream_id,
-        kind=kind,
-        version=version,
-        defaults={"state": _json_roundtrip(state, "snapshot")},
+    # One INSERT ... ON CONFLICT DO UPDATE (update_or_create took a locked read and a
+    # savepoint on top).
+    row = Snapshot(
+        stream_id=stream_id, kind=kind, version=version, state=_json_roundtrip(state, "snapshot")
+    )
+    Snapshot.objects.bulk_create(
+        [row],
+        update_conflicts=True,
+        unique_fields=["stream_id", "kind", "version"],
+        update_fields=["state", "created_at"],
     )
 
 
@@ -652,13 +657,13 @@ def read_tail(
     kind: str,
     without: Sequence[str] = (),
     first: tuple[str, list[Any]] | None = None,
-) -> tuple[list[tuple] | None, list[str], StreamTail]:
+) -> tuple[list[tuple] | None, StreamTail]:
     """The stream's latest snapshot of `kind` (less the keys `without`, as `snapshot_load`),
     the events after it, and its head, in one round trip on PostgreSQL.
 
     `first` is a statement (sql, params) run before them in the same round trip, typically
-    the lock on the row that guards the stream; its rows and column names are returned
-    with the tail (None and [] without `first`).
+    the lock on the row that guards the stream; its rows are returned with the tail (None
+    without `first`).
     """
     if connection.vendor == "postgresql":
         sql = f"{_PG_TAIL_SNAPSHOT.execute_sql()}; {_PG_TAIL_EVENTS.execute_sql()}"
@@ -667,9 +672,8 @@ def read_tail(
             sql, params = f"{first[0]}; {sql}", [*first[1], *params]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            first_rows, columns = None, []
+            first_rows = None
             if first is not None:
-                columns = [column.name for column in cursor.description]
                 first_rows = cursor.fetchall()
                 cursor.nextset()
             snapshot_row = cursor.fetchone()
@@ -678,16 +682,15 @@ def read_tail(
         snapshot = (snapshot_row[0], _json_value(snapshot_row[1])) if snapshot_row else None
         tail = _tail(stream_id, snapshot, events)
         if tail is not None:
-            return first_rows, columns, tail
+            return first_rows, tail
         # A snapshot was saved between the two reads: read again, the slow way.
-        return first_rows, columns, _read_tail_apart(stream_id, kind, without)
-    first_rows, columns = None, []
+        return first_rows, _read_tail_apart(stream_id, kind, without)
+    first_rows = None
     if first is not None:
         with connection.cursor() as cursor:
             cursor.execute(*first)
-            columns = [column[0] for column in cursor.description]
             first_rows = cursor.fetchall()
-    return first_rows, columns, _read_tail_apart(stream_id, kind, without)
+    return first_rows, _read_tail_apart(stream_id, kind, without)
 
 
 # The snapshot, then the events from the snapshot's own one (for its hash) on. Prepared:

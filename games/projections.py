@@ -168,27 +168,43 @@ def match_apply(
 
 
 def match_summary_statement(
-    *, match: Match, state: MatchState, events: Sequence[Any]
+    *, match: Match, state: MatchState, events: Sequence[Any], row_known: bool = False
 ) -> tuple[str, list[Any]]:
     """Summarise `match` (see `match_summarise`) and return its row's UPDATE (sql, params):
     the same as `match.save(update_fields=SUMMARY_FIELDS)`, values prepared by the fields
     themselves, but one plain statement (prepared on PostgreSQL), which the caller may
     send with others: on every action the ORM's building of the save cost more than
-    running it, and planning it more than running it again."""
+    running it, and planning it more than running it again.
+
+    `row_known`: `match` holds the row as stored (read in this transaction, under lock);
+    most actions then change only the few columns of `TURN_FIELDS`, and only those are
+    sent (the scoresheet and ruleset JSON are not encoded again)."""
+    unchanged = [getattr(match, attname) for attname, _ in _summary_fields(_OTHER_FIELDS)]
     match_summarise(match=match, state=state, events=events)
-    values = [prep(getattr(match, attname), connection) for attname, prep in _summary_fields()]
+    names = SUMMARY_FIELDS
+    if row_known and unchanged == [
+        getattr(match, attname) for attname, _ in _summary_fields(_OTHER_FIELDS)
+    ]:
+        names = TURN_FIELDS
+    fields = _summary_fields(names)
+    values = [prep(getattr(match, attname), connection) for attname, prep in fields]
     pk = Match._meta.pk.get_db_prep_value(match.pk, connection)
     if connection.vendor == "postgresql":
-        return _summary_statement().execute_sql(), [*values, pk]
-    return _summary_sql("%s"), [*values, pk]
+        return _summary_statement(names).execute_sql(), [*values, pk]
+    return _summary_sql(names, "%s"), [*values, pk]
+
+
+# What changes on most actions; the other summary fields change when a hand or game ends.
+TURN_FIELDS = ("version", "hand_number", "phase", "turn_player", "last_action_at")
+_OTHER_FIELDS = tuple(name for name in SUMMARY_FIELDS if name not in TURN_FIELDS)
 
 
 @functools.cache
-def _summary_fields() -> list[tuple[str, Callable[..., Any]]]:
-    """(attribute, value preparation) per summary column. A foreign key's value is its
-    target's, prepared as the key would (minus a costly look-up of the column type)."""
+def _summary_fields(names: tuple[str, ...]) -> list[tuple[str, Callable[..., Any]]]:
+    """(attribute, value preparation) per column. A foreign key's value is its target's,
+    prepared as the key would (minus a costly look-up of the column type)."""
     out = []
-    for name in SUMMARY_FIELDS:
+    for name in names:
         field = Match._meta.get_field(name)
         prep = field.target_field.get_db_prep_save if field.is_relation else field.get_db_prep_save
         out.append((field.attname, prep))
@@ -196,13 +212,15 @@ def _summary_fields() -> list[tuple[str, Callable[..., Any]]]:
 
 
 @functools.cache
-def _summary_statement() -> PreparedStatement:
-    return PreparedStatement("match_summary", _summary_sql("$"), len(SUMMARY_FIELDS) + 1)
+def _summary_statement(names: tuple[str, ...]) -> PreparedStatement:
+    name = f"match_summary_{len(names)}"
+    return PreparedStatement(name, _summary_sql(names, "$"), len(names) + 1)
 
 
 @functools.cache
-def _summary_sql(placeholder: str) -> str:
-    """The UPDATE with `%s` placeholders, or PostgreSQL's numbered ones for `$`."""
+def _summary_sql(names: tuple[str, ...], placeholder: str) -> str:
+    """The UPDATE of those columns with `%s` placeholders, or PostgreSQL's numbered ones
+    for `$`."""
 
     def param(n: int) -> str:
         return f"${n}" if placeholder == "$" else placeholder
@@ -210,10 +228,10 @@ def _summary_sql(placeholder: str) -> str:
     quote = connection.ops.quote_name
     columns = ", ".join(
         f"{quote(Match._meta.get_field(name).column)} = {param(n)}"
-        for n, name in enumerate(SUMMARY_FIELDS, start=1)
+        for n, name in enumerate(names, start=1)
     )
     table, pk = quote(Match._meta.db_table), quote(Match._meta.pk.column)
-    return f"UPDATE {table} SET {columns} WHERE {pk} = {param(len(SUMMARY_FIELDS) + 1)}"
+    return f"UPDATE {table} SET {columns} WHERE {pk} = {param(len(names) + 1)}"
 
 
 def match_rows(match: Match) -> dict[str, Any]:

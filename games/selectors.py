@@ -76,7 +76,7 @@ def match_state_at(
         # The usual case, the latest state: snapshot and events in one round trip.
         tail = eventstore.read_tail(
             stream_id=match.stream_id, kind=SNAPSHOT_KIND, without=unread_keys(hand_results)
-        )[2]
+        )[1]
         return match_state_from_tail(stream_id=match.stream_id, tail=tail)
     state, at = initial_state(), 0
     snap = eventstore.snapshot_load(

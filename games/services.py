@@ -237,7 +237,7 @@ class MatchSession:
             raise NotFoundError("no such match", code="match_not_found") from None
         pk = Match._meta.pk.get_db_prep_value(key, connection)
         stream_id = f"match-{key}"
-        rows, columns, tail = eventstore.read_tail(
+        rows, tail = eventstore.read_tail(
             stream_id=stream_id,
             kind=SNAPSHOT_KIND,
             without=unread_keys(hand_results=False),
@@ -245,7 +245,7 @@ class MatchSession:
         )
         if not rows:
             raise NotFoundError("no such match", code="match_not_found")
-        match = _match_from_row(columns, rows[0])
+        match = _match_from_row(rows[0])
         if match.stream_id != stream_id:  # not a stream id match_create would have given
             return cls.load(match)
         state, version = match_state_from_tail(stream_id=stream_id, tail=tail)
@@ -284,7 +284,10 @@ class MatchSession:
 
     def _summary_statements(self, events: list[eventstore.RecordedEvent]) -> list[Any]:
         match, state = self.match, self.state
-        return [projections.match_summary_statement(match=match, state=state, events=events)]
+        statement = projections.match_summary_statement(
+            match=match, state=state, events=events, row_known=True
+        )
+        return [statement]
 
     def deal_plan(self) -> MatchDealPlan | None:
         if self._plan is False:
@@ -319,32 +322,30 @@ class MatchSession:
 # -- helpers ---------------------------------------------------------------------------
 
 
-def _match_from_row(columns: list[str], row: tuple) -> Match:
-    """A Match from a row of _LOCK_SQL, as the ORM would build it (the same conversions of
-    database values), with its players (id and name; other fields load on access)."""
-    by_column = dict(zip(columns, row, strict=True))
+def _match_from_row(row: tuple) -> Match:
+    """A Match from a row of the lock query, as the ORM would build it (the same conversions
+    of database values), with its players (id and name; other fields load on access)."""
     values = []
-    for column, col, converters in _match_columns(connection.vendor):
-        value = by_column[column]
+    for value, (col, converters) in zip(row, _match_columns(connection.vendor), strict=False):
         for convert in converters:
             value = convert(value, col, connection)
         values.append(value)
     using = connection.alias
     match = Match.from_db(using, None, values)  # values in the model's field order
-    p1, p2 = by_column["p1_name"], by_column["p2_name"]
+    p1, p2 = row[-2:]
     match.player1 = Player.from_db(using, ["id", "name"], [match.player1_id, p1])
     match.player2 = Player.from_db(using, ["id", "name"], [match.player2_id, p2])
     return match
 
 
 @functools.cache
-def _match_columns(vendor: str) -> list[tuple[str, Any, list[Any]]]:
-    """(column, its expression, the backend's and the field's converters), in field order."""
+def _match_columns(vendor: str) -> list[tuple[Any, list[Any]]]:
+    """(column expression, the backend's and the field's converters) in field order: the
+    order of the lock query's columns, before the two players' names."""
     out = []
     for field in Match._meta.concrete_fields:
         col = field.get_col(Match._meta.db_table)
-        converters = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-        out.append((field.column, col, converters))
+        out.append((col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)))
     return out
 
 

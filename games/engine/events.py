@@ -190,8 +190,8 @@ def event_type(event: Event) -> str:
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """The event's data only (a deep copy, safe to serialise or mutate)."""
-    return dataclasses.asdict(event)
+    """The event's data only (a deep copy, safe to serialise or mutate; tuples as lists)."""
+    return {name: _copy(getattr(event, name)) for name in _field_names(type(event))}
 
 
 def event_from_dict(type: str, data: dict[str, Any]) -> Event:  # noqa: A002 - stored name
@@ -199,13 +199,24 @@ def event_from_dict(type: str, data: dict[str, Any]) -> Event:  # noqa: A002 - s
     cls = EVENT_TYPES.get(type)
     if cls is None:
         raise IllegalActionError(f"unknown event type {type!r}", rule="events")
-    names = {f.name for f in dataclasses.fields(cls)}
-    if set(data) != names:
+    names = _field_names(cls)
+    if len(data) != len(names) or not all(name in data for name in names):
         raise IllegalActionError(
             f"event {type} needs fields {sorted(names)}, got {sorted(data)}", rule="events"
         )
     event: Event = cls(**_copy(data))
     return event
+
+
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    """The event class's field names, in order (looked up once per class)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
 
 
 def _copy(value: Any) -> Any:

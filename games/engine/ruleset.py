@@ -3,7 +3,7 @@ event so that a match always replays under the rules it was played with."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from games.engine.errors import InvalidRulesetError
@@ -55,7 +55,8 @@ class Ruleset:
                 )
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Every field is a plain int or bool: no deep copy needed (asdict's was most of it).
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> Ruleset:
@@ -76,3 +77,6 @@ class Ruleset:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Ruleset))

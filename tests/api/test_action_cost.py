@@ -69,6 +69,10 @@ def test_an_action_reads_the_match_once_and_the_player_with_the_token(
             ["UPDATE", '"games_match"'],
             ["RELEASE", "SAVEPOINT"],
         ]
+        # A pass changes whose turn it is, not the scoresheet: only the turn's columns are
+        # sent (tests/games/services/test_bots.py checks the read models against a rebuild
+        # over whole matches, hand and game ends included).
+        assert '"scoresheet"' not in append[2] and '"turn_player_id" = $' in append[2]
 
 
 def _prepared_text(sql: str) -> str:

@@ -6,6 +6,7 @@ from games import eventstore
 from games.bots import match_play_bots, match_play_bots_batched
 from games.engine.events import event_from_dict
 from games.engine.match import evolve, initial_state
+from games.engine.scoresheet import scoresheet_to_dict
 from games.engine.state import commitment, state_to_dict
 from games.models import Match
 from games.projections import match_rows, projections_rebuild
@@ -44,6 +45,17 @@ def test_a_bot_match_plays_to_the_end_and_live_equals_replayed_at_every_version(
             action=choose_action(live, seat),
             expected_version=version,
         )
+        # The read model after each action (most send only the turn's columns) is what a
+        # rebuild from the events gives.
+        after, after_version = match_state_at(match=match)
+        summary = Match.objects.get(pk=match.pk)
+        sheet = scoresheet_to_dict(after.scoresheet)
+        assert (summary.version, summary.phase) == (after_version, after.phase)
+        assert (summary.scoresheet, summary.status) == (sheet, after.status)
+        assert (summary.points_p1, summary.points_p2) == tuple(sheet["totals"])
+    before = match_rows(match)
+    projections_rebuild()
+    assert match_rows(match) == before
     row = Match.objects.get(pk=match.pk)
     assert row.status == "finished" and row.winner_id in (a.pk, b.pk)
     assert row.finish_reason == "games"

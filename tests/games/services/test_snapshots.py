@@ -30,7 +30,7 @@ def test_loading_reads_only_the_events_since_the_latest_snapshot(played, monkeyp
 
     def spy(**kwargs):
         found = real_read_tail(**kwargs)
-        tails.append(found[2])
+        tails.append(found[1])
         return found
 
     monkeypatch.setattr(eventstore, "read_tail", spy)
