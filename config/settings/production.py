@@ -13,6 +13,10 @@ if not SECRET_KEY or SECRET_KEY == DEV_SECRET_KEY:
         "to a long random value before starting with config.settings.production."
     )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
+# Each web worker keeps its database connection (and the prepared statements of a game
+# action, config/prepared.py) rather than opening one per request; checked before reuse.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=300)  # noqa: F405
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # noqa: F405
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
