@@ -95,7 +95,13 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "tournaments.deadlines_enforce",
         "schedule": env.float("TOURNAMENT_DEADLINES_SECONDS", default=60.0),
     },
+    "idempotency-records-expire": {
+        "task": "players.idempotency_records_expire",
+        "schedule": env.float("IDEMPOTENCY_EXPIRE_SECONDS", default=3600.0),
+    },
 }
+# How long a POST's Idempotency-Key is remembered (its first response replayed to retries).
+IDEMPOTENCY_KEY_TTL_HOURS = env.float("IDEMPOTENCY_KEY_TTL_HOURS", default=24.0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
