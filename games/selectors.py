@@ -316,8 +316,19 @@ def _hand_ended(recorded: list[Any], hand_number: int) -> bool:
 
 
 def match_verify(*, match: Match) -> dict[str, Any]:
-    """Check the hash chain of the match's stream."""
+    """Check the hash chain of the match's stream, and that it still ends where the match's
+    record says it does: deleting the last events leaves a valid chain, which only the
+    version kept in the read model gives away."""
     result = eventstore.verify(stream_id=match.stream_id)
+    recorded = Match.objects.filter(pk=match.pk).values_list("version", flat=True).first()
+    if result.ok and recorded is not None and result.events_checked < recorded:
+        return {
+            "ok": False,
+            "events": result.events_checked,
+            "first_broken_version": result.events_checked + 1,
+            "reason": f"events {result.events_checked + 1} to {recorded} are missing: the"
+            f" match's record is at version {recorded}",
+        }
     if result.ok:
         return {"ok": True, "events": result.events_checked}
     return {

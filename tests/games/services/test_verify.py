@@ -22,3 +22,16 @@ def test_an_altered_event_breaks_the_chain_at_its_version(alice, bob):
         )
     result = match_verify(match=match)
     assert result["ok"] is False and result["first_broken_version"] == 2
+
+
+def test_deleting_the_last_events_is_caught_by_the_matchs_version(alice, bob):
+    # The chain of what is left is intact; the match's record still says version 3.
+    match = match_create(player1=alice, player2=bob, first_dealer=alice, decks=[knock_deck()])
+    match_act(match_id=match.id, player=bob, action={"type": "pass"})
+    last = eventstore.load(stream_id=match.stream_id)[-1]
+    with eventstore.immutability_suspended(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM games_storedevent WHERE position = %s", [last.position])
+    assert eventstore.verify(stream_id=match.stream_id).ok
+    result = match_verify(match=match)
+    assert result["ok"] is False and result["events"] == 2
+    assert result["first_broken_version"] == 3 and "missing" in result["reason"]
