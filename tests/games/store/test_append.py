@@ -4,7 +4,7 @@ import pytest
 
 from config.errors import ValidationError, VersionConflictError
 from games import eventstore
-from games.eventstore import ConcurrencyError, NewEvent
+from games.eventstore import ConcurrencyError, NewEvent, write
 from games.models import StoredEvent
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,7 @@ def test_a_race_lost_at_insert_time_is_a_conflict(monkeypatch):
     # Another writer appended between our head read and our insert: the unique
     # (stream_id, version) index refuses us, and that is reported as a conflict.
     eventstore.append(stream_id="s", expected_version=0, events=[ev()])
-    real_head = eventstore._append_head
+    real_head = write._append_head
     calls = []
 
     def stale(stream_id):
@@ -80,7 +80,8 @@ def test_a_race_lost_at_insert_time_is_a_conflict(monkeypatch):
         tx_id, _, _ = real_head(stream_id)
         return tx_id, 0, eventstore.GENESIS_HASH
 
-    monkeypatch.setattr(eventstore, "_append_head", stale)
+    # Patched where `append` looks it up.
+    monkeypatch.setattr(write, "_append_head", stale)
     with pytest.raises(ConcurrencyError) as caught:
         eventstore.append(stream_id="s", expected_version=0, events=[ev()])
     assert caught.value.current_version == 1

@@ -3,16 +3,22 @@
 import pytest
 
 from games import eventstore
-from games.eventstore import NewEvent
+from games.eventstore import NewEvent, upcasting
 from games.models import Snapshot, StoredEvent
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def upcasters(monkeypatch):
-    """An empty upcaster registry for the test, whatever the app registered."""
-    monkeypatch.setattr(eventstore, "_UPCASTERS", {})
+def upcasters():
+    """An empty upcaster registry for the test, whatever the app registered. The store's
+    modules share that one dict: it is emptied and refilled in place, never replaced."""
+    registry = upcasting._UPCASTERS
+    saved = dict(registry)
+    registry.clear()
+    yield
+    registry.clear()
+    registry.update(saved)
 
 
 def test_snapshot_load_returns_the_latest_at_or_before_a_version():

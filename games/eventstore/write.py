@@ -1,0 +1,232 @@
+"""Writing: `append`, all of a command's events or none, with optimistic concurrency on the
+stream's version and each event's hash chained to the one before it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from config.errors import ValidationError
+from games.eventstore.encoding import _json_roundtrip, canonical_json, event_hash
+from games.eventstore.read import _stream_head, stream_version
+from games.eventstore.records import (
+    GENESIS_HASH,
+    MAX_STREAM_ID_LENGTH,
+    ConcurrencyError,
+    NewEvent,
+    RecordedEvent,
+)
+from games.eventstore.upcasting import _recorded
+from games.models.events import StoredEvent
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def append(
+    *,
+    stream_id: str,
+    expected_version: int,
+    events: Sequence[NewEvent],
+    head_hash: str | None = None,
+    then: Then | None = None,
+) -> list[RecordedEvent]:
+    """Append `events` to `stream_id`, which must be at `expected_version` (0 = new stream).
+
+    All or nothing; joins the caller's transaction (as a savepoint). Raises ConcurrencyError
+    when the stream has moved on, including when a concurrent writer commits first. Appends
+    to different streams never wait for each other.
+
+    `head_hash`: the hash of the event at `expected_version`, for a caller that has just
+    read it in this transaction (`read_tail`) under a lock that keeps the stream's other
+    writers out. On PostgreSQL the append is then one round trip instead of four (no head
+    read; the savepoint travels with the INSERT). A writer that ignored the lock still
+    cannot fork the stream: the unique (stream_id, version) index refuses it.
+
+    `then(events)` returns statements (sql, params) to run after the append, in its round
+    trip where it has one: the read-model updates of the same transaction. It is given
+    the events as they will be recorded, but for their positions, which are 0 there.
+    """
+    _check_append_args(stream_id, expected_version, events)
+    prepared = [
+        (e, _json_roundtrip(e.data, "data"), _json_roundtrip(e.metadata, "metadata"))
+        for e in events
+    ]
+    if head_hash is not None and connection.vendor == "postgresql":
+        return _append_pg_known_head(stream_id, expected_version, head_hash, prepared, then)
+    try:
+        with transaction.atomic():
+            recorded = _append_in_transaction(stream_id, expected_version, prepared)
+    except IntegrityError as exc:
+        # The unique (stream_id, version) index refused us: another writer got there first
+        # and the caller may retry.
+        current = stream_version(stream_id=stream_id)
+        if current == expected_version:
+            raise
+        raise ConcurrencyError(
+            stream_id=stream_id, expected_version=expected_version, current_version=current
+        ) from exc
+    if then is not None:
+        with connection.cursor() as cursor:
+            for sql, params in then([replace(e, position=0) for e in recorded]):
+                cursor.execute(sql, params)
+    return recorded
+
+
+# Statements to run after an append, from the events as they will be recorded.
+Then = Callable[[list["RecordedEvent"]], Sequence[tuple[str, Sequence[Any]]]]
+_Prepared = tuple[NewEvent, dict, dict]  # an event, its data and metadata as read back
+
+
+def _check_append_args(stream_id: str, expected_version: int, events: Sequence[NewEvent]) -> None:
+    if not stream_id or len(stream_id) > MAX_STREAM_ID_LENGTH:
+        raise ValidationError(f"A stream id is 1 to {MAX_STREAM_ID_LENGTH} characters.")
+    if expected_version < 0:
+        raise ValidationError("expected_version must be 0 (new stream) or more.")
+    if not events:
+        raise ValidationError("Nothing to append.")
+    for event in events:
+        if not event.type or event.schema_version < 1:
+            raise ValidationError(f"Bad event type or schema version: {event!r}.")
+        if not isinstance(event.data, dict) or not isinstance(event.metadata, dict):
+            raise ValidationError("Event data and metadata must be JSON objects.")
+
+
+def _append_in_transaction(
+    stream_id: str, expected_version: int, prepared: list[tuple[NewEvent, dict, dict]]
+) -> list[RecordedEvent]:
+    tx_id, current, prev_hash = _append_head(stream_id)
+    if current != expected_version:
+        raise ConcurrencyError(
+            stream_id=stream_id, expected_version=expected_version, current_version=current
+        )
+    recorded_at = timezone.now()
+    rows = []
+    for offset, (event, data, metadata) in enumerate(prepared):
+        version = expected_version + offset + 1
+        digest = event_hash(
+            stream_id=stream_id,
+            version=version,
+            type=event.type,
+            schema_version=event.schema_version,
+            data=data,
+            metadata=metadata,
+            recorded_at=recorded_at,
+            prev_hash=prev_hash,
+        )
+        rows.append(
+            StoredEvent(
+                stream_id=stream_id,
+                version=version,
+                type=event.type,
+                schema_version=event.schema_version,
+                data=data,
+                metadata=metadata,
+                recorded_at=recorded_at,
+                hash=digest,
+                tx_id=tx_id,
+            )
+        )
+        prev_hash = digest
+    StoredEvent.objects.bulk_create(rows)
+    return [_recorded(row, upcasted=False) for row in rows]
+
+
+def _append_pg_known_head(
+    stream_id: str,
+    expected_version: int,
+    prev_hash: str,
+    prepared: list[_Prepared],
+    then: Then | None,
+) -> list[RecordedEvent]:
+    recorded_at = timezone.now()
+    values, params, rows = [], [], []
+    for offset, (event, data, metadata) in enumerate(prepared):
+        version = expected_version + offset + 1
+        digest = event_hash(
+            stream_id=stream_id,
+            version=version,
+            type=event.type,
+            schema_version=event.schema_version,
+            data=data,
+            metadata=metadata,
+            recorded_at=recorded_at,
+            prev_hash=prev_hash,
+        )
+        values.append(_PG_INSERT_ROW)
+        params += [stream_id, version, event.type, event.schema_version]
+        params += [canonical_json(data), canonical_json(metadata), recorded_at, digest]
+        rows.append(
+            RecordedEvent(
+                0,
+                stream_id,
+                version,
+                event.type,
+                event.schema_version,
+                data,
+                metadata,
+                recorded_at,
+                digest,
+            )
+        )
+        prev_hash = digest
+    # One round trip; the savepoint covers the statements that follow the INSERT too.
+    sql = f"SAVEPOINT {_SAVEPOINT}; {_PG_INSERT}{', '.join(values)} RETURNING position"
+    for more_sql, more_params in then(rows) if then is not None else ():
+        sql, params = f"{sql}; {more_sql}", [*params, *more_params]
+    sql += f"; RELEASE SAVEPOINT {_SAVEPOINT}"
+    with connection.cursor() as cursor:
+        try:
+            cursor.execute(sql, params)
+        except IntegrityError as exc:
+            # Only a writer that ignored the caller's lock gets here: same answer as when
+            # a race is lost in `append`.
+            cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}; RELEASE SAVEPOINT {_SAVEPOINT}")
+            current = stream_version(stream_id=stream_id)
+            if current == expected_version:
+                raise
+            raise ConcurrencyError(
+                stream_id=stream_id, expected_version=expected_version, current_version=current
+            ) from exc
+        cursor.nextset()  # the INSERT's rows come after the SAVEPOINT's (none)
+        positions = [position for (position,) in cursor.fetchall()]
+    return [replace(e, position=p) for e, p in zip(rows, positions, strict=True)]
+
+
+_SAVEPOINT = "games_eventstore_append"
+_PG_INSERT = (
+    "INSERT INTO games_storedevent (stream_id, version, type, schema_version, data, metadata,"
+    " recorded_at, hash, tx_id) VALUES "
+)
+# The writing transaction's id, as `_append_head` reads it (see `read_all`).
+_PG_INSERT_ROW = (
+    "(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, pg_current_xact_id()::text::bigint)"
+)
+
+
+def _append_head(stream_id: str) -> tuple[int | None, int, str]:
+    """The writing transaction's id and the stream's head (version, hash), in one round trip.
+
+    The id goes on every event of the append: `read_all` orders by (tx_id, position) and
+    hands out only events of transactions older than any still running, which is what
+    makes it gap-safe without serialising appends (see `read_all`). SQLite has no
+    concurrent writers (its write lock lasts until commit): positions are the order there,
+    and tx_id stays NULL.
+    """
+    if connection.vendor != "postgresql":
+        return (None, *_stream_head(stream_id))
+    with connection.cursor() as cursor:
+        cursor.execute(_PG_APPEND_HEAD, [stream_id])
+        tx_id, version, digest = cursor.fetchone()
+    return (tx_id, version, digest) if version is not None else (tx_id, 0, GENESIS_HASH)
+
+
+# pg_current_xact_id() is the top-level transaction's id even inside the append's savepoint.
+_PG_APPEND_HEAD = (
+    "SELECT pg_current_xact_id()::text::bigint, head.version, head.hash"
+    " FROM (SELECT 1) AS one LEFT JOIN LATERAL (SELECT version, hash FROM games_storedevent"
+    " WHERE stream_id = %s ORDER BY version DESC LIMIT 1) AS head ON true"
+)
