@@ -63,12 +63,10 @@ def append(
     except IntegrityError as exc:
         # The unique (stream_id, version) index refused us: another writer got there first
         # and the caller may retry.
-        current = stream_version(stream_id=stream_id)
-        if current == expected_version:
+        conflict = _conflict(stream_id, expected_version)
+        if conflict is None:
             raise
-        raise ConcurrencyError(
-            stream_id=stream_id, expected_version=expected_version, current_version=current
-        ) from exc
+        raise conflict from exc
     if then is not None:
         with connection.cursor() as cursor:
             for sql, params in then([replace(e, position=0) for e in recorded]):
@@ -103,8 +101,31 @@ def _append_in_transaction(
         raise ConcurrencyError(
             stream_id=stream_id, expected_version=expected_version, current_version=current
         )
+    rows = [
+        StoredEvent(
+            stream_id=e.stream_id,
+            version=e.version,
+            type=e.type,
+            schema_version=e.schema_version,
+            data=e.data,
+            metadata=e.metadata,
+            recorded_at=e.recorded_at,
+            hash=e.hash,
+            tx_id=tx_id,
+        )
+        for e in _chained(stream_id, expected_version, prev_hash, prepared)
+    ]
+    StoredEvent.objects.bulk_create(rows)
+    return [_recorded(row, upcasted=False) for row in rows]
+
+
+def _chained(
+    stream_id: str, expected_version: int, prev_hash: str, prepared: list[_Prepared]
+) -> list[RecordedEvent]:
+    """The events as they will be recorded, now, each hash chained to the one before; their
+    positions (0 here) are the database's to give."""
     recorded_at = timezone.now()
-    rows = []
+    out = []
     for offset, (event, data, metadata) in enumerate(prepared):
         version = expected_version + offset + 1
         digest = event_hash(
@@ -117,22 +138,14 @@ def _append_in_transaction(
             recorded_at=recorded_at,
             prev_hash=prev_hash,
         )
-        rows.append(
-            StoredEvent(
-                stream_id=stream_id,
-                version=version,
-                type=event.type,
-                schema_version=event.schema_version,
-                data=data,
-                metadata=metadata,
-                recorded_at=recorded_at,
-                hash=digest,
-                tx_id=tx_id,
+        out.append(
+            RecordedEvent(
+                0, stream_id, version, event.type, event.schema_version, data, metadata,
+                recorded_at, digest,
             )
-        )
+        )  # fmt: skip
         prev_hash = digest
-    StoredEvent.objects.bulk_create(rows)
-    return [_recorded(row, upcasted=False) for row in rows]
+    return out
 
 
 def _append_pg_known_head(
@@ -142,39 +155,14 @@ def _append_pg_known_head(
     prepared: list[_Prepared],
     then: Then | None,
 ) -> list[RecordedEvent]:
-    recorded_at = timezone.now()
-    values, params, rows = [], [], []
-    for offset, (event, data, metadata) in enumerate(prepared):
-        version = expected_version + offset + 1
-        digest = event_hash(
-            stream_id=stream_id,
-            version=version,
-            type=event.type,
-            schema_version=event.schema_version,
-            data=data,
-            metadata=metadata,
-            recorded_at=recorded_at,
-            prev_hash=prev_hash,
-        )
-        values.append(_PG_INSERT_ROW)
-        params += [stream_id, version, event.type, event.schema_version]
-        params += [canonical_json(data), canonical_json(metadata), recorded_at, digest]
-        rows.append(
-            RecordedEvent(
-                0,
-                stream_id,
-                version,
-                event.type,
-                event.schema_version,
-                data,
-                metadata,
-                recorded_at,
-                digest,
-            )
-        )
-        prev_hash = digest
+    rows = _chained(stream_id, expected_version, prev_hash, prepared)
+    params: list[Any] = []
+    for e in rows:
+        params += [stream_id, e.version, e.type, e.schema_version, canonical_json(e.data)]
+        params += [canonical_json(e.metadata), e.recorded_at, e.hash]
+    values = ", ".join([_PG_INSERT_ROW] * len(rows))
     # One round trip; the savepoint covers the statements that follow the INSERT too.
-    sql = f"SAVEPOINT {_SAVEPOINT}; {_PG_INSERT}{', '.join(values)} RETURNING position"
+    sql = f"SAVEPOINT {_SAVEPOINT}; {_PG_INSERT}{values} RETURNING position"
     for more_sql, more_params in then(rows) if then is not None else ():
         sql, params = f"{sql}; {more_sql}", [*params, *more_params]
     sql += f"; RELEASE SAVEPOINT {_SAVEPOINT}"
@@ -185,15 +173,24 @@ def _append_pg_known_head(
             # Only a writer that ignored the caller's lock gets here: same answer as when
             # a race is lost in `append`.
             cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}; RELEASE SAVEPOINT {_SAVEPOINT}")
-            current = stream_version(stream_id=stream_id)
-            if current == expected_version:
+            conflict = _conflict(stream_id, expected_version)
+            if conflict is None:
                 raise
-            raise ConcurrencyError(
-                stream_id=stream_id, expected_version=expected_version, current_version=current
-            ) from exc
+            raise conflict from exc
         cursor.nextset()  # the INSERT's rows come after the SAVEPOINT's (none)
         positions = [position for (position,) in cursor.fetchall()]
     return [replace(e, position=p) for e, p in zip(rows, positions, strict=True)]
+
+
+def _conflict(stream_id: str, expected_version: int) -> ConcurrencyError | None:
+    """After the unique (stream_id, version) index refused an append: the conflict to report
+    if the stream has moved on; None if it has not (the refusal was something else)."""
+    current = stream_version(stream_id=stream_id)
+    if current == expected_version:
+        return None
+    return ConcurrencyError(
+        stream_id=stream_id, expected_version=expected_version, current_version=current
+    )
 
 
 _SAVEPOINT = "games_eventstore_append"
