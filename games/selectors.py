@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db.models import Q, QuerySet
+from django.db.models import F, OuterRef, Q, QuerySet
 
 from config.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from games import eventstore
@@ -315,19 +315,32 @@ def _hand_ended(recorded: list[Any], hand_number: int) -> bool:
     )
 
 
+def matches_cut_short(*, stream_id: str | None = None) -> list[tuple[str, int, int]]:
+    """(stream id, last stored version, version the match's record holds) of every match
+    (or of the one with `stream_id`) whose stream ends before its record says: its last
+    events were deleted, which leaves a valid hash chain behind."""
+    head = eventstore.stream_version_expression(OuterRef("stream_id"))
+    matches = Match.objects.annotate(head=head)
+    if stream_id is not None:
+        matches = matches.filter(stream_id=stream_id)
+    found = matches.filter(head__lt=F("version")).order_by("stream_id")
+    return list(found.values_list("stream_id", "head", "version"))
+
+
 def match_verify(*, match: Match) -> dict[str, Any]:
     """Check the hash chain of the match's stream, and that it still ends where the match's
     record says it does: deleting the last events leaves a valid chain, which only the
     version kept in the read model gives away."""
     result = eventstore.verify(stream_id=match.stream_id)
-    recorded = Match.objects.filter(pk=match.pk).values_list("version", flat=True).first()
-    if result.ok and recorded is not None and result.events_checked < recorded:
+    cut = matches_cut_short(stream_id=match.stream_id)
+    if result.ok and cut:
+        _, head, recorded = cut[0]
         return {
             "ok": False,
             "events": result.events_checked,
-            "first_broken_version": result.events_checked + 1,
-            "reason": f"events {result.events_checked + 1} to {recorded} are missing: the"
-            f" match's record is at version {recorded}",
+            "first_broken_version": head + 1,
+            "reason": f"events {head + 1} to {recorded} are missing: the match's record is at"
+            f" version {recorded}",
         }
     if result.ok:
         return {"ok": True, "events": result.events_checked}

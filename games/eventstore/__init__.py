@@ -28,6 +28,7 @@ from games.eventstore.read import (
     load,
     read_all,
     stream_version,
+    stream_version_expression,
     subscription_advance,
     subscription_position,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "snapshot_part",
     "snapshot_save",
     "stream_version",
+    "stream_version_expression",
     "subscription_advance",
     "subscription_position",
     "upcast",

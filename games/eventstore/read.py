@@ -7,6 +7,8 @@ from datetime import UTC
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Subquery
+from django.db.models.functions import Coalesce
 
 from config.errors import ValidationError
 from games.eventstore.encoding import _loads
@@ -20,6 +22,14 @@ from games.models.events import StoredEvent, Subscription
 def stream_version(*, stream_id: str) -> int:
     """The stream's latest version; 0 when the stream has no events."""
     return _stream_head(stream_id)[0]
+
+
+def stream_version_expression(stream_id: Any) -> Coalesce:
+    """A stream's latest version (0 when it has no events) as a query expression, for a
+    query of another table whose rows name a stream: `stream_id` is usually
+    `OuterRef("stream_id")`."""
+    last = StoredEvent.objects.filter(stream_id=stream_id).order_by("-version")
+    return Coalesce(Subquery(last.values("version")[:1]), 0)
 
 
 def _stream_head(stream_id: str) -> tuple[int, str]:

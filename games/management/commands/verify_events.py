@@ -4,7 +4,8 @@
     python manage.py verify_events --match <uuid>   # the stream "match-<uuid>"
     python manage.py verify_events --stream <id>    # any one stream
 
-Exits with status 1 when a chain is broken.
+Exits with status 1 when a chain is broken, or when a match's stream ends before the
+version its record holds (its last events were deleted: the chain left is still valid).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from tqdm import tqdm
 
 from games import eventstore
 from games.models import StoredEvent
+from games.selectors import matches_cut_short
 
 
 class Command(BaseCommand):
@@ -48,6 +50,16 @@ class Command(BaseCommand):
             self.stderr.write(
                 f"BROKEN stream {broken.stream_id} at version {broken.version}"
                 f" (position {broken.position}): {broken.reason}"
+            )
+        cut = matches_cut_short(stream_id=stream_id)
+        for cut_stream, head, recorded in cut:
+            self.stderr.write(
+                f"CUT SHORT stream {cut_stream} ends at version {head}; the match's record is"
+                f" at version {recorded}: the last events were deleted"
+            )
+        if cut and result.ok:
+            raise CommandError(
+                f"{len(cut)} match streams cut short; first: {cut[0][0]}", returncode=1
             )
         if not result.ok:
             first = result.first_broken

@@ -35,3 +35,22 @@ def test_deleting_the_last_events_is_caught_by_the_matchs_version(alice, bob):
     result = match_verify(match=match)
     assert result["ok"] is False and result["events"] == 2
     assert result["first_broken_version"] == 3 and "missing" in result["reason"]
+
+
+def test_verify_events_names_a_match_stream_cut_short(alice, bob, capsys):
+    from django.core.management import CommandError, call_command
+
+    match = match_create(player1=alice, player2=bob, first_dealer=alice, decks=[knock_deck()])
+    other = match_create(player1=bob, player2=alice, first_dealer=bob, decks=[knock_deck()])
+    match_act(match_id=match.id, player=bob, action={"type": "pass"})
+    call_command("verify_events", verbosity=0)
+    assert "OK" in capsys.readouterr().out
+    last = eventstore.load(stream_id=match.stream_id)[-1]
+    with eventstore.immutability_suspended(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM games_storedevent WHERE position = %s", [last.position])
+    for options in ({}, {"match": str(match.id)}):
+        with pytest.raises(CommandError) as caught:
+            call_command("verify_events", verbosity=0, **options)
+        assert caught.value.returncode == 1 and match.stream_id in str(caught.value)
+        assert f"CUT SHORT stream {match.stream_id} ends at version 2" in capsys.readouterr().err
+    call_command("verify_events", match=str(other.id), verbosity=0)  # the other is whole
