@@ -11,33 +11,55 @@ rollback. Connections are tracked by their driver object: a new connection (Djan
 reconnects after CONN_MAX_AGE, or after an error) gets its statements prepared again.
 Statements name their columns (no `*`), so that adding a column to a table does not make
 running workers fail with "cached plan must not change result type".
+
+Behind a pooler that hands a session's server connection to others between transactions
+(pgbouncer in transaction mode), prepared statements do not follow the client: set
+DB_PREPARED_STATEMENTS=false and the same statements are sent as plain SQL.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import weakref
+from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 
 _prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+_PLACEHOLDER = re.compile(r"\$(\d+)")
 
 
 class PreparedStatement:
     """`sql` with PostgreSQL placeholders ($1, $2, ...; cast where the type is ambiguous),
-    `arity` of them. `execute_sql()` is the text to run in its place, with `arity` %s
-    placeholders for Django's cursor."""
+    `arity` of them. `statement(params)` gives what to run in its place: (sql, params) for
+    Django's cursor."""
 
     def __init__(self, name: str, sql: str, arity: int) -> None:
         # The name carries a digest of the text: a changed statement is a new one, so a
         # session never runs an older text under a reused name.
         digest = hashlib.sha1(sql.encode(), usedforsecurity=False).hexdigest()[:10]
         self.name, self.sql, self.arity = f"{name}_{digest}", sql, arity
+        # The plain form: %s placeholders, one per use of a $n, and the order of the
+        # arguments that fills them.
+        self._plain = _PLACEHOLDER.sub("%s", sql.replace("%", "%%"))
+        self._order = [int(n) - 1 for n in _PLACEHOLDER.findall(sql)]
+
+    def statement(self, params: Sequence[Any]) -> tuple[str, list[Any]]:
+        """(sql, params) running this statement: EXECUTE of the prepared statement (prepared
+        on this connection first if need be), or the plain SQL when
+        DB_PREPARED_STATEMENTS is off. PostgreSQL only."""
+        if len(params) != self.arity:
+            raise ValueError(f"{self.name} takes {self.arity} arguments, not {len(params)}")
+        if not settings.DB_PREPARED_STATEMENTS:
+            return self._plain, [params[i] for i in self._order]
+        return self.execute_sql(), list(params)
 
     def execute_sql(self) -> str:
         """`EXECUTE name(%s, ...)`, after preparing the statement on this connection if it
-        is not yet. PostgreSQL only."""
+        is not yet."""
         connection.ensure_connection()
         names = _prepared.setdefault(connection.connection, set())
         if self.name not in names:

@@ -190,7 +190,7 @@ def match_summary_statement(
     values = [prep(getattr(match, attname), connection) for attname, prep in fields]
     pk = Match._meta.pk.get_db_prep_value(match.pk, connection)
     if connection.vendor == "postgresql":
-        return _summary_statement(names).execute_sql(), [*values, pk]
+        return _summary_statement(names).statement([*values, pk])
     return _summary_sql(names, "%s"), [*values, pk]
 
 

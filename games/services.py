@@ -241,7 +241,7 @@ class MatchSession:
             stream_id=stream_id,
             kind=SNAPSHOT_KIND,
             without=unread_keys(hand_results=False),
-            first=(_lock_sql(), [pk]),
+            first=_lock_statement_for(pk),
         )
         if not rows:
             raise NotFoundError("no such match", code="match_not_found")
@@ -349,10 +349,10 @@ def _match_columns(vendor: str) -> list[tuple[Any, list[Any]]]:
     return out
 
 
-def _lock_sql() -> str:
+def _lock_statement_for(pk: Any) -> tuple[str, list[Any]]:
     if connection.vendor == "postgresql":
-        return _lock_statement().execute_sql()
-    return _lock_query("%s")
+        return _lock_statement().statement([pk])
+    return _lock_query("%s"), [pk]
 
 
 @functools.cache

@@ -41,8 +41,9 @@ def read_tail(
     without `first`).
     """
     if connection.vendor == "postgresql":
-        sql = f"{_PG_TAIL_SNAPSHOT.execute_sql()}; {_PG_TAIL_EVENTS.execute_sql()}"
-        params = [list(without), stream_id, kind, stream_id, kind]
+        snapshot_sql, params = _PG_TAIL_SNAPSHOT.statement([list(without), stream_id, kind])
+        events_sql, events_params = _PG_TAIL_EVENTS.statement([stream_id, kind])
+        sql, params = f"{snapshot_sql}; {events_sql}", [*params, *events_params]
         if first is not None:
             sql, params = f"{first[0]}; {sql}", [*first[1], *params]
         with connection.cursor() as cursor:

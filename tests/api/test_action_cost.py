@@ -134,3 +134,15 @@ def test_the_match_row_lock_makes_a_second_writer_wait():
         held.result(timeout=10)
         acting.result(timeout=10)
     assert services.eventstore.stream_version(stream_id=match.stream_id) == 3
+
+
+def test_play_works_the_same_without_prepared_statements(
+    match_id, bob_client, alice_client, settings
+):
+    settings.DB_PREPARED_STATEMENTS = False
+    with CaptureQueriesContext(connection) as queries:
+        assert act(bob_client, match_id, {"type": "pass"}).status_code == 201
+        response = act(alice_client, match_id, {"type": "pass"})
+    assert response.status_code == 201 and response.json()["phase"] == "draw"
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert not [s for s in sql if s.startswith(("PREPARE", "EXECUTE")) or "; EXECUTE" in s]

@@ -54,3 +54,30 @@ def test_a_changed_text_is_a_new_statement():
     second = PreparedStatement("test_changed", "SELECT 2", 0)
     assert first.name != second.name
     assert (run(first), run(second)) == ([(1,)], [(2,)])
+
+
+def test_the_statement_runs_the_prepared_one_with_its_arguments():
+    pair = PreparedStatement("test_pair", "SELECT $2::text, $1::int", 2)
+    sql, params = pair.statement([5, "b"])
+    assert (sql, params) == (f"EXECUTE {pair.name}(%s, %s)", [5, "b"])
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        assert cursor.fetchall() == [("b", 5)]
+
+
+def test_without_prepared_statements_the_same_sql_runs_plain(settings):
+    # Behind pgbouncer in transaction mode: no PREPARE, placeholders filled in the order
+    # the text uses them, repeats included; a literal % stays one.
+    settings.DB_PREPARED_STATEMENTS = False
+    statement = PreparedStatement("test_plain", "SELECT $2::text, $1::int, $2::text || '%'", 2)
+    sql, params = statement.statement([7, "x"])
+    assert (sql, params) == ("SELECT %s::text, %s::int, %s::text || '%%'", ["x", 7, "x"])
+    with CaptureQueriesContext(connection) as queries, connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        assert cursor.fetchall() == [("x", 7, "x%")]
+    assert not [q for q in queries.captured_queries if q["sql"].startswith("PREPARE")]
+
+
+def test_the_wrong_number_of_arguments_is_refused():
+    with pytest.raises(ValueError, match="takes 2 arguments, not 1"):
+        PreparedStatement("test_arity", "SELECT $1::int, $2::int", 2).statement([1])
