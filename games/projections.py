@@ -179,13 +179,9 @@ def match_summary_statement(
     `row_known`: `match` holds the row as stored (read in this transaction, under lock);
     most actions then change only the few columns of `TURN_FIELDS`, and only those are
     sent (the scoresheet and ruleset JSON are not encoded again)."""
-    unchanged = [getattr(match, attname) for attname, _ in _summary_fields(_OTHER_FIELDS)]
+    stored = _other_values(match) if row_known else None
     match_summarise(match=match, state=state, events=events)
-    names = SUMMARY_FIELDS
-    if row_known and unchanged == [
-        getattr(match, attname) for attname, _ in _summary_fields(_OTHER_FIELDS)
-    ]:
-        names = TURN_FIELDS
+    names = TURN_FIELDS if stored is not None and stored == _other_values(match) else SUMMARY_FIELDS
     fields = _summary_fields(names)
     values = [prep(getattr(match, attname), connection) for attname, prep in fields]
     pk = Match._meta.pk.get_db_prep_value(match.pk, connection)
@@ -197,6 +193,11 @@ def match_summary_statement(
 # What changes on most actions; the other summary fields change when a hand or game ends.
 TURN_FIELDS = ("version", "hand_number", "phase", "turn_player", "last_action_at")
 _OTHER_FIELDS = tuple(name for name in SUMMARY_FIELDS if name not in TURN_FIELDS)
+
+
+def _other_values(match: Match) -> list[Any]:
+    """The values of the summary fields that most actions leave alone."""
+    return [getattr(match, attname) for attname, _ in _summary_fields(_OTHER_FIELDS)]
 
 
 @functools.cache
