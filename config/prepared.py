@@ -19,6 +19,7 @@ DB_PREPARED_STATEMENTS=false and the same statements are sent as plain SQL.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import weakref
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, models
 
 _prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 _PLACEHOLDER = re.compile(r"\$(\d+)")
@@ -68,3 +69,33 @@ class PreparedStatement:
             names.add(self.name)
         placeholders = ", ".join(["%s"] * self.arity)
         return f"EXECUTE {self.name}({placeholders})" if self.arity else f"EXECUTE {self.name}"
+
+
+def model_columns(model: type[models.Model], alias: str) -> str:
+    """The model's concrete columns, in field order, qualified by the table `alias`: the
+    select list that `model_from_row` reads back."""
+    quote = connection.ops.quote_name
+    return ", ".join(f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields)
+
+
+def model_from_row(model: type[models.Model], values: Sequence[Any]) -> models.Model:
+    """An instance from the values of `model_columns` (extra trailing values are ignored),
+    converted as the ORM converts what it reads (the backend's and the fields'
+    converters)."""
+    converted = []
+    for value, (col, converters) in zip(
+        values, _converters(model, connection.vendor), strict=False
+    ):
+        for convert in converters:
+            value = convert(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, None, converted)
+
+
+@functools.cache
+def _converters(model: type[models.Model], vendor: str) -> list[tuple[Any, list[Any]]]:
+    out = []
+    for field in model._meta.concrete_fields:
+        col = field.get_col(model._meta.db_table)
+        out.append((col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)))
+    return out

@@ -21,7 +21,7 @@ from config.errors import (
     ValidationError,
     VersionConflictError,
 )
-from config.prepared import PreparedStatement
+from config.prepared import PreparedStatement, model_columns, model_from_row
 from games import eventstore, projections
 from games.engine import actions as A
 from games.engine.cards import FULL_DECK, validate_deck
@@ -325,28 +325,12 @@ class MatchSession:
 def _match_from_row(row: tuple) -> Match:
     """A Match from a row of the lock query, as the ORM would build it (the same conversions
     of database values), with its players (id and name; other fields load on access)."""
-    values = []
-    for value, (col, converters) in zip(row, _match_columns(connection.vendor), strict=False):
-        for convert in converters:
-            value = convert(value, col, connection)
-        values.append(value)
+    match = model_from_row(Match, row)  # the columns in field order, then the two names
     using = connection.alias
-    match = Match.from_db(using, None, values)  # values in the model's field order
     p1, p2 = row[-2:]
     match.player1 = Player.from_db(using, ["id", "name"], [match.player1_id, p1])
     match.player2 = Player.from_db(using, ["id", "name"], [match.player2_id, p2])
     return match
-
-
-@functools.cache
-def _match_columns(vendor: str) -> list[tuple[Any, list[Any]]]:
-    """(column expression, the backend's and the field's converters) in field order: the
-    order of the lock query's columns, before the two players' names."""
-    out = []
-    for field in Match._meta.concrete_fields:
-        col = field.get_col(Match._meta.db_table)
-        out.append((col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)))
-    return out
 
 
 def _lock_statement_for(pk: Any) -> tuple[str, list[Any]]:
@@ -363,10 +347,9 @@ def _lock_statement() -> PreparedStatement:
 @functools.cache
 def _lock_query(placeholder: str) -> str:
     """The match row and its players' names; columns named (see config.prepared)."""
-    quote = connection.ops.quote_name
-    columns = ", ".join(f"m.{quote(field.column)}" for field in Match._meta.concrete_fields)
     return (
-        f"SELECT {columns}, p1.name AS p1_name, p2.name AS p2_name FROM games_match AS m"
+        f"SELECT {model_columns(Match, 'm')}, p1.name AS p1_name, p2.name AS p2_name"
+        " FROM games_match AS m"
         " JOIN players_player AS p1 ON p1.id = m.player1_id"
         f" JOIN players_player AS p2 ON p2.id = m.player2_id WHERE m.id = {placeholder}"
     )
