@@ -324,7 +324,9 @@ class StandingListApi(APIView):
 
 
 class EventListApi(APIView):
-    """The tournament's decision log: every decision with who made it and why."""
+    """The tournament's decision log: every decision with who made it and why. Who it was
+    (id, username) is shown to the tournament's organisers and staff only; everyone else
+    sees whether an organiser, the player or the system decided."""
 
     pagination_class = ApiPagination
 
@@ -335,5 +337,7 @@ class EventListApi(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
         after = _number(request.query_params.get("after", "0"), "after")
-        events = selectors.tournament_events(tournament=tournament, after=after)
+        events = selectors.tournament_events(
+            tournament=tournament, viewer=request.user, after=after
+        )
         return _page(self, request, events, s.EventOutputSerializer, tournament)

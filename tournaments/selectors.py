@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from config.errors import NotFoundError
+from players.models import Player
 from tournaments import stream
 from tournaments.models import Pairing, Round, Standing, Tournament
 
@@ -90,20 +91,63 @@ def tournament_standings(*, tournament: Tournament) -> QuerySet[Standing]:
     return tournament.standings.select_related("player").order_by("rank")
 
 
-def tournament_events(*, tournament: Tournament, after: int = 0) -> list[dict[str, Any]]:
-    """The decision log, oldest first, each event with who decided and why."""
-    return [
-        {
-            "version": e.version,
-            "type": e.type,
-            "data": e.data,
-            "by": e.data.get("by"),
-            "reason": e.data.get("reason", ""),
-            "recorded_at": e.recorded_at,
-        }
-        for e in stream.stream_load(tournament=tournament)
-        if e.version > after
-    ]
+def tournament_events(
+    *, tournament: Tournament, viewer: User, after: int = 0
+) -> list[dict[str, Any]]:
+    """The decision log, oldest first, each event with who decided and why.
+
+    `by` names the role of who decided: an organiser (or staff), the player themselves, or
+    None for the system. The tournament's organisers and staff also see who it was (id and
+    username); everyone else (spectators of a public tournament, its players) sees no
+    organiser's id or login name, neither in `by` nor inside the event's data.
+    """
+    events = [e for e in stream.stream_load(tournament=tournament) if e.version > after]
+    players = _player_users(events)
+    insider = user_can_organise(user=viewer, tournament=tournament)
+    rows = []
+    for e in events:
+        role = _decider(e.data, players)
+        if insider:
+            by, data = ({**e.data["by"], **role} if role else None), e.data
+        else:
+            by = role
+            data = {k: v for k, v in e.data.items() if k not in _ORGANISER_KEYS} | {"by": role}
+        rows.append(
+            {
+                "version": e.version,
+                "type": e.type,
+                "data": data,
+                "by": by,
+                "reason": e.data.get("reason", ""),
+                "recorded_at": e.recorded_at,
+            }
+        )
+    return rows
+
+
+# Keys of an event's data that identify organisers (user ids), shown to insiders only: `by`
+# (replaced by the role for everyone else) and TournamentCreated's `organisers`.
+_ORGANISER_KEYS = frozenset({"by", "organisers"})
+
+
+def _player_users(events: list[Any]) -> dict[int, int | None]:
+    """Player id -> user id, for the players the events name (one query)."""
+    ids = {e.data["player"] for e in events if isinstance(e.data.get("player"), int)}
+    if not ids:
+        return {}
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "user_id"))
+
+
+def _decider(data: dict[str, Any], players: dict[int, int | None]) -> dict[str, str] | None:
+    """The role of who decided: the player acting for themselves (registering, checking in,
+    withdrawing) or an organiser; None for the system (scheduler, deadline job)."""
+    by = data.get("by")
+    if not isinstance(by, dict):
+        return None
+    player = data.get("player")
+    if by.get("id") is not None and player in players and players[player] == by["id"]:
+        return {"role": "player"}
+    return {"role": "organiser"}
 
 
 def tournament_next_round_due(*, tournament: Tournament, now: dt.datetime) -> int | None:

@@ -215,11 +215,31 @@ class StandingOutputSerializer(serializers.ModelSerializer):
         ]
 
 
+class DeciderOutputSerializer(serializers.Serializer):
+    """Who decided. Only the tournament's organisers and staff see who it was."""
+
+    role = serializers.ChoiceField(
+        choices=["organiser", "player"],
+        help_text="An organiser (or staff), or the player acting for themselves.",
+    )
+    id = serializers.IntegerField(
+        required=False, help_text="The user's id; shown to organisers and staff only."
+    )
+    username = serializers.CharField(
+        required=False, help_text="The user's login; shown to organisers and staff only."
+    )
+
+
 class EventOutputSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     type = serializers.CharField()
-    data = serializers.DictField()
-    by = serializers.DictField(allow_null=True, help_text="{id, username}; null = the system.")
+    data = serializers.DictField(
+        help_text=(
+            "The event's own fields. For anyone but organisers and staff, `by` is the role "
+            "only (as below) and TournamentCreated's `organisers` is left out."
+        )
+    )
+    by = DeciderOutputSerializer(allow_null=True, help_text="null = the system.")
     reason = serializers.CharField(allow_blank=True)
     recorded_at = ZonedDateTimeField()
 
