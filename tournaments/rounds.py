@@ -34,9 +34,27 @@ log = logging.getLogger(__name__)
 _FORMAT_LABEL = {"round_robin": "RR", "swiss": "Swiss", "knockout": "KO"}
 
 
+_ORGANISERS_ONLY = "only the tournament's organisers may do this"
+
+
 def _require_organiser(user: AbstractBaseUser | None, tournament: Tournament) -> None:
     if user is not None and not user_can_organise(user=user, tournament=tournament):
-        raise PermissionDeniedError("only the tournament's organisers may do this")
+        raise PermissionDeniedError(_ORGANISERS_ONLY)
+
+
+def paired_round_lock(
+    *, tournament_id: int, round_number: int, by: AbstractBaseUser, conflict: str
+) -> tuple[Tournament, Round]:
+    """Lock the tournament, check `by` organises it and return it with its round
+    `round_number`, which must be in play (paired); otherwise a ConflictError (code
+    "round") with the caller's message `conflict`. The caller holds a transaction."""
+    tournament = tournament_lock(tournament_id=tournament_id)
+    if not user_can_organise(user=by, tournament=tournament):  # None too: no scheduler here
+        raise PermissionDeniedError(_ORGANISERS_ONLY)
+    round_ = tournament.rounds.filter(number=round_number).first()
+    if round_ is None or round_.status != Round.Status.PAIRED:
+        raise ConflictError(conflict, code="round")
+    return tournament, round_
 
 
 def _seed(tournament: Tournament) -> list[int]:
@@ -229,11 +247,12 @@ def tournament_round_repair(
     if not reason.strip():
         raise ValidationError("a re-pairing needs a reason", code="reason_required")
     with transaction.atomic():
-        tournament = tournament_lock(tournament_id=tournament_id)
-        _require_organiser(by, tournament)
-        round_ = tournament.rounds.filter(number=round_number).first()
-        if round_ is None or round_.status != Round.Status.PAIRED:
-            raise ConflictError("only a round in play can be re-paired", code="round")
+        tournament, round_ = paired_round_lock(
+            tournament_id=tournament_id,
+            round_number=round_number,
+            by=by,
+            conflict="only a round in play can be re-paired",
+        )
         old = list(round_.pairings.select_related("round"))
         if any(_match_started(p) for p in old):
             raise ConflictError("a match of this round has started", code="round_started")

@@ -21,6 +21,7 @@ from games.services import match_rule
 from players.models import Player
 from tournaments import stream
 from tournaments.models import Pairing, Round, Tournament
+from tournaments.rounds import paired_round_lock
 from tournaments.selectors import tournament_lock, user_can_organise
 from tournaments.stream import system_user
 
@@ -101,11 +102,12 @@ def tournament_round_deadline_move(
     if deadline is not None and timezone.is_naive(deadline):
         raise ValidationError("the deadline needs a time zone", code="naive_datetime")
     with transaction.atomic():
-        tournament = tournament_lock(tournament_id=tournament_id)
-        _require_organiser(by, tournament)
-        round_ = tournament.rounds.filter(number=round_number).first()
-        if round_ is None or round_.status != Round.Status.PAIRED:
-            raise ConflictError("only a round in play has a deadline to move", code="round")
+        tournament, round_ = paired_round_lock(
+            tournament_id=tournament_id,
+            round_number=round_number,
+            by=by,
+            conflict="only a round in play has a deadline to move",
+        )
         previous = round_.deadline
         round_.deadline = deadline
         round_.save(update_fields=["deadline"])

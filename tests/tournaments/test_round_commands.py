@@ -1,0 +1,71 @@
+"""Re-pairing and moving a deadline share one first step (tournaments.rounds.
+paired_round_lock): lock the tournament, check the caller organises it, find the round in
+play. Each command keeps its own message when the round is not in play."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from config.errors import ConflictError, NotFoundError, PermissionDeniedError
+from tests.tournaments.conftest import forfeit_round, make_bots, make_tournament
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+
+def repair(t: Any, number: int, by: Any) -> Any:
+    return services.tournament_round_repair(
+        tournament_id=t.pk, round_number=number, by=by, reason="same club"
+    )
+
+
+def move(t: Any, number: int, by: Any) -> Any:
+    return services.tournament_round_deadline_move(
+        tournament_id=t.pk,
+        round_number=number,
+        deadline=timezone.now() + dt.timedelta(hours=2),
+        by=by,
+        reason="slow table",
+    )
+
+
+COMMANDS = {
+    "repair": (repair, "only a round in play can be re-paired"),
+    "move": (move, "only a round in play has a deadline to move"),
+}
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_round_not_in_play_is_a_conflict_with_the_commands_own_message(name, organiser, jobs):
+    command, message = COMMANDS[name]
+    t = make_tournament(organiser, make_bots(2), rounds=1)
+    with pytest.raises(ConflictError) as unpaired:
+        command(t, 1, organiser)
+    assert (unpaired.value.message, unpaired.value.code) == (message, "round")
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    with jobs():
+        forfeit_round(t, organiser)
+    with pytest.raises(ConflictError) as completed:
+        command(t, 1, organiser)
+    assert (completed.value.message, completed.value.code) == (message, "round")
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_only_the_tournaments_organisers_may(name, organiser, jobs):
+    command, _ = COMMANDS[name]
+    t = make_tournament(organiser, make_bots(2), rounds=1)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    stranger = get_user_model().objects.create_user(username="stranger")
+    for by in (stranger, None):
+        with pytest.raises(PermissionDeniedError):
+            command(t, 1, by)
+    with pytest.raises(NotFoundError):
+        command(type(t)(pk=t.pk + 1000), 1, organiser)
+    assert command(t, 1, organiser).number == 1
