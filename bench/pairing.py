@@ -2,8 +2,9 @@
 
 For each field size: give players Elo-like ratings, play `--rounds` rounds (default 4) with
 swiss_pair and random results weighted by rating, then time the pairing of the next round.
-Prints the time, the rematches made, and the fewest rematches any pairing could have had
-(0 = a rematch-free pairing existed, so any rematch would have been avoidable).
+Prints the time, the rematches made, the fewest rematches any pairing could have had
+(0 = a rematch-free pairing existed, so any rematch would have been avoidable), and the
+players floated down (up) who had floated down (up) in the round before.
 
     .venv/bin/python bench/pairing.py [--sizes 64 256 1024 4096] [--rounds 4] [--seed 1]
 
@@ -24,6 +25,7 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.pairing import (  # noqa: E402
+    Result,
     SwissPlayer,
     count_rematches,
     min_rematches,
@@ -41,6 +43,7 @@ class Event:
         self.played: set[frozenset[int]] = set()
         self.had_bye: set[int] = set()
         self.dealt_first: Counter[int] = Counter()
+        self.results: list[Result] = []
 
     def field(self) -> list[SwissPlayer]:
         # Rank by score, then rating (a stand-in for the caller's tiebreaks), then id.
@@ -53,25 +56,45 @@ class Event:
             played=self.played,
             had_bye=self.had_bye,
             dealt_first=dict(self.dealt_first),
+            results=self.results,
         )
 
+    def floats(self, pairs) -> tuple[set[int], set[int]]:
+        """Who these pairs float down and up (a bye is a down-float)."""
+        down, up = set(), set()
+        for pair in pairs:
+            if pair.second is None:
+                down.add(pair.first)
+            elif self.score[pair.first] != self.score[pair.second]:
+                high, low = sorted(pair.players, key=lambda p: -self.score[p])
+                down.add(high)
+                up.add(low)
+        return down, up
+
     def play(self, pairs) -> None:
+        number = len({r.round for r in self.results}) + 1
         for pair in pairs:
             if pair.second is None:
                 self.had_bye.add(pair.first)
                 self.score[pair.first] += 1
+                self.results.append(Result(number, pair.first, None, pair.first))
                 continue
             a, b = pair.first, pair.second
             expected_a = 1 / (1 + 10 ** ((self.rating[b] - self.rating[a]) / 400))
-            self.score[a if self.rng.random() < expected_a else b] += 1
+            winner = a if self.rng.random() < expected_a else b
+            self.score[winner] += 1
+            self.results.append(Result(number, a, b, winner))
             self.played.add(frozenset((a, b)))
             self.dealt_first[a] += 1
 
 
 def measure(n: int, rounds: int, seed: int) -> dict:
     event = Event(n, random.Random(seed * 100_003 + n))
+    last: tuple[set[int], set[int]] = (set(), set())
     for _ in tqdm(range(rounds), desc=f"{n} players: rounds", leave=False):
-        event.play(event.pair())
+        pairs = event.pair()
+        last = event.floats(pairs)
+        event.play(pairs)
     field = event.field()
     before = set(event.played)
     started = time.perf_counter()
@@ -81,6 +104,7 @@ def measure(n: int, rounds: int, seed: int) -> dict:
     mixed = sum(
         1 for p in pairs if p.second is not None and event.score[p.first] != event.score[p.second]
     )
+    down, up = event.floats(pairs)
     return {
         "players": n,
         "seconds": seconds,
@@ -88,6 +112,8 @@ def measure(n: int, rounds: int, seed: int) -> dict:
         "fewest_possible": min_rematches(players=field, played=before, had_bye=event.had_bye),
         "score_groups": len(groups),
         "cross_group_pairs": mixed,
+        "repeated_down": len(down & last[0]),
+        "repeated_up": len(up & last[1]),
     }
 
 
@@ -101,7 +127,8 @@ def main() -> None:
     print(f"Swiss pairing of round {args.rounds + 1} after {args.rounds} simulated rounds")
     print(
         f"{'players':>8} {'seconds':>9} {'rematches':>10} {'fewest possible':>16} "
-        f"{'free possible':>14} {'groups':>7} {'cross-group':>12} {'target':>8}"
+        f"{'free possible':>14} {'groups':>7} {'cross-group':>12} {'repeat down/up':>15} "
+        f"{'target':>8}"
     )
     ok = True
     for row in rows:
@@ -114,7 +141,9 @@ def main() -> None:
             f"{row['players']:>8} {row['seconds']:>9.4f} {row['rematches']:>10} "
             f"{row['fewest_possible']:>16} {'yes' if row['fewest_possible'] == 0 else 'no':>14} "
             f"{row['score_groups']:>7} "
-            f"{row['cross_group_pairs']:>12} {f'<{target:g}s' if target else '-':>8}"
+            f"{row['cross_group_pairs']:>12} "
+            f"{str(row['repeated_down']) + '/' + str(row['repeated_up']):>15} "
+            f"{f'<{target:g}s' if target else '-':>8}"
             f"{'' if met else '  MISSED'}"
         )
     print("all targets met" if ok else "SOME TARGETS MISSED")

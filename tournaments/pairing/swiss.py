@@ -1,5 +1,11 @@
 """Swiss pairing: score groups, top half against bottom half, floaters, no avoidable rematch.
 
+What it optimises, most important first (a later criterion never buys an earlier one):
+no avoidable rematch; at most one bye each; the most pairs inside each score bracket (the
+fewest floaters) and floaters from above paired before residents float on; no player floating
+down two rounds in a row, then none floating up two rounds in a row (fewest of each); then
+the top half against the bottom half.
+
 How it works
 ------------
 1. Players are ordered by score (match points, best first), then rank, then id.
@@ -17,27 +23,35 @@ How it works
    remaining players, the remainder has a Hamiltonian cycle, hence a perfect matching.
    So no rematch is ever made when a rematch-free pairing of the field exists, and when it
    does not, the number of rematches is the minimum.
-5. The dealer: whoever has dealt first less often deals first; on a tie the higher-ranked
+5. Floats (steps 3-4 decide them bracket by bracket, top down, as FIDE's Dutch system does):
+   the search of step 3 finds the preferred pairing with the most pairs. If it makes a player
+   float down who floated down last round (or floated up after floating up), the bracket is
+   searched again for the fewest such repeats, down-floats first, with the same number of
+   pairs and no higher scores floated on (no more floaters from above of any score float on
+   than before); among the pairings with the fewest repeats, the preferred one of step 3
+   is taken. Players left over at the end (all met each other) are paired in order, or, if
+   there are only a few, by the fewest repeats at the same score differences. Last round's
+   floats come from `results` (see `floats.py`); a bye counts as a down-float.
+6. The dealer: whoever has dealt first less often deals first; on a tie the higher-ranked
    player deals first on odd boards, the lower-ranked on even boards.
 
 Deterministic: the same input always gives the same pairs in the same order, whatever the
-order of `players`. Not done (yet): avoiding the same player floating down in consecutive
-rounds, and the finer FIDE Dutch transposition/exchange rules.
+order of `players`. Not done: a bracket's choice of floaters does not look ahead to whether
+the next bracket could then avoid a repeated float (only rematches are checked globally),
+floats two rounds back, and the finer FIDE Dutch transposition/exchange rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, groupby
+from itertools import groupby
 
+from tournaments.pairing._brackets import History, pair_leftovers, pair_score_groups
 from tournaments.pairing._matching import delete_vertices, maximum_matching
+from tournaments.pairing.floats import last_round_floats
 from tournaments.pairing.pair import Pair
-
-# Backtracking steps allowed per bracket before falling back to the greedy pass (which keeps
-# the global no-avoidable-rematch guarantee and only loses some in-group preference).
-SEARCH_BUDGET_BASE = 2_000
-SEARCH_BUDGET_PER_PLAYER = 20
+from tournaments.pairing.standings import Result
 
 
 @dataclass(frozen=True)
@@ -53,8 +67,13 @@ def swiss_pair(
     played: set[frozenset[int]],
     had_bye: set[int],
     dealt_first: dict[int, int] | None = None,
+    results: Sequence[Result] = (),
 ) -> list[Pair]:
-    """Pair one Swiss round. Byes last; boards ordered from the top score group down."""
+    """Pair one Swiss round. Byes last; boards ordered from the top score group down.
+
+    `results` are the previous rounds' results (with round numbers): the last of them tells
+    who floated last round. Without them nobody counts as having floated.
+    """
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
         raise ValueError("swiss_pair: duplicate player ids")
@@ -67,9 +86,14 @@ def swiss_pair(
     if len(players) % 2:
         bye = _choose_bye(players, had_bye, oracle)
         remaining.discard(bye)
-    matched, leftovers = _pair_score_groups([p for p in by_score if p.id != bye], remaining, oracle)
-    # Leftovers have met every other leftover (see module doc): pair them in order.
-    matched += [(leftovers[i], leftovers[i + 1]) for i in range(0, len(leftovers), 2)]
+    groups = [
+        [p.id for p in group]
+        for _, group in groupby((p for p in by_score if p.id != bye), key=lambda p: p.score)
+    ]
+    history = History(score={p.id: p.score for p in players}, floats=last_round_floats(results))
+    matched, leftovers = pair_score_groups(groups, remaining, oracle, history)
+    # Leftovers have met every other leftover (see module doc).
+    matched += pair_leftovers(leftovers, oracle, history)
     rank = {p.id: (p.rank, p.id) for p in players}
     result = [
         _orient(a, b, board, rank, dealt_first or {}) for board, (a, b) in enumerate(matched, 1)
@@ -184,142 +208,6 @@ def _choose_bye(players: Sequence[SwissPlayer], had_bye: set[int], oracle: _Rema
         if nu > best_nu:
             best, best_nu = candidate, nu
     return best
-
-
-def _pair_score_groups(
-    ordered: list[SwissPlayer], remaining: set[int], oracle: _RematchOracle
-) -> tuple[list[tuple[int, int]], list[int]]:
-    matched: list[tuple[int, int]] = []
-    floaters: list[int] = []
-    for _, group in groupby(ordered, key=lambda p: p.score):
-        bracket = floaters + [p.id for p in group]
-        pairs, floaters = _pair_bracket(bracket, len(floaters), remaining, oracle)
-        matched += pairs
-    return matched, floaters
-
-
-class _OutOfBudget(Exception):
-    pass
-
-
-def _pair_bracket(
-    bracket: list[int], n_floaters: int, remaining: set[int], oracle: _RematchOracle
-) -> tuple[list[tuple[int, int]], list[int]]:
-    """Pair as many of the bracket as possible; the rest float down. Mutates `remaining`."""
-    budget = [SEARCH_BUDGET_BASE + SEARCH_BUDGET_PER_PLAYER * len(bracket)]
-    for need in range(len(bracket) // 2, -1, -1):
-        try:
-            found = _search(bracket, n_floaters, need, remaining, oracle, budget)
-        except _OutOfBudget:
-            break
-        if found is not None:
-            return found
-    return _greedy(bracket, n_floaters, remaining, oracle)
-
-
-def _options(
-    bracket: list[int], n_floaters: int, need: int, remaining: set[int], oracle: _RematchOracle
-) -> Iterator[int]:
-    """Partners for bracket[0] by preference (indices), then -1 for "float it down"."""
-    x = bracket[0]
-    if n_floaters:
-        # A floater meets the highest resident first, then the other floaters.
-        order = chain(range(n_floaters, len(bracket)), range(1, n_floaters))
-    else:
-        half = max(len(bracket) // 2, 1)  # never bracket[0] itself
-        order = chain(range(half, len(bracket)), range(half - 1, 0, -1))
-    for j in order:
-        if oracle.keeps_optimum(remaining, x, bracket[j]):
-            yield j
-    if len(bracket) - 1 >= 2 * need:
-        yield -1
-
-
-def _step(bracket: list[int], n_floaters: int, j: int) -> tuple[list[int], int]:
-    if j < 0:
-        return bracket[1:], max(n_floaters - 1, 0)
-    lost = (1 if n_floaters else 0) + (1 if j < n_floaters else 0)
-    return bracket[1:j] + bracket[j + 1 :], n_floaters - lost
-
-
-def _search(
-    bracket: list[int],
-    n_floaters: int,
-    need: int,
-    remaining: set[int],
-    oracle: _RematchOracle,
-    budget: list[int],
-) -> tuple[list[tuple[int, int]], list[int]] | None:
-    """Depth-first search (iterative: brackets can hold thousands) for `need` pairs."""
-    pairs: list[tuple[int, int]] = []
-    floated: list[int] = []
-    # frame: [bracket, n_floaters, need, options, last choice or None]
-    frames: list[list] = []
-
-    def undo(frame: list) -> None:
-        choice = frame[4]
-        if choice is None:
-            return
-        if choice >= 0:
-            x, y = pairs.pop()
-            remaining.add(x)
-            remaining.add(y)
-        else:
-            floated.pop()
-        frame[4] = None
-
-    current = (bracket, n_floaters, need)
-    try:
-        while True:
-            b, nf, k = current
-            if k == 0:
-                return pairs, floated + b
-            if len(b) >= 2 * k:
-                frames.append([b, nf, k, _options(b, nf, k, remaining, oracle), None])
-            while True:
-                if not frames:
-                    return None
-                frame = frames[-1]
-                undo(frame)
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise _OutOfBudget
-                j = next(frame[3], None)
-                if j is None:
-                    frames.pop()
-                    continue
-                fb, fnf, fk = frame[0], frame[1], frame[2]
-                frame[4] = j
-                if j >= 0:
-                    pairs.append((fb[0], fb[j]))
-                    remaining.discard(fb[0])
-                    remaining.discard(fb[j])
-                    current = (*_step(fb, fnf, j), fk - 1)
-                else:
-                    floated.append(fb[0])
-                    current = (*_step(fb, fnf, j), fk)
-                break
-    except _OutOfBudget:
-        while frames:
-            undo(frames.pop())
-        raise
-
-
-def _greedy(
-    bracket: list[int], n_floaters: int, remaining: set[int], oracle: _RematchOracle
-) -> tuple[list[tuple[int, int]], list[int]]:
-    pairs: list[tuple[int, int]] = []
-    floated: list[int] = []
-    while bracket:
-        j = next(_options(bracket, n_floaters, 0, remaining, oracle))
-        if j >= 0:
-            pairs.append((bracket[0], bracket[j]))
-            remaining.discard(bracket[0])
-            remaining.discard(bracket[j])
-        else:
-            floated.append(bracket[0])
-        bracket, n_floaters = _step(bracket, n_floaters, j)
-    return pairs, floated
 
 
 def _orient(

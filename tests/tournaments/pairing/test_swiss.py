@@ -6,41 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.pairing.oracles import fewest_rematches
-from tournaments.pairing import Pair, SwissPlayer, count_rematches, min_rematches, swiss, swiss_pair
-
-
-class Simulation:
-    """A Swiss event played round after round with random (seeded) results."""
-
-    def __init__(self, n: int, seed: int) -> None:
-        self.ids = list(range(101, 101 + n))
-        self.rng = random.Random(seed)
-        self.score = dict.fromkeys(self.ids, 0)
-        self.played: set[frozenset[int]] = set()
-        self.had_bye: set[int] = set()
-        self.dealt_first: Counter[int] = Counter()
-
-    def field(self) -> list[SwissPlayer]:
-        order = sorted(self.ids, key=lambda p: (-self.score[p], p))
-        return [SwissPlayer(id=p, score=self.score[p], rank=r) for r, p in enumerate(order, 1)]
-
-    def pair(self) -> list[Pair]:
-        return swiss_pair(
-            players=self.field(),
-            played=self.played,
-            had_bye=self.had_bye,
-            dealt_first=dict(self.dealt_first),
-        )
-
-    def play(self, pairs: list[Pair]) -> None:
-        for pair in pairs:
-            if pair.second is None:
-                self.had_bye.add(pair.first)
-                self.score[pair.first] += 1
-                continue
-            self.played.add(frozenset(pair.players))
-            self.dealt_first[pair.first] += 1
-            self.score[self.rng.choice(pair.players)] += 1
+from tests.tournaments.pairing.simulation import Simulation
+from tournaments.pairing import (
+    Pair,
+    SwissPlayer,
+    _brackets,
+    count_rematches,
+    min_rematches,
+    swiss_pair,
+)
 
 
 def assert_everyone_once(pairs: list[Pair], ids: list[int]) -> None:
@@ -202,8 +176,8 @@ def test_rejects_duplicate_ids_and_handles_empty_fields():
 def test_greedy_fallback_keeps_the_guarantee(n, seed):
     # With no search budget every bracket goes through the greedy pass.
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(swiss, "SEARCH_BUDGET_BASE", -1)
-        patch.setattr(swiss, "SEARCH_BUDGET_PER_PLAYER", 0)
+        patch.setattr(_brackets, "SEARCH_BUDGET_BASE", -1)
+        patch.setattr(_brackets, "SEARCH_BUDGET_PER_PLAYER", 0)
         sim = Simulation(n, seed)
         for _ in range(n + 1):
             before = set(sim.played)
