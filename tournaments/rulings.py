@@ -46,9 +46,10 @@ def pairing_forfeit(
     ruler, why = by, reason
     if by is None or not user_can_organise_match(user=by, match=pairing.match):
         # The scheduler, or an organiser added after the match was made: the system rules
-        # on the match, naming who asked; the tournament's event names them as well.
+        # on the match. The match's events are the players' to read, so they say only that
+        # an organiser asked; the tournament's log names them to its organisers.
         ruler = system_user()
-        why = reason if by is None else f"{reason} (ruled by {by.get_username()})"
+        why = reason if by is None else f"{reason} (ruled by a tournament organiser)"
     match_rule(match_id=pairing.match_id, by=ruler, type="forfeit", player=winner, reason=why)
     data = {"round": pairing.round.number, "table": pairing.table, "winner": winner.pk}
     data["match"] = str(pairing.match_id)

@@ -264,6 +264,27 @@ def test_a_ruling_is_an_event_with_the_organiser_and_reason(organiser, jobs):
         )
 
 
+def test_a_ruling_by_a_later_organiser_does_not_name_them_in_the_match(organiser, jobs):
+    """The match's events are its players' to read: an organiser who joined after the match
+    was made rules through the system, and the match says only that an organiser asked."""
+    players = make_bots(2)
+    t = make_tournament(organiser, players, rounds=1)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    late = get_user_model().objects.create_user(username="late-director-7")
+    t.organisers.add(late)
+    with jobs():
+        services.tournament_result_rule(
+            tournament_id=t.pk, round_number=1, table=1, winner=players[0], by=late, reason="ill"
+        )
+    match = Pairing.objects.get(round__tournament=t).match
+    texts = [str(e.data) + str(e.metadata) for e in eventstore.load(stream_id=match.stream_id)]
+    assert not any("late-director-7" in text for text in texts)
+    assert any("ill (ruled by a tournament organiser)" in text for text in texts)
+    ruled = [e for e in stream_load(tournament=t) if e.type == stream.RESULT_RULED]
+    assert ruled[0].data["by"]["id"] == late.pk
+
+
 def test_deadlines_forfeit_the_player_to_move(organiser, jobs):
     players = make_bots(2)
     t = make_tournament(organiser, players, rounds=1, turn_time=dt.timedelta(minutes=5))
