@@ -96,7 +96,11 @@ def _swiss_pairs(*, tournament: Tournament, number: int, seeded: list[int]) -> l
     had_bye = {p.player1_id for p in previous if p.player2_id is None}
     dealt_first = Counter(p.player1_id for p in previous if p.player2_id)
     return swiss_pair(
-        players=players, played=played, had_bye=had_bye, dealt_first=dict(dealt_first)
+        players=players,
+        played=played,
+        had_bye=had_bye,
+        dealt_first=dict(dealt_first),
+        results=[r for r in results if r.round < number],  # who floated last round
     )
 
 
