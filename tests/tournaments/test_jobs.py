@@ -130,6 +130,7 @@ def test_the_beat_schedule_names_registered_tasks():
 
     from config.celery import app
 
+    app.loader.import_default_modules()  # what a starting worker imports (autodiscovery)
     names = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert {"tournaments.rounds_start_due", "tournaments.deadlines_enforce"} <= names
     assert names <= set(app.tasks)
