@@ -130,3 +130,24 @@ def test_a_knockout_final_without_an_opponent_ends_the_tournament(organiser, job
     assert t.status == Tournament.Status.FINISHED
     final = Pairing.objects.get(round__tournament=t, round__number=2)
     assert final.player2_id is None and final.result_reason == "bye"
+
+
+def test_swiss_pairing_is_given_the_previous_rounds_results(organiser, jobs, monkeypatch):
+    """Who floated last round comes from the results: the scheduler must pass them on."""
+    from tournaments import scheduling
+
+    seen = []
+
+    def swiss_pair(**kwargs):
+        seen.append(kwargs.get("results", ()))
+        return real(**kwargs)
+
+    real = scheduling.swiss_pair
+    monkeypatch.setattr(scheduling, "swiss_pair", swiss_pair)
+    t = make_tournament(organiser, make_bots(5), rounds=2)
+    run_by_forfeits(t, organiser, jobs)
+    assert [len(results) for results in seen] == [0, 3]  # round 1: none; round 2: 2 + bye
+    finished = Pairing.objects.filter(round__tournament=t, round__number=1)
+    assert {(r.round, r.player1, r.player2, r.winner) for r in seen[1]} == {
+        (1, p.player1_id, p.player2_id, p.winner_id) for p in finished
+    }
