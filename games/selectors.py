@@ -17,7 +17,7 @@ from games import eventstore
 from games.engine.events import event_from_dict
 from games.engine.match import MatchState, initial_state, replay
 from games.engine.state import state_from_dict
-from games.engine.view import full_state, public_view
+from games.engine.view import ends_hand, full_state, hands_over, public_view
 from games.models import Match
 from players.models import Player
 from players.selectors import player_for_user
@@ -26,8 +26,6 @@ User = AbstractBaseUser | AnonymousUser | None
 
 # Bump when the engine's state shape changes: older snapshots are then simply ignored.
 SNAPSHOT_KIND = "match-state-v1"
-# Events whose end of a hand reveals its deck (RULES: the commitment is checked after it).
-HAND_END_TYPES = frozenset({"HandScored", "HandDrawn", "HandVoided"})
 TABLE_HAND_TYPES = frozenset({"HandRecorded"})
 
 
@@ -244,14 +242,13 @@ def _scoresheet_for(match: Match, sheet: dict[str, Any] | None) -> dict[str, Any
 def match_events_for(*, match: Match, user: User, after: int = 0) -> list[dict[str, Any]]:
     """The stream as this user may see it. While a hand is in play nothing reveals a card
     of the stock or of the opponent's hand: a deal shows only its commitment, a draw from
-    the stock shows the card to the drawer only. Once the hand has ended its players and
-    organisers also see the deck and salt (to check the commitment)."""
+    the stock shows the card to the drawer only. Once the hand is over (ended, or cut short
+    by the end of the match: cancelled, forfeited, resigned) its players and organisers
+    also see the deck and salt (to check the commitment) and every card drawn in it."""
     recorded = eventstore.load(stream_id=match.stream_id)
     seat = match_seat_for(user=user, match=match)
     auditor = _may_audit(user=user, match=match, seat=seat)
-    ended = {e.data["hand_number"] for e in recorded if e.type in HAND_END_TYPES}
-    if any(e.type == "MatchFinished" for e in recorded):
-        ended |= {e.data["hand_number"] for e in recorded if e.type == "HandDealt"}
+    ended = hands_over((e.type, e.data) for e in recorded) if auditor else set()
     out, hand = [], 0
     for e in recorded:
         if e.type == "HandDealt":
@@ -285,7 +282,8 @@ def _event_data_for(
 def match_replay(*, match: Match, user: User, version: int) -> dict[str, Any]:
     """The full state (both hands, stock, discard pile, scoresheet) at `version`, for an
     audit. Only for the match's players and organisers, and only once the hand in play at
-    that version has ended (a replay must not leak a live hand)."""
+    that version is over: ended, or cut short by the end of the match (a replay must not
+    leak a live hand)."""
     seat = match_seat_for(user=user, match=match)
     if not _may_audit(user=user, match=match, seat=seat):
         raise PermissionDeniedError("only the match's players and organisers may replay it")
@@ -299,20 +297,12 @@ def match_replay(*, match: Match, user: User, version: int) -> dict[str, Any]:
     state, _ = match_state_at(match=match, version=version)
     if state.in_play or state.phase == "knocked":
         later = eventstore.load(stream_id=match.stream_id, after_version=version)
-        if not _hand_ended(later, state.hand_number):
+        if not any(ends_hand(e.type, e.data, state.hand_number) for e in later):
             raise ConflictError(
                 f"hand {state.hand_number} is still in play; replay it once it has ended",
                 code="hand_in_play",
             )
     return {"id": str(match.id), "version": version, "state": full_state(state)}
-
-
-def _hand_ended(recorded: list[Any], hand_number: int) -> bool:
-    return any(
-        (e.type in HAND_END_TYPES and e.data.get("hand_number") == hand_number)
-        or e.type == "MatchFinished"
-        for e in recorded
-    )
 
 
 def matches_cut_short(*, stream_id: str | None = None) -> list[tuple[str, int, int]]:

@@ -193,11 +193,20 @@ class LegalActionSerializer(serializers.Serializer):
 
 
 class HandResultSerializer(serializers.Serializer):
-    """A finished hand. Once it has ended its players and organisers also see `deck`,
-    `salt`, both `hands`, the `knock` (melds, deadwood) and the `defence` (melds, layoffs)."""
+    """A finished hand, or the hand the match ended during (kind `unfinished`). Once it is
+    over its players and organisers also see `deck`, `salt`, both `hands`, the `knock`
+    (melds, deadwood) and the `defence` (melds, layoffs)."""
 
     hand_number = serializers.IntegerField()
-    kind = serializers.CharField(help_text="gin, knock, undercut, drawn, voided")
+    kind = serializers.CharField(
+        help_text="gin, knock, undercut, drawn, voided, or unfinished: the match ended"
+        " (cancelled, forfeit, resigned) while this hand was in play"
+    )
+    reason = serializers.CharField(
+        required=False,
+        help_text="voided: the ruling's reason; unfinished: how the match ended"
+        " (its finish_reason).",
+    )
     dealer = serializers.IntegerField(allow_null=True)
     knocker = serializers.IntegerField(allow_null=True, required=False)
     winner = serializers.IntegerField(allow_null=True, required=False)

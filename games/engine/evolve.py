@@ -100,7 +100,7 @@ def evolve(state: MatchState, event: Event) -> MatchState:
         case DefenceLaidOut():
             return _replace(state, defence=_record(_data(event)))
         case HandScored():
-            record = {**_hand_record(state, _data(event)), "kind": event.kind}
+            record = {**hand_record(state, _data(event)), "kind": event.kind}
             return _hand_over(
                 _replace(
                     state,
@@ -115,11 +115,11 @@ def evolve(state: MatchState, event: Event) -> MatchState:
             return _replace(state, hand_number=event.hand_number, knock=_record(_data(event)))
         case HandDrawn():
             number = event.hand_number
-            record = {**_hand_record(_replace(state, hand_number=number), {}), "kind": "drawn"}
+            record = {**hand_record(_replace(state, hand_number=number), {}), "kind": "drawn"}
             return _hand_over(_replace(state, hand_number=number), record)
         case HandVoided():
             record = {
-                **_hand_record(state, {"reason": event.reason, "by": event.by}),
+                **hand_record(state, {"reason": event.reason, "by": event.by}),
                 "kind": "voided",
             }
             state = _replace(state, rulings=(*state.rulings, _ruling(event)))
@@ -241,7 +241,7 @@ def _drawn(state: MatchState, event: CardDrawn) -> MatchState:
     )
 
 
-def _hand_record(state: MatchState, data: dict[str, Any]) -> dict[str, Any]:
+def hand_record(state: MatchState, data: dict[str, Any]) -> dict[str, Any]:
     """What is kept of a finished hand; hidden cards are revealed here, once it is over."""
     record: dict[str, Any] = {
         "hand_number": state.hand_number,

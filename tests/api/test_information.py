@@ -16,6 +16,7 @@ import pytest
 import requests
 import schemathesis
 from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
 
 from config.wsgi import application
 from games.engine.state import commitment
@@ -185,3 +186,138 @@ def test_hollywood_match_never_leaks(organiser_client, three_players):
     games = final["scoresheet"]["games"]
     assert len(games) == 3 and all(g["closed"] for g in games)
     assert len(final["hands"]) >= 3
+
+
+# -- hands the end of the match (or a ruling) cuts short -------------------------------------
+
+# How hand 1 is cut short: who ends it (an organiser's ruling or Alice's own action) and
+# the body sent, given the players' ids (Alice, Bob).
+CUT_SHORT = {
+    "cancel": ("organiser", lambda a, b: {"type": "cancel", "reason": "round re-paired"}),
+    "forfeit": ("organiser", lambda a, b: {"type": "forfeit", "reason": "no show", "player": b}),
+    "resign ruling": (
+        "organiser",
+        lambda a, b: {"type": "resign", "reason": "phoned in", "player": a},
+    ),
+    "resign": ("alice", lambda a, b: {"type": "resign"}),
+    "void_hand": ("organiser", lambda a, b: {"type": "void_hand", "reason": "card exposed"}),
+}
+
+
+def _hand_one_mid_play(organiser_client, alice, bob) -> tuple[str, dict[int, list[str]]]:
+    """A match with Alice dealing; both players pass the upcard and draw from the stock, so
+    hand 1 is in play with two cards drawn face down. Returns its id and the cards each
+    player (by id) was dealt, as their own views showed them."""
+    created = organiser_client.post(
+        "/api/matches/",
+        {"player1": alice.id, "player2": bob.id, "first_dealer": alice.id, "seed": "cut-short"},
+        format="json",
+    )
+    assert created.status_code == 201, created.json()
+    url = f"/api/matches/{created.json()['id']}/"
+    clients = {alice.id: token_client(alice.user), bob.id: token_client(bob.user)}
+    dealt = {pid: sorted(c.get(url).json()["your_cards"]) for pid, c in clients.items()}
+    for _ in range(6):  # pass, pass, then draw and discard twice: non-dealer, dealer
+        turn = organiser_client.get(url).json()["turn"]
+        legal = clients[turn].get(url).json()["legal_actions"]
+        if {"type": "pass"} in legal:
+            body = {"type": "pass"}
+        elif {"type": "draw", "source": "stock"} in legal:
+            body = {"type": "draw", "source": "stock"}
+        else:
+            body = next(a for a in legal if a["type"] == "discard")
+        response = clients[turn].post(f"{url}actions/", body, format="json")
+        assert response.status_code == 201, response.json()
+    view = organiser_client.get(url).json()
+    assert view["hand_number"] == 1 and view["phase"] in IN_PLAY, view["phase"]
+    return created.json()["id"], dealt
+
+
+@pytest.mark.parametrize("ending", sorted(CUT_SHORT))
+def test_a_hand_cut_short_is_revealed_to_players_and_organisers_only(
+    organiser_client, three_players, ending
+):
+    """A hand that can no longer go on (the match cancelled, forfeited or resigned during
+    it, or the hand voided) is over: its players and organisers get its record (deck, salt,
+    both hands) in the event feed, the replay and the match view, exactly as for a hand
+    that ended in play, and the deck checks out against the commitment published at the
+    deal and deals the cards each player held (RULES 3 Decision, dealing order: even
+    positions 0-18 to the non-dealer, odd 1-19 to the dealer, 20 the upcard). RULES.md
+    says nothing more about voided or cancelled hands. Nobody else sees any of it."""
+    alice, bob, outsider = three_players
+    staff = get_user_model().objects.create_user(username="staff-cut", is_staff=True)
+    match_id, dealt = _hand_one_mid_play(organiser_client, alice, bob)
+    url = f"/api/matches/{match_id}/"
+    entitled = {
+        "alice": token_client(alice.user),
+        "bob": token_client(bob.user),
+        "organiser": organiser_client,
+        "staff": token_client(staff),
+    }
+    # Before: hand 1 is in play, its deal is hidden from everybody, no replay of it.
+    for client in entitled.values():
+        deal = client.get(f"{url}events/").json()["results"][1]
+        assert set(deal["data"]) == {"hand_number", "dealer", "commitment"}
+        assert client.get(f"{url}replay/?version=2").status_code == 409
+
+    who, body = CUT_SHORT[ending]
+    body = body(alice.id, bob.id)
+    if who == "alice":
+        ruled = entitled["alice"].post(f"{url}actions/", body, format="json")
+    else:
+        ruled = organiser_client.post(f"{url}rulings/", body, format="json")
+    assert ruled.status_code == 201, ruled.json()
+    over = ending != "void_hand"
+    assert (ruled.json()["status"] == "finished") is over
+
+    schema = Schema()
+    for name, client in entitled.items():
+        feed = client.get(f"{url}events/?limit=500").json()["results"]
+        deal = next(e for e in feed if e["type"] == "HandDealt")["data"]
+        deck, salt = deal["deck"], deal["salt"]
+        assert commitment(deck, salt) == deal["commitment"], name
+        assert sorted(deck[0:20:2]) == dealt[bob.id] and sorted(deck[1:20:2]) == dealt[alice.id]
+        draws = [e["data"] for e in feed if e["type"] == "CardDrawn"]
+        assert [d["card"] for d in draws] == deck[21:23], name  # both stock draws, shown
+        # Every version of hand 1 replays, and shows the deck it was dealt from.
+        ends = ("HandVoided", "MatchFinished", "MatchCancelled")
+        end = next(e["version"] for e in feed if e["type"] in ends)
+        for version in range(2, end + 1):
+            replayed = client.get(f"{url}replay/?version={version}")
+            assert replayed.status_code == 200, (name, version, replayed.json())
+            if version < end:
+                assert replayed.json()["state"]["deck"] == deck
+        response = client.get(url)
+        if name in ("alice", "organiser"):
+            schema.check("GET", "/api/matches/{match_id}/", response)
+        view = response.json()
+        record = view["hands"][0]
+        assert record["kind"] == ("unfinished" if over else "voided"), name
+        assert record["deck"] == deck and record["salt"] == salt
+        assert commitment(record["deck"], record["salt"]) == record["commitment"]
+        check_finished_hands(view, auditor=True)
+        if not over:
+            # Hand 2 is dealt and in play: still hidden, and not replayable.
+            second = [e for e in feed if e["type"] == "HandDealt"][1]["data"]
+            assert set(second) == {"hand_number", "dealer", "commitment"}
+            last = feed[-1]["version"]
+            assert client.get(f"{url}replay/?version={last}").status_code == 409
+
+    # Another player of the club: the commitment only, no draws, no replay, no record.
+    other = token_client(outsider.user)
+    feed = other.get(f"{url}events/?limit=500").json()["results"]
+    assert all(
+        set(e["data"]) == {"hand_number", "dealer", "commitment"}
+        for e in feed
+        if e["type"] == "HandDealt"
+    )
+    assert all(e["data"]["card"] is None for e in feed if e["type"] == "CardDrawn")
+    assert other.get(f"{url}replay/?version=2").status_code == 403
+    check_finished_hands(other.get(url).json(), auditor=False)
+    assert salt not in str(other.get(url).json()) and salt not in str(feed)
+    # Nobody signed in: nothing at all.
+    anonymous = APIClient()
+    for path in ("", "events/", "replay/?version=2"):
+        response = anonymous.get(f"{url}{path}")
+        assert response.status_code == 401, path
+        assert salt.encode() not in response.content

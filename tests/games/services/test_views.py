@@ -3,7 +3,7 @@ import pytest
 from config.errors import ConflictError, PermissionDeniedError
 from games.engine.state import commitment
 from games.selectors import match_events_for, match_replay, match_view_for
-from games.services import match_act, match_create
+from games.services import match_act, match_create, match_rule
 from tests.factories import UserFactory
 from tests.games.services.helpers import JUNK, KNOCKER, knock_deck
 
@@ -133,3 +133,35 @@ def test_match_list_and_organiser_rights(match, alice, bob, organiser):
     assert not user_can_organise_match(user=organiser, match=other)
     assert user_can_organise_match(user=UserFactory(is_staff=True), match=other)
     assert not user_can_organise_match(user=alice.user, match=match)
+
+
+def test_a_match_cancelled_mid_hand_reveals_that_hand_to_players_and_organisers(
+    match, alice, bob, organiser
+):
+    """The hand in play when the match is cancelled can never continue: it is over, and
+    revealed to its players and organisers (deck, salt, the stock card drawn, replays of
+    every version of it, an "unfinished" record) as an ended hand would be; not to others."""
+    match_act(match_id=match.id, player=bob, action={"type": "pass"})
+    match_act(match_id=match.id, player=alice, action={"type": "pass"})
+    match_act(match_id=match.id, player=bob, action={"type": "draw", "source": "stock"})
+    match_rule(match_id=match.id, by=organiser, type="cancel", reason="round re-paired")
+    stock_top = knock_deck()[21]
+    for user in (alice.user, bob.user, organiser):
+        events = match_events_for(match=match, user=user)
+        dealt = events[1]["data"]
+        assert dealt["deck"] == knock_deck()
+        assert commitment(dealt["deck"], dealt["salt"]) == dealt["commitment"]
+        assert events[-2]["data"]["card"] == stock_top and events[-1]["type"] == "MatchCancelled"
+        for version in range(2, events[-1]["version"] + 1):
+            assert match_replay(match=match, user=user, version=version)["state"]["salt"]
+        record = match_view_for(match=match, user=user)["hands"][0]
+        assert record["kind"] == "unfinished" and record["reason"] == "cancelled"
+        assert record["deck"] == knock_deck() and record["salt"] == dealt["salt"]
+    outsider = UserFactory()
+    events = match_events_for(match=match, user=outsider)
+    assert set(events[1]["data"]) == {"hand_number", "dealer", "commitment"}
+    assert events[-2]["data"]["card"] is None
+    record = match_view_for(match=match, user=outsider)["hands"][0]
+    assert record["kind"] == "unfinished" and not {"deck", "salt", "hands", "stock"} & set(record)
+    with pytest.raises(PermissionDeniedError):
+        match_replay(match=match, user=outsider, version=3)
