@@ -26,7 +26,6 @@ User = AbstractBaseUser | AnonymousUser | None
 
 # Bump when the engine's state shape changes: older snapshots are then simply ignored.
 SNAPSHOT_KIND = "match-state-v1"
-TABLE_HAND_TYPES = frozenset({"HandRecorded"})
 
 
 def match_get(*, match_id: uuid.UUID | str) -> Match:
