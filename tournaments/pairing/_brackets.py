@@ -5,8 +5,9 @@ score first), then the group's residents in rank order. The search pairs bracket
 partner or floats it down, then goes on with the rest, trying partners in order of
 preference, so the first complete answer it finds is the preferred one. Every pair must keep
 the rematch optimum of the players still unpaired (`oracle.keeps_optimum`), which is what
-makes the rematch guarantee global. `remaining` (the players still unpaired) is shared with
-the oracle and updated in place.
+makes the rematch guarantee global; a rematch passes only where the field cannot avoid that
+many anyway, and is tried after every fresh partner. `remaining` (the players still
+unpaired) is shared with the oracle and updated in place.
 
 Repeated floats are costs counted as the search goes: a resident floated out of its bracket
 who floated down last round, and the lower-scored player of a pair across scores who floated
@@ -32,8 +33,6 @@ if TYPE_CHECKING:
 # search for fewer repeated floats gets as many again, and keeps its best answer so far.
 SEARCH_BUDGET_BASE = 2_000
 SEARCH_BUDGET_PER_PLAYER = 20
-# Players left over (all met each other) whose pairings are all tried; more go in order.
-LEFTOVERS_SEARCHED = 10
 
 Found = tuple[list[tuple[int, int]], list[int]]  # pairs made, players floated down
 
@@ -62,13 +61,6 @@ class History:
         down = sum(1 for p in floated if p in residents and p in self.floats.down)
         return down, sum(self.up(a, b) for a, b in pairs)
 
-    def down(self, a: int, b: int) -> int:
-        """1 if the pair floats down a player who floated down last round."""
-        if self.score[a] == self.score[b]:
-            return 0
-        high = a if self.score[a] > self.score[b] else b
-        return 1 if high in self.floats.down else 0
-
     def up(self, a: int, b: int) -> int:
         """1 if the pair floats up a player who floated up last round."""
         if self.score[a] == self.score[b]:
@@ -92,15 +84,21 @@ class _OutOfBudget(Exception):
 
 def pair_score_groups(
     groups: Sequence[list[int]], remaining: set[int], oracle: _RematchOracle, history: History
-) -> Found:
-    """Pair the groups (best first) in turn; returns the pairs and the players left over."""
+) -> list[tuple[int, int]]:
+    """Pair the groups (best first) in turn: everyone, as `remaining` is even.
+
+    The last bracket holds everyone still unpaired, and whoever comes first in it always has
+    a partner that keeps the optimum (its partner in a maximum matching of the "have not
+    met" graph, or, if it has none, another player left out of it: an unavoidable rematch).
+    So its search (or the greedy pass) pairs the whole bracket and nobody is left over."""
     matched: list[tuple[int, int]] = []
     floaters: list[int] = []
     for group in groups:
         bracket = floaters + group
         pairs, floaters = _pair_bracket(bracket, len(floaters), remaining, oracle, history)
         matched += pairs
-    return matched, floaters
+    assert not floaters, "the last bracket pairs everyone"
+    return matched
 
 
 def _budget(bracket: list[int]) -> list[int]:
@@ -186,19 +184,29 @@ def _options(
     oracle: _RematchOracle,
     fits: Callable[[int], bool] | None = None,
 ) -> Iterator[int]:
-    """Partners for bracket[0] by preference (indices), then -1 for "float it down"."""
+    """Partners for bracket[0] by preference (indices), then -1 for "float it down".
+
+    Where the players left cannot avoid a rematch, a rematch may keep the optimum (and then
+    avoid a float); it comes after every fresh partner."""
     x = bracket[0]
-    if n_floaters:
-        # A floater meets the highest resident first, then the other floaters.
-        order = chain(range(n_floaters, len(bracket)), range(1, n_floaters))
-    else:
-        half = max(len(bracket) // 2, 1)  # never bracket[0] itself
-        order = chain(range(half, len(bracket)), range(half - 1, 0, -1))
+    order: Iterator[int] = _preference(bracket, n_floaters)
+    if oracle.rematch_needed(remaining):
+        fresh = (j for j in order if oracle.allowed(x, bracket[j]))
+        again = (j for j in _preference(bracket, n_floaters) if not oracle.allowed(x, bracket[j]))
+        order = chain(fresh, again)
     for j in order:
         if (fits is None or fits(j)) and oracle.keeps_optimum(remaining, x, bracket[j]):
             yield j
     if len(bracket) - 1 >= 2 * need and (fits is None or fits(-1)):
         yield -1
+
+
+def _preference(bracket: list[int], n_floaters: int) -> Iterator[int]:
+    if n_floaters:
+        # A floater meets the highest resident first, then the other floaters.
+        return chain(range(n_floaters, len(bracket)), range(1, n_floaters))
+    half = max(len(bracket) // 2, 1)  # never bracket[0] itself
+    return chain(range(half, len(bracket)), range(half - 1, 0, -1))
 
 
 def _step(bracket: list[int], n_floaters: int, j: int) -> tuple[list[int], int]:
@@ -333,33 +341,3 @@ def _greedy(
             floated.append(bracket[0])
         bracket, n_floaters = _step(bracket, n_floaters, j)
     return pairs, floated
-
-
-def pair_leftovers(
-    leftovers: list[int], oracle: _RematchOracle, history: History
-) -> list[tuple[int, int]]:
-    """Pair the players no bracket could pair (they have all met each other).
-
-    In order (best score first), unless another pairing of a few of them has the same score
-    gaps and fewer repeated floats."""
-    in_order = [(leftovers[i], leftovers[i + 1]) for i in range(0, len(leftovers), 2)]
-    if len(leftovers) > LEFTOVERS_SEARCHED:
-        return in_order
-
-    def cost(pairs: list[tuple[int, int]]) -> tuple[int, float, int, int]:
-        rematches = sum(1 for a, b in pairs if not oracle.allowed(a, b))
-        gaps = sum(abs(history.score[a] - history.score[b]) for a, b in pairs)
-        down = sum(history.down(a, b) for a, b in pairs)
-        return rematches, gaps, down, sum(history.up(a, b) for a, b in pairs)
-
-    return min(_perfect_matchings(leftovers), key=cost, default=in_order)
-
-
-def _perfect_matchings(items: list[int]) -> Iterator[list[tuple[int, int]]]:
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for k, partner in enumerate(rest):
-        for tail in _perfect_matchings(rest[:k] + rest[k + 1 :]):
-            yield [(first, partner), *tail]

@@ -22,16 +22,18 @@ How it works
    theorem while the remainder is large: if everyone has met fewer than half of the
    remaining players, the remainder has a Hamiltonian cycle, hence a perfect matching.
    So no rematch is ever made when a rematch-free pairing of the field exists, and when it
-   does not, the number of rematches is the minimum.
+   does not, the number of rematches is the minimum. Those unavoidable rematches are pairs
+   like any other, made inside a bracket where they keep that minimum (a fresh partner is
+   always tried first), so which players replay each other is decided by the same criteria,
+   repeated floats included; the last bracket always pairs everyone left.
 5. Floats (steps 3-4 decide them bracket by bracket, top down, as FIDE's Dutch system does):
    the search of step 3 finds the preferred pairing with the most pairs. If it makes a player
    float down who floated down last round (or floated up after floating up), the bracket is
    searched again for the fewest such repeats, down-floats first, with the same number of
    pairs and no higher scores floated on (no more floaters from above of any score float on
    than before); among the pairings with the fewest repeats, the preferred one of step 3
-   is taken. Players left over at the end (all met each other) are paired in order, or, if
-   there are only a few, by the fewest repeats at the same score differences. Last round's
-   floats come from `results` (see `floats.py`); a bye counts as a down-float.
+   is taken. Last round's floats come from `results` (see `floats.py`); a bye counts as a
+   down-float.
 6. The dealer: whoever has dealt first less often deals first; on a tie the higher-ranked
    player deals first on odd boards, the lower-ranked on even boards.
 
@@ -47,7 +49,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
-from tournaments.pairing._brackets import History, pair_leftovers, pair_score_groups
+from tournaments.pairing._brackets import History, pair_score_groups
 from tournaments.pairing._matching import delete_vertices, maximum_matching
 from tournaments.pairing.floats import last_round_floats
 from tournaments.pairing.pair import Pair
@@ -91,9 +93,7 @@ def swiss_pair(
         for _, group in groupby((p for p in by_score if p.id != bye), key=lambda p: p.score)
     ]
     history = History(score={p.id: p.score for p in players}, floats=last_round_floats(results))
-    matched, leftovers = pair_score_groups(groups, remaining, oracle, history)
-    # Leftovers have met every other leftover (see module doc).
-    matched += pair_leftovers(leftovers, oracle, history)
+    matched = pair_score_groups(groups, remaining, oracle, history)
     rank = {p.id: (p.rank, p.id) for p in players}
     result = [
         _orient(a, b, board, rank, dealt_first or {}) for board, (a, b) in enumerate(matched, 1)
@@ -161,8 +161,19 @@ class _RematchOracle:
         return len(self._matchings[key]) // 2
 
     def keeps_optimum(self, remaining: set[int], a: int, b: int) -> bool:
-        """Pairing a with b (not a rematch) loses nothing for the players left over."""
-        return self.allowed(a, b) and self.nu_without(remaining, a, b) == self.nu(remaining) - 1
+        """Pairing a with b keeps the fewest rematches the field can have.
+
+        The players left over must then make one non-rematch pair fewer after a fresh pair,
+        and as many as before after a rematch (possible only where one is needed anyway)."""
+        if self.allowed(a, b):
+            return self.nu_without(remaining, a, b) == self.nu(remaining) - 1
+        if not self.rematch_needed(remaining):
+            return False
+        return self.nu_without(remaining, a, b) == self.nu(remaining)
+
+    def rematch_needed(self, remaining: set[int] | frozenset[int]) -> bool:
+        """Can these players (an even number) not all be paired without a rematch?"""
+        return self.nu(remaining) < len(remaining) // 2
 
     def _neighbours(self, group: frozenset[int]):
         opponents = self.opponents
