@@ -146,26 +146,23 @@ def _refine(
     budget = _budget(bracket)
     best = found
     _release(pairs, remaining)
+
+    def fewest(limits: list[_Limits]) -> None:
+        """The first of `limits`, tightest first, that a pairing of the bracket meets."""
+        nonlocal best
+        for limit in limits:
+            better = _search(
+                bracket, n_floaters, len(pairs), remaining, oracle, budget, limit, history
+            )
+            if better is not None:
+                best = better
+                _release(better[0], remaining)
+                return
+
     try:
-        for level in range(down):
-            limits = _Limits(down=level, up=float("inf"), may_float_on=may_float_on)
-            better = _search(
-                bracket, n_floaters, len(pairs), remaining, oracle, budget, limits, history
-            )
-            if better is not None:
-                best = better
-                _release(better[0], remaining)
-                break
+        fewest([_Limits(down=n, up=float("inf"), may_float_on=may_float_on) for n in range(down)])
         down, up = history.found(best, residents)
-        for level in range(up):
-            limits = _Limits(down=down, up=level, may_float_on=may_float_on)
-            better = _search(
-                bracket, n_floaters, len(pairs), remaining, oracle, budget, limits, history
-            )
-            if better is not None:
-                best = better
-                _release(better[0], remaining)
-                break
+        fewest([_Limits(down=down, up=n, may_float_on=may_float_on) for n in range(up)])
     except _OutOfBudget:
         pass
     remaining.difference_update(p for pair in best[0] for p in pair)
