@@ -19,6 +19,7 @@ from tournaments import services
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.pairing import TIEBREAKS
 from tournaments.projections import standings_rebuild, standings_refresh
+from tournaments.selectors import pairing_overdue
 
 
 class _ReadOnlyInline(admin.TabularInline):
@@ -260,9 +261,16 @@ class RoundAdmin(admin.ModelAdmin):
 
 @admin.register(Pairing)
 class PairingAdmin(admin.ModelAdmin):
-    list_display = ["round", "table", "player1", "player2", "status", "winner", "match"]
+    list_display = [
+        "round", "table", "player1", "player2", "status", "overdue", "winner", "match"
+    ]  # fmt: skip
     list_filter = ["status", "round__tournament"]
     readonly_fields = [f.name for f in Pairing._meta.fields]
+
+    @admin.display(boolean=True, description="overdue")
+    def overdue(self, obj: Pairing) -> bool:
+        """Unplayed past the round's deadline: a table match waits for an organiser."""
+        return pairing_overdue(pairing=obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -75,6 +75,16 @@ def tournament_pairings(*, tournament: Tournament, round_number: int | None) -> 
     return qs.order_by("round__number", "table")
 
 
+def pairing_overdue(*, pairing: Pairing, now: dt.datetime | None = None) -> bool:
+    """Still unplayed past its round's deadline. The deadline job forfeits an online match
+    whose player to move is late; a table match waits for an organiser, who can find it by
+    this flag."""
+    deadline = pairing.round.deadline
+    if pairing.status != Pairing.Status.PENDING or deadline is None:
+        return False
+    return (now or timezone.now()) > deadline
+
+
 def pairings_in_play_of(*, tournament: Tournament, player: Any) -> list[Pairing]:
     """The player's pairings whose match is still being played."""
     return list(

@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.pairing import TIEBREAKS
+from tournaments.selectors import pairing_overdue
 
 MAX_ID = 2**63 - 1  # a database id: bigger numbers are refused before they reach a query
 
@@ -174,6 +175,10 @@ class PairingOutputSerializer(serializers.ModelSerializer):
     winner = serializers.IntegerField(source="winner_id", allow_null=True)
     match = serializers.UUIDField(source="match_id", allow_null=True)
     result = serializers.CharField(source="result_reason")
+    overdue = serializers.SerializerMethodField(
+        help_text="Still unplayed past the round's deadline. Online matches are then forfeited"
+        " by the deadline job (the player to move loses); table matches wait for an organiser."
+    )
 
     class Meta:
         model = Pairing
@@ -192,7 +197,11 @@ class PairingOutputSerializer(serializers.ModelSerializer):
             "points1",
             "points2",
             "result",
+            "overdue",
         ]
+
+    def get_overdue(self, pairing: Pairing) -> bool:
+        return pairing_overdue(pairing=pairing)
 
 
 class StandingOutputSerializer(serializers.ModelSerializer):

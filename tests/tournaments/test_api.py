@@ -143,6 +143,8 @@ def test_round_actions_through_the_api(org_client, jobs):
         format="json",
     )
     assert moved.status_code == 200 and moved.json()["deadline"].startswith("2030-01-01T20:00:00")
+    listed = org_client.get(f"/api/tournaments/{tid}/pairings/?round=1").json()["results"]
+    assert [p["overdue"] for p in listed] == [False, False]
     with jobs():
         ruled = org_client.post(
             f"/api/tournaments/{tid}/rounds/1/rulings/",
@@ -199,3 +201,27 @@ def test_the_list_filters_by_status_format_and_club(org_client, club):
     assert names("status=registration") == ["A", "B"]
     assert names("status=finished") == []
     assert org_client.get("/api/tournaments/?status=nope").status_code == 400
+
+
+def test_a_table_round_past_its_deadline_shows_its_unplayed_tables(org_client, jobs):
+    """The deadline job forfeits nobody at a table: the organisers see which tables are late."""
+    from tournaments import services
+
+    tid = create(org_client, rounds=1, play_mode="table").json()["id"]
+    bots = make_bots(4)
+    for bot in bots:
+        org_client.post(f"/api/tournaments/{tid}/registrations/", {"player": bot.pk}, format="json")
+        org_client.post(
+            f"/api/tournaments/{tid}/registrations/check-in/", {"player": bot.pk}, format="json"
+        )
+    with jobs():
+        org_client.post(f"/api/tournaments/{tid}/rounds/start/", {}, format="json")
+    moved = org_client.post(
+        f"/api/tournaments/{tid}/rounds/1/deadline/",
+        {"deadline": "2020-01-01T20:00:00", "reason": "closing time"},
+        format="json",
+    )
+    assert moved.status_code == 200, moved.json()
+    assert services.tournament_deadlines_enforce() == []
+    listed = org_client.get(f"/api/tournaments/{tid}/pairings/?round=1").json()["results"]
+    assert [(p["status"], p["overdue"]) for p in listed] == [("pending", True)] * 2

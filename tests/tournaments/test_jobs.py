@@ -123,6 +123,8 @@ def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
         f"/admin/tournaments/round/{Round.objects.get(tournament=t).pk}/change/"
     )
     assert round_page.status_code == 200
+    pairings_page = admin_client.get("/admin/tournaments/pairing/")
+    assert pairings_page.status_code == 200 and "overdue" in pairings_page.content.decode()
 
 
 def test_the_beat_schedule_names_registered_tasks():

@@ -17,6 +17,7 @@ from tests.tournaments.conftest import FAST_RULES, forfeit_round, make_bots, mak
 from tournaments import services, stream
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.projections import standings_rebuild
+from tournaments.selectors import pairing_overdue
 from tournaments.stream import stream_load
 
 pytestmark = pytest.mark.django_db
@@ -339,8 +340,21 @@ def test_a_table_tournament_takes_results_from_scoresheets(organiser, jobs):
         services.tournament_start(tournament_id=t.pk, by=organiser)
     pairing = Pairing.objects.select_related("match", "player1").get(round__tournament=t)
     assert pairing.match.mode == "table"
-    # A table match has nobody "to move": the deadline job leaves it to the organisers.
+    # A table match has nobody "to move": the deadline job leaves it to the organisers, who
+    # find it flagged overdue once the round's deadline has passed.
     assert services.tournament_deadlines_enforce(now=timezone.now() + dt.timedelta(days=9)) == []
+    assert not pairing_overdue(pairing=pairing)  # no deadline yet
+    services.tournament_round_deadline_move(
+        tournament_id=t.pk,
+        round_number=1,
+        deadline=timezone.now() + dt.timedelta(hours=1),
+        by=organiser,
+        reason="closing time",
+    )
+    pairing = Pairing.objects.select_related("match", "player1", "round").get(pk=pairing.pk)
+    assert not pairing_overdue(pairing=pairing)
+    assert pairing_overdue(pairing=pairing, now=timezone.now() + dt.timedelta(hours=2))
+    assert services.tournament_deadlines_enforce(now=timezone.now() + dt.timedelta(hours=2)) == []
     with jobs():
         match_record_hand(
             match_id=pairing.match_id, by=organiser, knocker=pairing.player1, gin=True,
@@ -349,6 +363,7 @@ def test_a_table_tournament_takes_results_from_scoresheets(organiser, jobs):
     pairing.refresh_from_db()
     assert pairing.status == Pairing.Status.FINISHED and pairing.winner_id == pairing.player1_id
     assert pairing.points1 == 37 and pairing.games1 == 1
+    assert not pairing_overdue(pairing=pairing, now=timezone.now() + dt.timedelta(hours=2))
 
 
 @pytest.mark.django_db(transaction=True)
