@@ -4,7 +4,9 @@ match for a given viewer, its event stream with hidden cards removed, audit repl
 from __future__ import annotations
 
 import functools
+import threading
 import uuid
+from collections import OrderedDict
 from functools import partial
 from typing import Any
 
@@ -96,14 +98,74 @@ def match_state_at(
 
 def match_state_from_tail(*, stream_id: str, tail: eventstore.StreamTail) -> tuple[MatchState, int]:
     """The engine state at the head of a match's stream read by `eventstore.read_tail`
-    (kind SNAPSHOT_KIND, without `unread_keys(...)`), and its version."""
-    state = initial_state()
-    if tail.snapshot is not None:
-        at, data = tail.snapshot
-        state = state_from_dict(data, load_hand_results=partial(_hand_results_at, stream_id, at))
-    if tail.events:
-        state = replay((event_from_dict(e.type, e.data) for e in tail.events), state)
+    (kind SNAPSHOT_KIND, without `unread_keys(...)`), and its version: from the state this
+    process last remembered of the stream when the tail's events vouch for it, else from
+    the tail's snapshot."""
+    at = tail.snapshot[0] if tail.snapshot is not None else 0
+    remembered = _remembered_state(stream_id, tail, at)
+    if remembered is not None:
+        version, state = remembered
+        later = tail.events[version - at :]  # the tail's events are at + 1, ..., head
+    else:
+        state, later = initial_state(), tail.events
+        if tail.snapshot is not None:
+            data = tail.snapshot[1]
+            load = partial(_hand_results_at, stream_id, at)
+            state = state_from_dict(data, load_hand_results=load)
+    if later:
+        state = replay((event_from_dict(e.type, e.data) for e in later), state)
     return state, tail.head[0]
+
+
+def match_state_remember(
+    *, stream_id: str, version: int, head_hash: str, state: MatchState
+) -> None:
+    """Keep `state`, the stream's state at `version` whose event has `head_hash`, for the
+    next writer of the stream in this process (`match_state_from_tail`).
+
+    A state at a version is a function of the events up to it, and the hash of the event at
+    that version covers them all (the chain), so a remembered state is used only where the
+    stream read holds an event of that version with that hash: one remembered from a
+    transaction that rolled back, or of a stream changed since, is simply not used. An
+    action in the same worker then replays only the events since its last one there
+    instead of all those since the hand's snapshot (about 15), and decodes no snapshot."""
+    with _REMEMBERED_LOCK:
+        _REMEMBERED[stream_id] = (version, head_hash, state)
+        _REMEMBERED.move_to_end(stream_id)
+        while len(_REMEMBERED) > REMEMBERED_STATES:
+            _REMEMBERED.popitem(last=False)
+
+
+def match_states_forget() -> None:
+    """Forget every remembered state (tests; nothing else needs to)."""
+    with _REMEMBERED_LOCK:
+        _REMEMBERED.clear()
+
+
+def _remembered_state(
+    stream_id: str, tail: eventstore.StreamTail, at: int
+) -> tuple[int, MatchState] | None:
+    """The remembered (version, state) of the stream if the tail vouches for it: its
+    version is the head's with the head's hash, or that of one of the tail's events (after
+    the snapshot at `at`) with that event's hash."""
+    with _REMEMBERED_LOCK:
+        remembered = _REMEMBERED.get(stream_id)
+    if remembered is None:
+        return None
+    version, digest, state = remembered
+    head_version, head_hash = tail.head
+    if version == head_version:
+        return (version, state) if digest == head_hash else None
+    if not at < version < head_version:
+        return None
+    event = tail.events[version - at - 1]
+    return (version, state) if event.version == version and event.hash == digest else None
+
+
+# Per worker process: matches are spread over the workers, and a state is ~20 kB.
+REMEMBERED_STATES = 256
+_REMEMBERED: OrderedDict[str, tuple[int, str, MatchState]] = OrderedDict()
+_REMEMBERED_LOCK = threading.Lock()
 
 
 def unread_keys(hand_results: bool) -> tuple[str, ...]:

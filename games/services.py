@@ -35,6 +35,7 @@ from games.selectors import (
     SNAPSHOT_KIND,
     match_state_at,
     match_state_from_tail,
+    match_state_remember,
     unread_keys,
     user_can_organise_match,
 )
@@ -249,6 +250,9 @@ class MatchSession:
         if match.stream_id != stream_id:  # not a stream id match_create would have given
             return cls.load(match)
         state, version = match_state_from_tail(stream_id=stream_id, tail=tail)
+        match_state_remember(
+            stream_id=stream_id, version=version, head_hash=tail.head[1], state=state
+        )
         return cls(match, state, version, head_hash=tail.head[1])
 
     @property
@@ -317,6 +321,10 @@ class MatchSession:
         )
         self.version, self.pending, self.snapshots = self.current_version, [], []
         self.head_hash = recorded[-1].hash
+        # Safe even if this transaction rolls back: see match_state_remember.
+        match_state_remember(
+            stream_id=stream_id, version=self.version, head_hash=self.head_hash, state=self.state
+        )
 
 
 # -- helpers ---------------------------------------------------------------------------

@@ -19,6 +19,17 @@ def eager_celery(request: pytest.FixtureRequest) -> Iterator[None]:
     celery_app.conf.task_always_eager = previous
 
 
+@pytest.fixture(autouse=True)
+def _fresh_match_states() -> Iterator[None]:
+    """Each test starts with no match state remembered by this process (a remembered state
+    is only ever used where the events vouch for it, but a test reads as it would alone)."""
+    from games.selectors import match_states_forget
+
+    match_states_forget()
+    yield
+    match_states_forget()
+
+
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()

@@ -1,0 +1,108 @@
+"""The state a worker remembers of a match stream after writing it: used by the next action
+only where the stream read vouches for it (the hash of the event at its version)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from games import eventstore
+from games.engine.bot import choose_action
+from games.engine.events import event_from_dict
+from games.engine.match import replay
+from games.engine.state import state_to_dict
+from games.selectors import match_state_remember
+from games.services import MatchSession, match_act, match_create
+from tests.factories import BotPlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+MARK = {"type": "marker", "reason": "remembered"}
+
+
+@pytest.fixture
+def match(organiser):
+    a, b = BotPlayerFactory(), BotPlayerFactory()
+    return match_create(player1=a, player2=b, seed="remember", organisers=[organiser])
+
+
+def rebuilt(match) -> dict:
+    events = eventstore.load(stream_id=match.stream_id)
+    return state_to_dict(replay(event_from_dict(e.type, e.data) for e in events))
+
+
+def play(match, moves: int) -> None:
+    players = {0: match.player1, 1: match.player2}
+    for _ in range(moves):
+        state = MatchSession.lock(match.id).state
+        action = choose_action(state, state.turn)
+        match_act(match_id=match.id, player=players[state.turn], action=action)
+
+
+def marked(state):
+    return dataclasses.replace(state, rulings=(*state.rulings, MARK))
+
+
+def test_every_action_sees_the_state_rebuilt_from_all_events(match):
+    """Whether a state is remembered or read from the snapshot, it is the same state."""
+    players = {0: match.player1, 1: match.player2}
+    for _ in range(60):
+        session = MatchSession.lock(match.id)
+        assert state_to_dict(session.state) == rebuilt(match)
+        if session.state.status != "in_progress":
+            break
+        action = choose_action(session.state, session.state.turn)
+        match_act(match_id=match.id, player=players[session.state.turn], action=action)
+
+
+def test_a_state_the_events_vouch_for_is_used(match):
+    play(match, 6)
+    events = eventstore.load(stream_id=match.stream_id)
+    deal = max(e.version for e in events if e.type == "HandDealt")
+    at = deal + 2  # after the hand's snapshot, before the head
+    assert at < events[-1].version
+    truth = replay(event_from_dict(e.type, e.data) for e in events[:at])
+    match_state_remember(
+        stream_id=match.stream_id, version=at, head_hash=events[at - 1].hash, state=marked(truth)
+    )
+    state = MatchSession.lock(match.id).state
+    assert MARK in state.rulings  # built on the remembered state ...
+    assert state_to_dict(dataclasses.replace(state, rulings=())) == {
+        **rebuilt(match),
+        "rulings": [],
+    }  # ... and brought up to the head
+
+
+@pytest.mark.parametrize(
+    "shift, digest",
+    [
+        (0, "0" * 64),  # the head's version, another hash: another stream's history
+        (-2, "0" * 64),  # an older version, another hash
+        (1, None),  # beyond the head: remembered by a transaction that rolled back
+        (-100, None),  # before the snapshot: the read holds nothing to check it by
+    ],
+    ids=["head-other-hash", "older-other-hash", "rolled-back", "before-snapshot"],
+)
+def test_a_state_the_events_do_not_vouch_for_is_ignored(match, shift, digest):
+    play(match, 6)
+    events = eventstore.load(stream_id=match.stream_id)
+    version = max(1, events[-1].version + shift)
+    real_hash = events[version - 1].hash if version <= len(events) else "f" * 64
+    bogus = marked(replay(event_from_dict(e.type, e.data) for e in events[:version]))
+    match_state_remember(
+        stream_id=match.stream_id, version=version, head_hash=digest or real_hash, state=bogus
+    )
+    state = MatchSession.lock(match.id).state
+    assert MARK not in state.rulings
+    assert state_to_dict(state) == rebuilt(match)
+
+
+def test_only_the_latest_states_are_kept(match, monkeypatch):
+    from games import selectors
+
+    monkeypatch.setattr(selectors, "REMEMBERED_STATES", 3)
+    state = MatchSession.lock(match.id).state
+    for n in range(5):
+        match_state_remember(stream_id=f"s{n}", version=1, head_hash="h", state=state)
+    assert list(selectors._REMEMBERED) == ["s2", "s3", "s4"]
