@@ -114,16 +114,22 @@ def test_an_evening_through_the_api(org_client, organiser, jobs):
     assert org_client.get(f"/api/tournaments/{tid}/events/?after=x").status_code == 400
 
 
-def test_round_actions_through_the_api(org_client, jobs):
-    tid = create(org_client, rounds=1, round_duration="01:00:00").json()["id"]
+def started(client, jobs, **overrides):
+    """A one-round tournament of four bots, registered, checked in and started: (id, bots)."""
+    tid = create(client, rounds=1, **overrides).json()["id"]
     bots = make_bots(4)
     for bot in bots:
-        org_client.post(f"/api/tournaments/{tid}/registrations/", {"player": bot.pk}, format="json")
-        org_client.post(
+        client.post(f"/api/tournaments/{tid}/registrations/", {"player": bot.pk}, format="json")
+        client.post(
             f"/api/tournaments/{tid}/registrations/check-in/", {"player": bot.pk}, format="json"
         )
     with jobs():
-        org_client.post(f"/api/tournaments/{tid}/rounds/start/", {}, format="json")
+        client.post(f"/api/tournaments/{tid}/rounds/start/", {}, format="json")
+    return tid, bots
+
+
+def test_round_actions_through_the_api(org_client, jobs):
+    tid, bots = started(org_client, jobs, round_duration="01:00:00")
     a, b, c, d = (bot.pk for bot in bots)
     with jobs():
         repaired = org_client.post(
@@ -207,15 +213,7 @@ def test_a_table_round_past_its_deadline_shows_its_unplayed_tables(org_client, j
     """The deadline job forfeits nobody at a table: the organisers see which tables are late."""
     from tournaments import services
 
-    tid = create(org_client, rounds=1, play_mode="table").json()["id"]
-    bots = make_bots(4)
-    for bot in bots:
-        org_client.post(f"/api/tournaments/{tid}/registrations/", {"player": bot.pk}, format="json")
-        org_client.post(
-            f"/api/tournaments/{tid}/registrations/check-in/", {"player": bot.pk}, format="json"
-        )
-    with jobs():
-        org_client.post(f"/api/tournaments/{tid}/rounds/start/", {}, format="json")
+    tid, _ = started(org_client, jobs, play_mode="table")
     moved = org_client.post(
         f"/api/tournaments/{tid}/rounds/1/deadline/",
         {"deadline": "2020-01-01T20:00:00", "reason": "closing time"},
