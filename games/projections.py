@@ -16,6 +16,7 @@ from games import eventstore
 from games.engine.events import EVENT_TYPES, event_from_dict
 from games.engine.match import MatchState, evolve, initial_state
 from games.engine.scoresheet import scoresheet_to_dict
+from games.engine.view import unfinished_hand
 from games.models import Match, MatchHand
 
 # The Match fields derived from events; registration fields (players, label, organisers,
@@ -165,6 +166,23 @@ def match_apply(
     hands = {h.hand_number: h for h in match.hands.filter(hand_number__in=voided)} if voided else {}
     for number in sorted(hands_fold(match=match, hands=hands, events=events)):
         hands[number].save()
+    ended = [e for e in events if e.type in FINISH_EVENT_TYPES]
+    if ended:
+        row = unfinished_hand_row(match=match, state=state, event=ended[-1])
+        if row is not None:
+            row.save()
+
+
+def unfinished_hand_row(*, match: Match, state: MatchState, event: Any) -> MatchHand | None:
+    """The row of the hand in play when the match ended (`event`, its end), if one was."""
+    if unfinished_hand(state) is None:
+        return None
+    return MatchHand(
+        match=match,
+        hand_number=state.hand_number,
+        kind=MatchHand.Kind.UNFINISHED,
+        version=event.version,
+    )
 
 
 def match_summary_statement(
@@ -276,6 +294,10 @@ class _Fold:
         self.state = evolve(self.state, _event_of(event))
         if event.type in HAND_EVENT_TYPES:
             hands_fold(match=self.match, hands=self.hands, events=(event,))
+        elif event.type in FINISH_EVENT_TYPES:
+            row = unfinished_hand_row(match=self.match, state=self.state, event=event)
+            if row is not None:
+                self.hands[row.hand_number] = row
 
     def summary_events(self) -> list[Any]:
         return [e for e in (self.first, self.finished, self.last) if e is not None]

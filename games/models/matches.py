@@ -105,7 +105,8 @@ class Match(models.Model):
 
 
 class MatchHand(models.Model):
-    """One row per hand that ended (scored, drawn, recorded at a table) or was voided."""
+    """One row per hand that ended (scored, drawn, recorded at a table), was voided, or was
+    cut short by the end of the match (cancelled, forfeited, resigned)."""
 
     class Kind(models.TextChoices):
         GIN = "gin", "Gin"
@@ -113,6 +114,7 @@ class MatchHand(models.Model):
         UNDERCUT = "undercut", "Undercut"
         DRAW = "draw", "Drawn"
         VOID = "void", "Voided in play"
+        UNFINISHED = "unfinished", "Unfinished: the match ended"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
     hand_number = models.PositiveIntegerField()

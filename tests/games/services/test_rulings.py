@@ -165,6 +165,55 @@ def test_a_cancelled_match_rebuilds_to_the_same_rows(match, organiser):
     assert match_rows(match) == before
 
 
+@pytest.mark.parametrize(
+    "end",
+    [
+        {"type": "cancel", "reason": "withdrawn"},
+        {"type": "forfeit", "reason": "no-show", "winner": "alice"},
+        {"type": "resign", "reason": "phoned in", "player": "bob"},
+    ],
+    ids=["cancel", "forfeit", "resign"],
+)
+def test_a_hand_cut_short_by_the_end_of_the_match_has_its_row(
+    match, alice, bob, organiser, client, end
+):
+    """The read model (and the match page) lists the hand in play when the match ended,
+    as the API's hands do; the incremental rows equal the rebuilt ones."""
+    match_act(match_id=match.id, player=bob, action={"type": "pass"})
+    people = {"alice": alice, "bob": bob}
+    ruling = {k: people.get(v, v) if k in ("winner", "player") else v for k, v in end.items()}
+    if "winner" in ruling:
+        ruling["player"] = ruling.pop("winner")
+    match_rule(match_id=match.id, by=organiser, **ruling)
+    row = MatchHand.objects.get(match=match)
+    assert (row.hand_number, row.kind, row.points, row.winner_id) == (1, "unfinished", 0, None)
+    assert row.version == eventstore.stream_version(stream_id=match.stream_id)
+    before = match_rows(match)
+    match_rebuild(match=Match.objects.get(pk=match.pk))
+    assert match_rows(match) == before
+    projections_rebuild()
+    assert match_rows(match) == before
+    client.force_login(alice.user)
+    page = client.get(f"/matches/{match.pk}/")
+    assert page.status_code == 200 and "Unfinished: the match ended" in page.content.decode()
+
+
+def test_a_match_won_on_the_games_has_no_unfinished_hand(organiser):
+    from games.bots import match_play_bots
+    from tests.factories import BotPlayerFactory
+
+    played = match_create(
+        player1=BotPlayerFactory(),
+        player2=BotPlayerFactory(),
+        ruleset={"game_target": 25, "end_when_decided": True},
+        seed="no-unfinished",
+    )
+    played = match_play_bots(match_id=played.id)
+    assert played.status == "finished" and played.finish_reason == "games"
+    kinds = set(MatchHand.objects.filter(match=played).values_list("kind", flat=True))
+    assert kinds and "unfinished" not in kinds
+
+
 def test_only_an_organiser_cancels_and_with_a_reason(match, bob):
     with pytest.raises(PermissionDeniedError):
         match_rule(match_id=match.id, by=bob.user, type="cancel", reason="I'd rather not")
