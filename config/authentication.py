@@ -88,11 +88,12 @@ def _token_query(token_model: Any, placeholder: str) -> str:
     token_table, user_table = token_model._meta.db_table, user_model._meta.db_table
     player_user = quote(Player._meta.get_field("user").column)
     token_user = quote(token_model._meta.get_field("user").column)
+    user_pk = quote(user_model._meta.pk.column)
     return (
         f"SELECT {model_columns(token_model, 't')}, {model_columns(user_model, 'u')},"
         f" {model_columns(Player, 'p')}"
         f" FROM {quote(token_table)} AS t"
-        f" JOIN {quote(user_table)} AS u ON u.{quote(user_model._meta.pk.column)} = t.{token_user}"
-        f" LEFT JOIN {quote(Player._meta.db_table)} AS p ON p.{player_user} = u.id"
+        f" JOIN {quote(user_table)} AS u ON u.{user_pk} = t.{token_user}"
+        f" LEFT JOIN {quote(Player._meta.db_table)} AS p ON p.{player_user} = u.{user_pk}"
         f" WHERE t.{quote(token_model._meta.pk.column)} = {placeholder}"
     )
