@@ -250,9 +250,6 @@ class MatchSession:
         if match.stream_id != stream_id:  # not a stream id match_create would have given
             return cls.load(match)
         state, version = match_state_from_tail(stream_id=stream_id, tail=tail)
-        match_state_remember(
-            stream_id=stream_id, version=version, head_hash=tail.head[1], state=state
-        )
         return cls(match, state, version, head_hash=tail.head[1])
 
     @property
