@@ -2,19 +2,18 @@
 
 A player floats down in a round when their opponent had a lower score before it, and up when
 the opponent had a higher one. A bye counts as a down-float (as in FIDE's Dutch system: a
-point won without an opponent of the same score). Scores are counted as `standings` counts
-match wins: a win or a bye scores 1, a draw nothing. Rounds are told apart by
-`Result.round`; the last round is the highest number present, so the results must include
-the round just finished (they normally do: a round is paired once the previous one is over).
+point won without an opponent of the same score). Scores are match wins as `standings`
+counts them. Rounds are told apart by `Result.round`; the last round is the highest number
+present, so the results must include the round just finished (they normally do: a round is
+paired once the previous one is over).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournaments.pairing.standings import Result
+from tournaments.pairing.standings import Result, standings
 
 
 @dataclass(frozen=True)
@@ -28,11 +27,10 @@ def last_round_floats(results: Sequence[Result]) -> Floats:
     if not results:
         return Floats()
     last = max(r.round for r in results)
-    score: Counter[int] = Counter()
-    for r in results:
-        winner = r.player1 if r.player2 is None else r.winner
-        if r.round < last and winner is not None:
-            score[winner] += 1
+    players = sorted({p for r in results for p in (r.player1, r.player2) if p is not None})
+    earlier = [r for r in results if r.round < last]
+    lines = standings(players=players, results=earlier, tiebreaks=("match_wins",))
+    score = {line.player: line.match_wins for line in lines}
     down: set[int] = set()
     up: set[int] = set()
     for r in results:
