@@ -50,8 +50,8 @@ from django.db import connection, transaction  # noqa: E402
 from django.db.models import Sum  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from games import eventstore  # noqa: E402
-from games.bots import match_play_bots_batched  # noqa: E402
+import eventstore  # noqa: E402
+from demo.bots import match_play_bots_batched  # noqa: E402
 from games.models import Match  # noqa: E402
 from games.projections import projections_rebuild  # noqa: E402
 from games.selectors import match_state_at  # noqa: E402

@@ -10,7 +10,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from config.errors import ApplicationError
+from core.errors import ApplicationError
+from eventstore import ConcurrencyError, ImmutableEventError, InvalidEventError
 from games.engine.errors import RuleError
 
 _DRF_CODES = {
@@ -36,7 +37,28 @@ def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
 _CONTRACT_CODES = {403: "permission_denied", 404: "not_found"}
 
 
+def _from_event_store(exc: Exception) -> ApplicationError | None:
+    """The event store's own errors (it knows no API) as the API's domain errors."""
+    if isinstance(exc, ConcurrencyError):
+        return ApplicationError(
+            str(exc),
+            code="version_conflict",
+            status=409,
+            extra={
+                "stream_id": exc.stream_id,
+                "expected_version": exc.expected_version,
+                "current_version": exc.current_version,
+            },
+        )
+    if isinstance(exc, ImmutableEventError):
+        return ApplicationError(str(exc), code="event_immutable", status=409)
+    if isinstance(exc, InvalidEventError):
+        return ApplicationError(str(exc), code="validation_error", status=400)
+    return None
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    exc = _from_event_store(exc) or exc
     if isinstance(exc, ApplicationError):
         code, extra = exc.code, dict(exc.extra)
         contract_code = _CONTRACT_CODES.get(exc.status)

@@ -1,46 +1,18 @@
-"""Admin: stored events are shown read-only (no add, change or delete); snapshots may be
-deleted (they are a disposable cache)."""
+"""Admin for matches: the read models with their Hollywood scoresheet and hands. Read only:
+a match changes only through events (services); rulings go through `match_rule`."""
 
 from __future__ import annotations
 
-import importlib.util
-
 from django.contrib import admin
-from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 
-from games.models import Snapshot, StoredEvent, Subscription
-
-
-class StreamFilter(admin.SimpleListFilter):
-    """Filter by stream: offers the most recently written streams; any stream id also
-    works from the URL (?stream=match-<uuid>)."""
-
-    title = "stream"
-    parameter_name = "stream"
-    RECENT = 25
-
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list:
-        recent: list[str] = []
-        for stream_id in StoredEvent.objects.order_by("-position").values_list(
-            "stream_id", flat=True
-        )[: self.RECENT * 20]:
-            if stream_id not in recent:
-                recent.append(stream_id)
-            if len(recent) == self.RECENT:
-                break
-        value = self.value()
-        if value and value not in recent:
-            recent.insert(0, value)
-        return [(stream_id, stream_id) for stream_id in recent]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        value = self.value()
-        return queryset.filter(stream_id=value) if value else queryset
+from games.models import Match, MatchHand
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
+class _ReadOnly:
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
@@ -50,49 +22,104 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(StoredEvent)
-class StoredEventAdmin(ReadOnlyAdmin):
-    list_display = ("position", "stream_id", "version", "type", "schema_version", "recorded_at")
-    list_filter = (StreamFilter, "type")
-    search_fields = ("=stream_id", "type")
-    ordering = ("-position",)
-    show_full_result_count = False
-    readonly_fields = (
-        "position",
-        "stream_id",
+class MatchHandInline(_ReadOnly, admin.TabularInline):
+    model = MatchHand
+    extra = 0
+    can_delete = False
+    fields = (
+        "hand_number",
+        "kind",
+        "knocker",
+        "winner",
+        "points",
+        "knocker_deadwood",
+        "defender_deadwood",
+        "games",
+        "voided",
+        "void_reason",
         "version",
-        "type",
-        "schema_version",
-        "data",
-        "metadata",
-        "recorded_at",
-        "hash",
-        "tx_id",
+    )
+    readonly_fields = fields
+    ordering = ("hand_number",)
+
+
+@admin.register(Match)
+class MatchAdmin(_ReadOnly, admin.ModelAdmin):
+    list_display = (
+        "__str__",
+        "mode",
+        "status",
+        "hand_number",
+        "games_score",
+        "points_p1",
+        "points_p2",
+        "winner",
+        "created_at",
+    )
+    list_filter = ("status", "mode", "finish_reason")
+    search_fields = ("=id", "player1__name", "player2__name", "label")
+    list_select_related = ("player1", "player2", "winner")
+    date_hierarchy = "created_at"
+    inlines = [MatchHandInline]
+    readonly_fields = (
+        "id",
+        "stream_id",
+        "events_link",
+        "player1",
+        "player2",
+        "label",
+        "mode",
+        "status",
+        "ruleset",
+        "version",
+        "hand_number",
+        "phase",
+        "turn_player",
+        "scoresheet_table",
+        "winner",
+        "finish_reason",
+        "created_by",
+        "organisers",
+        "created_at",
+        "last_action_at",
+        "finished_at",
     )
     fields = readonly_fields
 
-
-@admin.register(Snapshot)
-class SnapshotAdmin(admin.ModelAdmin):
-    list_display = ("stream_id", "kind", "version", "created_at")
-    list_filter = ("kind",)
-    search_fields = ("=stream_id",)
-    readonly_fields = ("stream_id", "kind", "version", "state", "created_at")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        # Viewing needs view permission only; nothing is editable in place.
         return False
 
+    @admin.display(description="games")
+    def games_score(self, obj: Match) -> str:
+        return f"{obj.games_won_p1}-{obj.games_won_p2}"
 
-@admin.register(Subscription)
-class SubscriptionAdmin(ReadOnlyAdmin):
-    list_display = ("name", "position", "updated_at")
+    @admin.display(description="events")
+    def events_link(self, obj: Match) -> str:
+        url = reverse("admin:eventstore_storedevent_changelist") + f"?stream={obj.stream_id}"
+        return format_html('<a href="{}">{} events</a>', url, obj.version)
 
+    @admin.display(description="scoresheet")
+    def scoresheet_table(self, obj: Match) -> str:
+        games = (obj.scoresheet or {}).get("games", [])
+        if not games:
+            return "-"
+        names = (obj.player1.name, obj.player2.name)
 
-try:
-    from games import admin_matches  # noqa: F401,E402
-except ImportError:  # ModuleNotFoundError surfaces as ImportError in `from games import`
-    if importlib.util.find_spec("games.admin_matches") is not None:
-        raise  # the module is there but broken: say so
+        def winner(g: dict) -> str:
+            return "open" if g["winner"] is None else f"won by {names[g['winner']]}"
+
+        rows = format_html_join(
+            "",
+            "<tr><td>Game {}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            ((g["game"], g["totals"][0], g["totals"][1], winner(g)) for g in games),
+        )
+        return format_html(
+            "<table><tr><th></th><th>{}</th><th>{}</th><th></th></tr>{}"
+            "<tr><th>Games won</th><th>{}</th><th>{}</th><th></th></tr></table>",
+            names[0],
+            names[1],
+            rows,
+            obj.games_won_p1,
+            obj.games_won_p2,
+        )

@@ -6,8 +6,7 @@ its dict (described for the schema by an output serializer in games/serializers.
 
 from __future__ import annotations
 
-import django_filters
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
@@ -15,17 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import (
-    IDEMPOTENCY_KEY_PARAMETER,
-    ApiPagination,
-    IsOrganiserForWrites,
-    error_responses,
-    idempotent,
-)
-from config.authentication import request_player
-from config.errors import PermissionDeniedError
+from core.api import ApiPagination, error_responses
+from core.authentication import request_profile as request_player
+from core.errors import PermissionDeniedError
+from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from games import selectors, services
-from games.models import Match
 from games.serializers import (
     ActionInputSerializer,
     EventPageSerializer,
@@ -39,6 +32,7 @@ from games.serializers import (
     VerifySerializer,
     action_input_plain,
 )
+from players.permissions import IsOrganiserForWrites
 
 MATCH_ID = OpenApiParameter(
     "match_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The match's id."
@@ -56,10 +50,10 @@ def _request_id(request: Request) -> str:
     return (request.headers.get("Idempotency-Key") or request.headers.get("X-Request-ID", ""))[:200]
 
 
-def _view_after(request: Request, match: Match) -> dict:
+def _view_after(request: Request, saved: services.MatchResult) -> dict:
     """The caller's view of a match a service has just changed, from the state it left."""
-    latest = services.match_committed_state(match=match)
-    return selectors.match_view_for(match=match, user=request.user, latest=latest)
+    latest = (saved.state, saved.version)
+    return selectors.match_view_for(match=saved.match, user=request.user, latest=latest)
 
 
 def _view(request: Request, match_id: object) -> dict:
@@ -69,24 +63,15 @@ def _view(request: Request, match_id: object) -> dict:
 # --- list and create ----------------------------------------------------------------------
 
 
-class MatchFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(
-        choices=[("in_progress", "in progress"), ("finished", "finished")]
+class MatchListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=[("in_progress", "in progress"), ("finished", "finished")], required=False
     )
-    mode = django_filters.ChoiceFilter(choices=[("online", "online"), ("table", "table")])
-    player = django_filters.NumberFilter(method="filter_player", label="Either player (id).")
-    mine = django_filters.BooleanFilter(method="filter_mine", label="Only the caller's matches.")
-
-    def filter_player(self, queryset: QuerySet, name: str, value: int) -> QuerySet:
-        return queryset.filter(Q(player1_id=value) | Q(player2_id=value))
-
-    def filter_mine(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:
-        if not value:
-            return queryset
-        player = request_player(self.request)
-        if player is None:
-            return queryset.none()
-        return queryset.filter(Q(player1=player) | Q(player2=player))
+    mode = serializers.ChoiceField(
+        choices=[("online", "online"), ("table", "table")], required=False
+    )
+    player = serializers.IntegerField(required=False, help_text="Either player (id).")
+    mine = serializers.BooleanField(required=False, help_text="Only the caller's matches.")
 
 
 class MatchListApi(generics.ListAPIView):
@@ -95,12 +80,16 @@ class MatchListApi(generics.ListAPIView):
     permission_classes = [IsOrganiserForWrites]
     serializer_class = MatchSummarySerializer
     pagination_class = ApiPagination
-    filterset_class = MatchFilter
 
     def get_queryset(self) -> QuerySet:
-        return selectors.match_list_for(user=self.request.user)
+        query = MatchListQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return selectors.match_list_for(user=self.request.user, **query.validated_data)
 
-    @extend_schema(responses={200: MatchSummarySerializer(many=True), **error_responses(400)})
+    @extend_schema(
+        parameters=[MatchListQuerySerializer],
+        responses={200: MatchSummarySerializer(many=True), **error_responses(400)},
+    )
     def get(self, request: Request) -> Response:
         return super().get(request)
 
@@ -116,7 +105,7 @@ class MatchListApi(generics.ListAPIView):
         match = services.match_create(
             **data.validated_data, organisers=[request.user], created_by=request.user
         )
-        body = _view_after(request, match)
+        body = selectors.match_view_for(match=match, user=request.user)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -150,14 +139,14 @@ class MatchActionApi(APIView):
         player = request_player(request)
         if player is None:
             raise PermissionDeniedError("only the match's players act in it")
-        match = services.match_act(
+        saved = services.match_act(
             match_id=match_id,
             player=player,
             action=action,
             expected_version=expected_version,
             request_id=_request_id(request),
         )
-        body = _view_after(request, match)
+        body = _view_after(request, saved)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -228,13 +217,13 @@ class MatchHandsApi(APIView):
     def post(self, request: Request, match_id: str) -> Response:
         data = HandRecordInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        match = services.match_record_hand(
+        saved = services.match_record_hand(
             match_id=match_id,
             by=request.user,
             request_id=_request_id(request),
             **data.validated_data,
         )
-        body = _view_after(request, match)
+        body = _view_after(request, saved)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -251,11 +240,11 @@ class MatchRulingsApi(APIView):
     def post(self, request: Request, match_id: str) -> Response:
         data = RulingInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        match = services.match_rule(
+        saved = services.match_rule(
             match_id=match_id,
             by=request.user,
             request_id=_request_id(request),
             **data.validated_data,
         )
-        body = _view_after(request, match)
+        body = _view_after(request, saved)
         return Response(body, status=status.HTTP_201_CREATED)

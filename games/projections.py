@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DatabaseError, connection, transaction
+from django.db import connection, transaction
 
-from config.prepared import PreparedStatement
-from games import eventstore
+import eventstore
+from core.prepared import PreparedStatement
 from games.engine.events import EVENT_TYPES, event_from_dict
 from games.engine.match import MatchState, evolve, initial_state
 from games.engine.scoresheet import scoresheet_to_dict
@@ -147,30 +147,39 @@ def hands_fold(*, match: Match, hands: dict[int, MatchHand], events: Iterable[An
     return touched
 
 
-def match_apply(
-    *, match: Match, state: MatchState, events: Sequence[Any], summary_written: bool = False
-) -> None:
-    """The incremental path: update the read models for events just appended.
-    `summary_written`: the match row's UPDATE (`match_summary_statement`) already went
-    with the append."""
-    if not events:
-        return
-    if not summary_written:
-        sql, params = match_summary_statement(match=match, state=state, events=events)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            if cursor.rowcount != 1:
-                raise DatabaseError(f"match {match.pk} was not updated")
+@dataclass
+class MatchProjection:
+    """What events just decided change in the read models: `statements` (sql, params) for
+    the match row, to send with the append (one round trip), and hand rows to save after
+    it. One call (`match_project`) makes both, for the one caller (the repository)."""
+
+    statements: list[tuple[str, list[Any]]]
+    hand_rows: list[MatchHand]
+
+    def save_rows(self) -> None:
+        for row in self.hand_rows:
+            row.save()
+
+
+def match_project(
+    *, match: Match, state: MatchState, events: Sequence[Any], row_known: bool = False
+) -> MatchProjection:
+    """The incremental path: the read-model changes for `events` (as they will be
+    recorded), `state` being the match's state after them. `row_known`: see
+    `match_summary_statement`."""
+    statement = match_summary_statement(
+        match=match, state=state, events=events, row_known=row_known
+    )
     voided = [e.data["hand_number"] for e in events if e.type == "HandVoided"]
     # Only a voided hand updates an existing row; skip compiling a query on every action.
     hands = {h.hand_number: h for h in match.hands.filter(hand_number__in=voided)} if voided else {}
-    for number in sorted(hands_fold(match=match, hands=hands, events=events)):
-        hands[number].save()
+    rows = [hands[n] for n in sorted(hands_fold(match=match, hands=hands, events=events))]
     ended = [e for e in events if e.type in FINISH_EVENT_TYPES]
     if ended:
         row = unfinished_hand_row(match=match, state=state, event=ended[-1])
         if row is not None:
-            row.save()
+            rows.append(row)
+    return MatchProjection(statements=[statement], hand_rows=rows)
 
 
 def unfinished_hand_row(*, match: Match, state: MatchState, event: Any) -> MatchHand | None:

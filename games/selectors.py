@@ -3,22 +3,18 @@ match for a given viewer, its event stream with hidden cards removed, audit repl
 
 from __future__ import annotations
 
-import functools
-import threading
 import uuid
-from collections import OrderedDict
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import F, OuterRef, Q, QuerySet
 
-from config.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
-from games import eventstore
-from games.engine.events import event_from_dict
-from games.engine.match import MatchState, initial_state, replay
-from games.engine.state import state_from_dict
+import eventstore
+from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from games import repository
+from games.engine.match import MatchState
+from games.engine.ruleset import Ruleset
 from games.engine.view import ends_hand, full_state, hands_over, public_view
 from games.models import Match
 from players.models import Player
@@ -26,8 +22,11 @@ from players.selectors import player_for_user
 
 User = AbstractBaseUser | AnonymousUser | None
 
-# Bump when the engine's state shape changes: older snapshots are then simply ignored.
-SNAPSHOT_KIND = "match-state-v1"
+
+def ruleset_normalise(*, ruleset: dict | None) -> dict:
+    """A ruleset as stored (every option, defaults filled in); InvalidRulesetError if not
+    valid (RULES 9)."""
+    return Ruleset.from_dict(ruleset).to_dict()
 
 
 def match_get(*, match_id: uuid.UUID | str) -> Match:
@@ -38,14 +37,26 @@ def match_get(*, match_id: uuid.UUID | str) -> Match:
         raise NotFoundError("no such match", code="match_not_found") from None
 
 
-def match_list_for(*, user: User, mine: bool = False, status: str | None = None) -> QuerySet[Match]:
-    """Matches anyone signed in may follow; `mine` keeps the caller's own."""
+def match_list_for(
+    *,
+    user: User,
+    mine: bool = False,
+    status: str | None = None,
+    mode: str | None = None,
+    player: int | None = None,
+) -> QuerySet[Match]:
+    """Matches anyone signed in may follow, newest first; `mine` keeps the caller's own,
+    `player` those of one player (by id), `status` and `mode` those in that status or mode."""
     qs = Match.objects.select_related("player1", "player2", "winner", "turn_player")
+    if player is not None:
+        qs = qs.filter(Q(player1_id=player) | Q(player2_id=player))
+    if mode:
+        qs = qs.filter(mode=mode)
     if mine:
-        player = player_for_user(user=user)
-        if player is None:
+        own = player_for_user(user=user)
+        if own is None:
             return qs.none()
-        qs = qs.filter(Q(player1=player) | Q(player2=player))
+        qs = qs.filter(Q(player1=own) | Q(player2=own))
     if status:
         qs = qs.filter(status=status)
     return qs.order_by("-created_at", "id")
@@ -60,6 +71,22 @@ def user_can_organise_match(*, user: User, match: Match) -> bool:
     return match.organisers.filter(pk=user.pk).exists()
 
 
+def match_list_followable(*, user: User, also_ids: Any = ()) -> QuerySet[Match]:
+    """Matches `user` plays in or organises (every match for staff), plus those whose ids
+    are in `also_ids` (e.g. the matches of tournaments the user may see), newest first."""
+    if user is not None and user.is_authenticated and user.is_staff:
+        return Match.objects.order_by("-created_at")
+    query = Q(pk__in=also_ids)
+    if user is not None and user.is_authenticated:
+        query |= Q(organisers=user) | Q(player1__user=user) | Q(player2__user=user)
+    return Match.objects.filter(query).distinct().order_by("-created_at")
+
+
+def match_hand_rows(*, match: Match) -> QuerySet:
+    """The match's hands read model (one row per hand), in order, with the players."""
+    return match.hands.select_related("knocker", "winner").order_by("hand_number")
+
+
 def match_seat_for(*, user: User, match: Match) -> int | None:
     player = player_for_user(user=user)
     return match.seat_of(player.pk) if player is not None else None
@@ -68,129 +95,8 @@ def match_seat_for(*, user: User, match: Match) -> int | None:
 def match_state_at(
     *, match: Match, version: int | None = None, hand_results: bool = False
 ) -> tuple[MatchState, int]:
-    """The engine state at `version` (default: the latest) from the latest snapshot at or
-    before it plus the events since. `hand_results`: read the finished-hand records with
-    the snapshot, in the same query, for a caller that will show them."""
-    if version is None:
-        # The usual case, the latest state: snapshot and events in one round trip.
-        tail = eventstore.read_tail(
-            stream_id=match.stream_id, kind=SNAPSHOT_KIND, without=unread_keys(hand_results)
-        )[1]
-        return match_state_from_tail(stream_id=match.stream_id, tail=tail)
-    state, at = initial_state(), 0
-    snap = eventstore.snapshot_load(
-        stream_id=match.stream_id,
-        kind=SNAPSHOT_KIND,
-        max_version=version,
-        without=unread_keys(hand_results),
-    )
-    if snap is not None:
-        at, data = snap
-        state = state_from_dict(
-            data, load_hand_results=partial(_hand_results_at, match.stream_id, at)
-        )
-    recorded = eventstore.load(stream_id=match.stream_id, after_version=at, up_to_version=version)
-    if recorded:
-        state = replay((event_from_dict(e.type, e.data) for e in recorded), state)
-        at = recorded[-1].version
-    return state, at
-
-
-def match_state_from_tail(*, stream_id: str, tail: eventstore.StreamTail) -> tuple[MatchState, int]:
-    """The engine state at the head of a match's stream read by `eventstore.read_tail`
-    (kind SNAPSHOT_KIND, without `unread_keys(...)`), and its version: from the state this
-    process last remembered of the stream when the tail's events vouch for it, else from
-    the tail's snapshot."""
-    at = tail.snapshot[0] if tail.snapshot is not None else 0
-    remembered = _remembered_state(stream_id, tail, at)
-    if remembered is not None:
-        version, state = remembered
-        later = tail.events[version - at :]  # the tail's events are at + 1, ..., head
-    else:
-        state, later = initial_state(), tail.events
-        if tail.snapshot is not None:
-            data = tail.snapshot[1]
-            load = partial(_hand_results_at, stream_id, at)
-            state = state_from_dict(data, load_hand_results=load)
-    if later:
-        state = replay((event_from_dict(e.type, e.data) for e in later), state)
-    return state, tail.head[0]
-
-
-def match_state_remember(
-    *, stream_id: str, version: int, head_hash: str, state: MatchState
-) -> None:
-    """Keep `state`, the stream's state at `version` whose event has `head_hash`, for the
-    next writer of the stream in this process (`match_state_from_tail`).
-
-    A state at a version is a function of the events up to it, and the hash of the event at
-    that version covers them all (the chain), so a remembered state is used only where the
-    stream read holds an event of that version with that hash: one remembered from a
-    transaction that rolled back, or of a stream changed since, is simply not used. An
-    action in the same worker then replays only the events since its last one there
-    instead of all those since the hand's snapshot (about 15), and decodes no snapshot."""
-    with _REMEMBERED_LOCK:
-        _REMEMBERED[stream_id] = (version, head_hash, state)
-        _REMEMBERED.move_to_end(stream_id)
-        while len(_REMEMBERED) > REMEMBERED_STATES:
-            _REMEMBERED.popitem(last=False)
-
-
-def match_states_forget() -> None:
-    """Forget every remembered state (tests; nothing else needs to)."""
-    with _REMEMBERED_LOCK:
-        _REMEMBERED.clear()
-
-
-def _remembered_state(
-    stream_id: str, tail: eventstore.StreamTail, at: int
-) -> tuple[int, MatchState] | None:
-    """The remembered (version, state) of the stream if the tail vouches for it: its
-    version is the head's with the head's hash, or that of one of the tail's events (after
-    the snapshot at `at`) with that event's hash."""
-    with _REMEMBERED_LOCK:
-        remembered = _REMEMBERED.get(stream_id)
-    if remembered is None:
-        return None
-    version, digest, state = remembered
-    head_version, head_hash = tail.head
-    if version == head_version:
-        return (version, state) if digest == head_hash else None
-    if not at < version < head_version:
-        return None
-    event = tail.events[version - at - 1]
-    return (version, state) if event.version == version and event.hash == digest else None
-
-
-# Per worker process: matches are spread over the workers, and a state is ~20 kB.
-REMEMBERED_STATES = 256
-_REMEMBERED: OrderedDict[str, tuple[int, str, MatchState]] = OrderedDict()
-_REMEMBERED_LOCK = threading.Lock()
-
-
-def unread_keys(hand_results: bool) -> tuple[str, ...]:
-    """The snapshot keys left unread: the finished-hand records, most of a late snapshot,
-    are read only if looked at (deciding the next action never does, views do); a state
-    loaded without them reads them when asked."""
-    return () if hand_results else ("hand_results",)
-
-
-@functools.lru_cache(maxsize=512)
-def _hand_results_at(stream_id: str, version: int) -> tuple[dict[str, Any], ...]:
-    """The finished-hand records of the snapshot at `version`, or, if it has been deleted
-    since, of the state replayed from the events up to it.
-
-    Cached in the process: the records of a stream at a version never change (events are
-    immutable), and they are most of a late snapshot, which PostgreSQL would otherwise
-    turn into text on every action. A new hand's snapshot is a new key. The records are
-    shared: readers copy before changing anything (see `_hand_for`)."""
-    records = eventstore.snapshot_part(
-        stream_id=stream_id, kind=SNAPSHOT_KIND, version=version, key="hand_results"
-    )
-    if records is None:
-        recorded = eventstore.load(stream_id=stream_id, up_to_version=version)
-        records = replay(event_from_dict(e.type, e.data) for e in recorded).hand_results
-    return tuple(records)
+    """The engine state of a match at `version` (default: the latest) and that version."""
+    return repository.match_state_at(match=match, version=version, hand_results=hand_results)
 
 
 # -- what a viewer may see ---------------------------------------------------------------
@@ -212,8 +118,8 @@ def match_view_for(
     *, match: Match, user: User, latest: tuple[MatchState, int] | None = None
 ) -> dict[str, Any]:
     """The body of GET /api/matches/{id}/: what this user may see, seats as player ids.
-    `latest`: the match's (state, version) when the caller has it at hand (a service has
-    just committed it, see services.match_committed_state); otherwise it is loaded."""
+    `latest`: the match's (state, version) when the caller has it at hand (the result of
+    the service that has just saved it); otherwise it is loaded."""
     if latest is not None and latest[1] == match.version:
         state, version = latest
     else:

@@ -11,17 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import (
-    IDEMPOTENCY_KEY_PARAMETER,
-    LOGIN_THROTTLES,
-    ApiPagination,
-    IsOrganiserForWrites,
-    error_responses,
-    idempotent,
-)
-from config.authentication import request_player
-from config.errors import ApplicationError, NotFoundError
+from core.api import LOGIN_THROTTLES, ApiPagination, error_responses
+from core.authentication import request_profile as request_player
+from core.errors import ApplicationError, NotFoundError
+from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from players.models import Player
+from players.permissions import IsOrganiserForWrites
 from players.serializers import (
     PlayerCreateInputSerializer,
     PlayerOutputSerializer,

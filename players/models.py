@@ -42,34 +42,3 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-class IdempotencyRecord(models.Model):
-    """The first successful response to a POST sent with an `Idempotency-Key` header.
-
-    A retry with the same key (same user, method and path) gets this response back and writes
-    nothing; the unique constraint makes a concurrent duplicate fail instead of writing twice.
-    `fingerprint` is a hash of the request body, so reusing a key for a different request is
-    refused rather than silently answered with an unrelated response.
-    """
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_records"
-    )
-    key = models.CharField(max_length=255)
-    method = models.CharField(max_length=10)
-    path = models.CharField(max_length=500)
-    fingerprint = models.CharField(max_length=64)
-    status_code = models.PositiveSmallIntegerField()
-    body = models.JSONField(null=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["user", "key", "method", "path"], name="unique_idempotency_key"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.method} {self.path} [{self.key}]"

@@ -23,7 +23,7 @@ def user_is_organiser(*, user: AbstractBaseUser | AnonymousUser | None) -> bool:
 
 def player_for_user(*, user: AbstractBaseUser | AnonymousUser | None) -> Player | None:
     """The user's player, or None. No query when the user came with its player already
-    loaded (config.authentication loads it with the token)."""
+    loaded (core.authentication loads it with the token)."""
     if user is None or not user.is_authenticated:
         return None
     try:

@@ -3,18 +3,14 @@ of idempotent requests."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.utils import timezone
 
-from config.errors import ValidationError
-from players.models import Club, IdempotencyRecord, Player
+from core.errors import ValidationError
+from core.transactions import write_service
+from players.models import Club, Player
 
 
-@transaction.atomic
+@write_service
 def player_create(
     *,
     name: str,
@@ -35,14 +31,3 @@ def player_create(
             )
         user = user_model.objects.create_user(username=username, password=password, email=email)
     return Player.objects.create(user=user, name=name, club=club, is_bot=is_bot)
-
-
-def idempotency_records_expire(*, older_than: timedelta | None = None) -> int:
-    """Delete the recorded responses of idempotent POSTs older than `older_than` (default:
-    the IDEMPOTENCY_KEY_TTL_HOURS setting); returns how many. A retry with such a key after
-    that runs as a new request. Deleting twice deletes nothing more: safe to repeat."""
-    if older_than is None:
-        older_than = timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
-    cutoff = timezone.now() - older_than
-    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
-    return deleted

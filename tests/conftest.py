@@ -23,7 +23,7 @@ def eager_celery(request: pytest.FixtureRequest) -> Iterator[None]:
 def _fresh_match_states() -> Iterator[None]:
     """Each test starts with no match state remembered by this process (a remembered state
     is only ever used where the events vouch for it, but a test reads as it would alone)."""
-    from games.selectors import match_states_forget
+    from games.repository import match_states_forget
 
     match_states_forget()
     yield

@@ -11,9 +11,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from config.errors import ApplicationError
-from games.engine.errors import RuleError
-from games.engine.ruleset import Ruleset
+from core.admin import ServiceAdmin
+from core.errors import ApplicationError
+from games.errors import RuleError
+from games.selectors import ruleset_normalise
 from players.models import Player
 from tournaments import services
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
@@ -96,7 +97,7 @@ class TournamentAdminForm(forms.ModelForm):
 
     def clean_ruleset(self) -> dict:
         try:
-            return Ruleset.from_dict(self.cleaned_data["ruleset"] or {}).to_dict()
+            return ruleset_normalise(ruleset=self.cleaned_data["ruleset"] or {})
         except RuleError as exc:
             raise forms.ValidationError(str(exc)) from exc
 
@@ -117,7 +118,7 @@ class TournamentAdminForm(forms.ModelForm):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ServiceAdmin):
     form = TournamentAdminForm
     list_display = ["name", "club", "format", "status", "current_round", "rounds_planned"]
     list_filter = ["format", "status", "play_mode", "club"]

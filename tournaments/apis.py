@@ -12,8 +12,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import IDEMPOTENCY_KEY_PARAMETER, ApiPagination, error_responses, idempotent
-from config.errors import NotFoundError, ValidationError
+from core.api import ApiPagination, error_responses
+from core.errors import NotFoundError, ValidationError
+from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from players.models import Club, Player
 from players.selectors import player_for_user
 from tournaments import selectors, services
@@ -210,7 +211,7 @@ class RoundStartApi(APIView):
             reason=data.validated_data["reason"],
         )
         if round_ is None:
-            from config.errors import ConflictError
+            from core.errors import ConflictError
 
             raise ConflictError(f"round {number} cannot be started", code="round")
         body = _render(s.RoundOutputSerializer, round_, tournament)

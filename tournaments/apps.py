@@ -10,3 +10,5 @@ class TournamentsConfig(AppConfig):
         from tournaments.receivers import on_match_finished
 
         match_finished.connect(on_match_finished, dispatch_uid="tournaments.match_finished")
+        # Register the jobs that `tournaments.jobs` queues by name.
+        from tournaments import tasks  # noqa: F401

@@ -16,12 +16,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.errors import ConflictError, PermissionDeniedError, ValidationError
-from games.models import Match
-from games.selectors import user_can_organise_match
-from games.services import match_create, match_rule
+from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from core.transactions import service_transaction
+from games.selectors import match_get, user_can_organise_match
+from games.services import match_create_in_tx, match_rule_in_tx
 from players.models import Player
-from tournaments import stream
+from tournaments import jobs, stream
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import Pair
 from tournaments.projections import standings_refresh
@@ -76,15 +76,16 @@ def tournament_round_pair(
     """Pair round `round_number` and create its matches. Returns None, writing nothing, when
     the round is already paired (a repeated job) or, for the scheduler (`by` None), when its
     start time has not come. An organiser (`by`) may pair a round early."""
-    try:
-        with transaction.atomic():
-            return _round_pair(tournament_id, round_number, by, reason)
-    except IntegrityError:
-        # Another transaction paired it between our guard and our insert (no row lock on
-        # SQLite): the unique constraint stopped us, which is the outcome we want.
-        if Round.objects.filter(tournament_id=tournament_id, number=round_number).exists():
-            return None
-        raise
+    with service_transaction():
+        try:
+            with transaction.atomic():  # a savepoint: a lost race leaves the rest usable
+                return _round_pair(tournament_id, round_number, by, reason)
+        except IntegrityError:
+            # Another transaction paired it between our guard and our insert (no row lock
+            # on SQLite): the unique constraint stopped us, which is the outcome we want.
+            if Round.objects.filter(tournament_id=tournament_id, number=round_number).exists():
+                return None
+            raise
 
 
 def _round_pair(
@@ -188,7 +189,7 @@ def _pairings_create(
             pairing.result_reason = "bye"
         else:
             pairing.player2 = players[pair.second]
-            pairing.match = match_create(
+            pairing.match = match_create_in_tx(
                 player1=players[pair.first],
                 player2=players[pair.second],
                 ruleset=tournament.ruleset,
@@ -228,7 +229,7 @@ def tournament_start(*, tournament_id: int, by: AbstractBaseUser, reason: str = 
 def _match_started(pairing: Pairing) -> bool:
     if pairing.match_id is None:
         return False
-    match = Match.objects.get(pk=pairing.match_id)
+    match = match_get(match_id=pairing.match_id)
     return match.status == "finished" or match.version > pairing.match_version_at_pairing
 
 
@@ -246,7 +247,7 @@ def tournament_round_repair(
     nobody can play them and their players see them as finished, with no winner."""
     if not reason.strip():
         raise ValidationError("a re-pairing needs a reason", code="reason_required")
-    with transaction.atomic():
+    with service_transaction():
         tournament, round_ = paired_round_lock(
             tournament_id=tournament_id,
             round_number=round_number,
@@ -280,12 +281,12 @@ def _matches_cancel(pairings: Sequence[Pairing], *, by: AbstractBaseUser, reason
     for pairing in pairings:
         if pairing.match_id is None:
             continue  # a bye
-        match = Match.objects.get(pk=pairing.match_id)
+        match = match_get(match_id=pairing.match_id)
         ruler = by
         if not user_can_organise_match(user=by, match=match):
             system = system or system_user()
             ruler = system
-        match_rule(match_id=pairing.match_id, by=ruler, type="cancel", reason=reason)
+        match_rule_in_tx(match_id=pairing.match_id, by=ruler, type="cancel", reason=reason)
 
 
 def _validate_manual_pairs(
@@ -305,7 +306,7 @@ def tournament_match_result_record(*, match_id: Any) -> Pairing | None:
     pairing_ref = Pairing.objects.filter(match_id=match_id).select_related("round").first()
     if pairing_ref is None:
         return None  # not a tournament match (or one replaced by a re-pairing)
-    with transaction.atomic():
+    with service_transaction():
         tournament = tournament_lock(tournament_id=pairing_ref.round.tournament_id)
         pairing = Pairing.objects.select_related("round", "match").get(pk=pairing_ref.pk)
         match = pairing.match
@@ -343,11 +344,6 @@ def _round_complete(tournament: Tournament, round_: Round) -> list[tuple[str, di
 def _next_round_enqueue(tournament: Tournament, number: int) -> None:
     """After commit, queue the next round's pairing: now, or at its scheduled start (the
     beat job `tournament_rounds_start_due` catches a lost ETA)."""
-    from tournaments.tasks import tournament_round_pair_task
-
     start = round_start(tournament=tournament, number=number)
-    args = (tournament.pk, number)
-    if start is not None and start > timezone.now():
-        transaction.on_commit(lambda: tournament_round_pair_task.apply_async(args, eta=start))
-    else:
-        transaction.on_commit(lambda: tournament_round_pair_task.delay(*args))
+    eta = start if start is not None and start > timezone.now() else None
+    jobs.round_pair_on_commit(tournament_id=tournament.pk, round_number=number, eta=eta)

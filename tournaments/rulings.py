@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils import timezone
 
-from config.errors import ConflictError, PermissionDeniedError, ValidationError
-from games.models import Match
+from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from core.transactions import service_transaction
 from games.selectors import user_can_organise_match
-from games.services import match_rule
+from games.services import match_rule_in_tx
 from players.models import Player
 from tournaments import stream
 from tournaments.models import Pairing, Round, Tournament
@@ -50,7 +50,7 @@ def pairing_forfeit(
         # an organiser asked; the tournament's log names them to its organisers.
         ruler = system_user()
         why = reason if by is None else f"{reason} (ruled by a tournament organiser)"
-    match_rule(match_id=pairing.match_id, by=ruler, type="forfeit", player=winner, reason=why)
+    match_rule_in_tx(match_id=pairing.match_id, by=ruler, type="forfeit", player=winner, reason=why)
     data = {"round": pairing.round.number, "table": pairing.table, "winner": winner.pk}
     data["match"] = str(pairing.match_id)
     stream.stream_append(
@@ -70,7 +70,7 @@ def tournament_result_rule(
     """An organiser rules a match in play won (by forfeit) by `winner`."""
     if not reason.strip():
         raise ValidationError("a ruling needs a reason", code="reason_required")
-    with transaction.atomic():
+    with service_transaction():
         tournament = tournament_lock(tournament_id=tournament_id)
         _require_organiser(by, tournament)
         pairing = (
@@ -102,7 +102,7 @@ def tournament_round_deadline_move(
     """Move (or, with None, lift) a round's deadline."""
     if deadline is not None and timezone.is_naive(deadline):
         raise ValidationError("the deadline needs a time zone", code="naive_datetime")
-    with transaction.atomic():
+    with service_transaction():
         tournament, round_ = paired_round_lock(
             tournament_id=tournament_id,
             round_number=round_number,
@@ -126,7 +126,7 @@ def tournament_round_deadline_move(
     return round_
 
 
-def _overdue_loser(pairing: Pairing, match: Match, now: dt.datetime) -> tuple[int, str] | None:
+def _overdue_loser(pairing: Pairing, match: Any, now: dt.datetime) -> tuple[int, str] | None:
     """The player (id) who has not acted in time, and why; None if nobody is overdue.
     Only online matches have a player to move; table matches are left to the organisers."""
     if match.turn_player_id is None:
@@ -159,7 +159,7 @@ def tournament_deadlines_enforce(*, now: dt.datetime | None = None) -> list[int]
         loser, why = overdue
         winner = pairing.player2 if loser == pairing.player1_id else pairing.player1
         try:
-            with transaction.atomic():
+            with service_transaction():
                 tournament = tournament_lock(tournament_id=pairing.round.tournament_id)
                 fresh = Pairing.objects.select_related("round", "match").get(pk=pairing.pk)
                 if fresh.status != Pairing.Status.PENDING or fresh.match.status != "in_progress":

@@ -9,7 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from config.errors import NotFoundError
+from core.errors import NotFoundError
+from games.selectors import match_list_followable, match_seat_for, user_can_organise_match
 from players.models import Player
 from tournaments import stream
 from tournaments.models import Pairing, Round, Standing, Tournament
@@ -41,6 +42,24 @@ def tournament_list_for(*, user: User) -> QuerySet[Tournament]:
         | Q(club__organisers=user)
         | Q(registrations__player__user=user)
     ).distinct()
+
+
+def matches_followable(*, user: User) -> QuerySet:
+    """The matches `user` may follow: see `match_followable`."""
+    visible = tournament_list_for(user=user)
+    ids = Pairing.objects.filter(round__tournament__in=visible, match__isnull=False)
+    return match_list_followable(user=user, also_ids=ids.values("match_id"))
+
+
+def match_followable(*, user: User, match: Any) -> bool:
+    """May `user` follow `match` (its page)? Its players and organisers (and staff) may,
+    and anyone who may see a tournament the match belongs to."""
+    if user_can_organise_match(user=user, match=match):
+        return True
+    if match_seat_for(user=user, match=match) is not None:
+        return True
+    visible = tournament_list_for(user=user)
+    return Pairing.objects.filter(match_id=match.pk, round__tournament__in=visible).exists()
 
 
 def tournament_get(*, tournament_id: Any, user: User = None) -> Tournament:

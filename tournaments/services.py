@@ -12,12 +12,12 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from config.errors import ConflictError, PermissionDeniedError, ValidationError
-from games.engine.ruleset import Ruleset
+from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from core.transactions import service_transaction, write_service
+from games.selectors import ruleset_normalise
 from players.models import Club, Player
 from players.selectors import user_is_organiser
 from tournaments import stream
@@ -56,7 +56,7 @@ def _aware(value: dt.datetime | None, name: str) -> dt.datetime | None:
     return value
 
 
-@transaction.atomic
+@write_service
 def tournament_create(
     *,
     name: str,
@@ -101,7 +101,7 @@ def tournament_create(
         name=name.strip(),
         club=club,
         format=format,
-        ruleset=Ruleset.from_dict(ruleset).to_dict(),
+        ruleset=ruleset_normalise(ruleset=ruleset),
         rounds_planned=rounds if format == Tournament.Format.SWISS else None,
         starts_at=_aware(starts_at, "starts_at") or (starts[0] if starts else None),
         round_interval=round_interval,
@@ -162,7 +162,7 @@ def tournament_register(
 ) -> Registration:
     """Enter a player. After the start this is a late entry (Swiss only): the player is paired
     from the next round on, with no score for the rounds already played."""
-    with transaction.atomic():
+    with service_transaction():
         tournament = tournament_lock(tournament_id=tournament_id)
         _may_act_for(user=by, tournament=tournament, player=player)
         if not tournament.is_public and not user_can_organise(user=by, tournament=tournament):
@@ -202,7 +202,7 @@ def tournament_check_in(
     *, tournament_id: int, player: Player, by: AbstractBaseUser
 ) -> Registration:
     """Confirm a registered player is present; checking in twice changes nothing."""
-    with transaction.atomic():
+    with service_transaction():
         tournament = tournament_lock(tournament_id=tournament_id)
         _may_act_for(user=by, tournament=tournament, player=player)
         if tournament.status == Tournament.Status.FINISHED:
@@ -233,7 +233,7 @@ def tournament_withdraw(
 ) -> Registration:
     """Withdraw a player: they are not paired again. With `forfeit_current` (organisers
     only), a match of theirs still in play is forfeited to the opponent by ruling."""
-    with transaction.atomic():
+    with service_transaction():
         tournament = tournament_lock(tournament_id=tournament_id)
         _may_act_for(user=by, tournament=tournament, player=player)
         registration = _registration(tournament, player)

@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import eventstore
+import eventstore
 from tournaments.models import Tournament
 
 # Event types (past tense). The data of each is documented where it is appended.

@@ -12,14 +12,15 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from config.errors import ApplicationError, VersionConflictError
+from core.errors import ApplicationError, VersionConflictError
+from eventstore import ConcurrencyError
 
 log = logging.getLogger(__name__)
 
 _RETRYING: dict[str, Any] = {
     "acks_late": True,
     # Database hiccups, and a stream that moved on under us (retried on fresh state).
-    "autoretry_for": (OperationalError, InterfaceError, VersionConflictError),
+    "autoretry_for": (OperationalError, InterfaceError, VersionConflictError, ConcurrencyError),
     "retry_backoff": True,
     "retry_backoff_max": 60,
     "retry_jitter": True,
@@ -37,7 +38,7 @@ def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
             tournament_round_pair(tournament_id=tournament_id, round_number=round_number)
             is not None
         )
-    except VersionConflictError:
+    except (VersionConflictError, ConcurrencyError):
         raise  # retried
     except ApplicationError as exc:
         # A domain refusal (too few players, previous round in play) will not change by

@@ -21,10 +21,17 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "core",
+    "eventstore",
     "players",
     "games",
     "tournaments",
+    "web",
+    "demo",
 ]
+
+# The profile that token authentication loads with the user (core.authentication).
+TOKEN_PROFILE_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -43,7 +50,7 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "config" / "templates"],
+        "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -99,7 +106,7 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": env.float("TOURNAMENT_DEADLINES_SECONDS", default=60.0),
     },
     "idempotency-records-expire": {
-        "task": "players.idempotency_records_expire",
+        "task": "core.idempotency_records_expire",
         "schedule": env.float("IDEMPOTENCY_EXPIRE_SECONDS", default=3600.0),
     },
 }
@@ -108,13 +115,13 @@ IDEMPOTENCY_KEY_TTL_HOURS = env.float("IDEMPOTENCY_KEY_TTL_HOURS", default=24.0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "config.authentication.PlayerTokenAuthentication",  # DRF's, loading the player too
+        "core.authentication.ProfileTokenAuthentication",  # DRF's, loading the player too
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # DRF's JSON written by orjson (the same bytes); the browsable API as DRF's default.
     "DEFAULT_RENDERER_CLASSES": [
-        "config.renderers.FastJSONRenderer",
+        "core.renderers.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -2,7 +2,7 @@
 
 PostgreSQL: a trigger function refuses UPDATE and DELETE (row level) and TRUNCATE.
 SQLite: BEFORE UPDATE / BEFORE DELETE triggers abort. The SQL is frozen here on purpose
-(migrations are history); games.eventstore keeps the copy it uses for maintenance.
+(migrations are history); eventstore keeps the copy it uses for maintenance.
 """
 
 from django.db import migrations

@@ -1,4 +1,4 @@
-"""An index for read_all's global order, (tx_id, position) (see games.eventstore.read_all).
+"""An index for read_all's global order, (tx_id, position) (see eventstore.read_all).
 
 Plain SQL, not a model index: it serves one query of the event store, which pages through
 it with a row comparison, and the model keeps describing the table's data only."""

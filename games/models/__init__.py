@@ -1,4 +1,4 @@
-"""Models of the games app: stored events (events.py) and match read models (matches.py)."""
+"""Models of the games app: the match read models (matches.py). Stored events are the event
+store's (`eventstore.models`)."""
 
-from games.models.events import *  # noqa: F403
 from games.models.matches import *  # noqa: F403

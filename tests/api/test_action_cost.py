@@ -99,8 +99,8 @@ def test_an_unknown_or_unparsable_match_is_not_found(bob_client):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="needs concurrent connections")
 def test_the_match_row_lock_makes_a_second_writer_wait():
-    # MatchSession.lock reads the match with plain SQL; it must still take the row lock.
-    from games import services
+    # repository.match_lock reads the match with plain SQL; it must still take the row lock.
+    from games import repository, services
     from players.services import player_create
 
     ann = player_create(name="Ann", username="ann", password="secret-pass-1")
@@ -111,7 +111,7 @@ def test_the_match_row_lock_makes_a_second_writer_wait():
     def hold() -> None:
         try:
             with transaction.atomic():
-                locked = services.MatchSession.lock(match.id).match
+                locked = repository.match_lock(match_id=match.id).match
                 assert locked.player1.name == "Ann" and locked.player2.name == "Ben"
                 holding.set()
                 assert release.wait(10)
@@ -133,7 +133,7 @@ def test_the_match_row_lock_makes_a_second_writer_wait():
         release.set()
         held.result(timeout=10)
         acting.result(timeout=10)
-    assert services.eventstore.stream_version(stream_id=match.stream_id) == 3
+    assert repository.eventstore.stream_version(stream_id=match.stream_id) == 3
 
 
 def test_play_works_the_same_without_prepared_statements(

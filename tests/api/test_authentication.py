@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIRequestFactory
 
-from config.authentication import PlayerTokenAuthentication
+from core.authentication import ProfileTokenAuthentication
 from players.models import Club, Player
 
 from .conftest import token_client
@@ -28,7 +28,7 @@ def prepared(request, settings):
 
 def authenticate(key: str):
     request = APIRequestFactory().get("/api/ping/", HTTP_AUTHORIZATION=f"Token {key}")
-    return PlayerTokenAuthentication().authenticate(request)
+    return ProfileTokenAuthentication().authenticate(request)
 
 
 def fields(instance) -> dict:

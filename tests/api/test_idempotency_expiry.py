@@ -8,8 +8,8 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from players.models import IdempotencyRecord
-from players.tasks import idempotency_records_expire_task
+from core.models import IdempotencyRecord
+from core.tasks import idempotency_records_expire_task
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def age(key: str, hours: float) -> None:
 
 def test_beat_runs_the_expiry_hourly():
     entry = settings.CELERY_BEAT_SCHEDULE["idempotency-records-expire"]
-    assert entry == {"task": "players.idempotency_records_expire", "schedule": 3600.0}
+    assert entry == {"task": "core.idempotency_records_expire", "schedule": 3600.0}
 
 
 def test_records_older_than_the_ttl_are_deleted_and_newer_ones_kept(organiser_client):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from eventstore import stream_version
 from games.engine.cards import FULL_DECK
-from games.eventstore import stream_version
 from games.models import Match
 from tests.api.conftest import token_client
 

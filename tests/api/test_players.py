@@ -12,8 +12,9 @@ from django.db import connection
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
 
-from config.api import LoginRateThrottle
-from players.models import IdempotencyRecord, Player
+from core.api import LoginRateThrottle
+from core.models import IdempotencyRecord
+from players.models import Player
 from players.services import player_create
 from tests.api.conftest import token_client
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from rest_framework.renderers import JSONRenderer
 
-from config.renderers import FastJSONRenderer
+from core.renderers import FastJSONRenderer
 from tests.api.bots import choose
 from tests.api.test_matches import act
 

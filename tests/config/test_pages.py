@@ -5,9 +5,9 @@ import re
 
 import pytest
 
+from demo.simulation import tournament_simulate
 from games.models import Match
 from tests.factories import MatchFactory, UserFactory
-from tournaments.simulation import tournament_simulate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,7 +4,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from config.prepared import PreparedStatement
+from core.prepared import PreparedStatement
 
 pytestmark = [
     pytest.mark.django_db,

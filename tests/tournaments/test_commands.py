@@ -30,7 +30,7 @@ def test_simulate_tournament_plays_every_round_and_prints_standings():
 
 @pytest.mark.django_db(transaction=True)
 def test_load_demo_creates_a_played_tournament_once(monkeypatch):
-    from players.management.commands import load_demo
+    from demo.management.commands import load_demo
 
     monkeypatch.setattr(load_demo, "DEMO_PLAYERS", 2)
     monkeypatch.setattr(load_demo, "DEMO_ROUNDS", 1)

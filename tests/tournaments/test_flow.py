@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.bots import match_play_bots
+from demo.bots import match_play_bots
 from tests.tournaments.conftest import make_bots, make_tournament
 from tournaments import services
 from tournaments.models import Pairing, Round, Tournament

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from config.errors import ConflictError, NotFoundError, PermissionDeniedError
+from core.errors import ConflictError, NotFoundError, PermissionDeniedError
 from tests.tournaments.conftest import forfeit_round, make_bots, make_tournament
 from tournaments import services
 

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from config.errors import ConflictError, PermissionDeniedError, ValidationError
-from games import eventstore
+import eventstore
+from core.errors import ConflictError, PermissionDeniedError, ValidationError
 from games.engine.errors import IllegalActionError
 from games.models import Match
 from games.services import match_act
@@ -224,7 +224,7 @@ def test_re_pairing_is_allowed_only_before_play_starts(organiser, jobs):
     last = stream_load(tournament=t)[-1]
     assert last.type == stream.ROUND_REPAIRED and last.data["reason"] == "family"
     # Once a card is played in one of the matches, the round is fixed.
-    from games.bots import match_play_bots
+    from demo.bots import match_play_bots
 
     pairing = Pairing.objects.filter(round__tournament=t).first()
     match_play_bots(match_id=pairing.match_id, max_actions=1)

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
-from games.bots import match_play_bots
+from demo.bots import match_play_bots
 from tests.tournaments.conftest import make_bots, make_tournament
 from tournaments import services
 from tournaments.models import Pairing, Round, Tournament

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.commands import flush
 
-from games.eventstore import immutability_suspended
+from eventstore import immutability_suspended
 
 
 class Command(flush.Command):

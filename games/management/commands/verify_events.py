@@ -17,8 +17,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from games import eventstore
-from games.models import StoredEvent
+import eventstore
+from eventstore.models import StoredEvent
 from games.selectors import matches_cut_short
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games.bots import match_play_bots_batched
+from demo.bots import match_play_bots_batched
 from games.models import Match
 from games.projections import match_rows
 from games.services import match_create

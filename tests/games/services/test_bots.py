@@ -2,8 +2,8 @@
 
 import pytest
 
-from games import eventstore
-from games.bots import match_play_bots, match_play_bots_batched
+import eventstore
+from demo.bots import match_play_bots, match_play_bots_batched
 from games.engine.events import event_from_dict
 from games.engine.match import evolve, initial_state
 from games.engine.scoresheet import scoresheet_to_dict

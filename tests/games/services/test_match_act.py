@@ -1,7 +1,7 @@
 import pytest
 
-from config.errors import NotFoundError, PermissionDeniedError, VersionConflictError
-from games import eventstore
+import eventstore
+from core.errors import NotFoundError, PermissionDeniedError, VersionConflictError
 from games.engine.errors import IllegalActionError, InvalidCardError, NotYourTurnError
 from games.models import Match, MatchHand
 from games.projections import match_rows
@@ -87,12 +87,13 @@ def test_a_knock_scores_and_the_next_hand_is_dealt_in_the_same_action(match, bob
 
 
 def test_a_writer_that_lost_the_race_stores_nothing(match, alice, bob):
-    from games.services import MatchSession
+    from games import repository
+    from games.services import match_play_in_tx
 
-    stale = MatchSession.load(Match.objects.get(pk=match.pk))
+    stale = repository.match_load_unlocked(match=Match.objects.get(pk=match.pk))
     match_act(match_id=match.id, player=bob, action={"type": "pass"})
-    stale.apply_player_action(1, {"type": "draw", "source": "discard"}, actor="test")
+    match_play_in_tx(write=stale, seat=1, action={"type": "draw", "source": "discard"})
     with pytest.raises(VersionConflictError) as caught:
-        stale.commit()
+        repository.match_save(stale)
     assert caught.value.extra["current_version"] == 3
     assert [e.type for e in eventstore.load(stream_id=match.stream_id)][-1] == "UpcardPassed"

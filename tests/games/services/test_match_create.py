@@ -1,7 +1,7 @@
 import pytest
 
-from config.errors import ValidationError
-from games import eventstore
+import eventstore
+from core.errors import ValidationError
 from games.engine.errors import InvalidDeckError, InvalidRulesetError
 from games.engine.state import commitment
 from games.models import Match

@@ -7,13 +7,14 @@ import dataclasses
 
 import pytest
 
-from games import eventstore
+import eventstore
+from games import repository
 from games.engine.bot import choose_action
 from games.engine.events import event_from_dict
 from games.engine.match import replay
 from games.engine.state import state_to_dict
-from games.selectors import match_state_remember
-from games.services import MatchSession, match_act, match_create
+from games.repository import match_lock, match_state_remember
+from games.services import match_act, match_create
 from tests.factories import BotPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def rebuilt(match) -> dict:
 def play(match, moves: int) -> None:
     players = {0: match.player1, 1: match.player2}
     for _ in range(moves):
-        state = MatchSession.lock(match.id).state
+        state = match_lock(match_id=match.id).state
         action = choose_action(state, state.turn)
         match_act(match_id=match.id, player=players[state.turn], action=action)
 
@@ -48,7 +49,7 @@ def test_every_action_sees_the_state_rebuilt_from_all_events(match):
     """Whether a state is remembered or read from the snapshot, it is the same state."""
     players = {0: match.player1, 1: match.player2}
     for _ in range(60):
-        session = MatchSession.lock(match.id)
+        session = match_lock(match_id=match.id)
         assert state_to_dict(session.state) == rebuilt(match)
         if session.state.status != "in_progress":
             break
@@ -66,7 +67,7 @@ def test_a_state_the_events_vouch_for_is_used(match):
     match_state_remember(
         stream_id=match.stream_id, version=at, head_hash=events[at - 1].hash, state=marked(truth)
     )
-    state = MatchSession.lock(match.id).state
+    state = match_lock(match_id=match.id).state
     assert MARK in state.rulings  # built on the remembered state ...
     assert state_to_dict(dataclasses.replace(state, rulings=())) == {
         **rebuilt(match),
@@ -93,16 +94,15 @@ def test_a_state_the_events_do_not_vouch_for_is_ignored(match, shift, digest):
     match_state_remember(
         stream_id=match.stream_id, version=version, head_hash=digest or real_hash, state=bogus
     )
-    state = MatchSession.lock(match.id).state
+    state = match_lock(match_id=match.id).state
     assert MARK not in state.rulings
     assert state_to_dict(state) == rebuilt(match)
 
 
 def test_only_the_latest_states_are_kept(match, monkeypatch):
-    from games import selectors
 
-    monkeypatch.setattr(selectors, "REMEMBERED_STATES", 3)
-    state = MatchSession.lock(match.id).state
+    monkeypatch.setattr(repository, "REMEMBERED_STATES", 3)
+    state = match_lock(match_id=match.id).state
     for n in range(5):
         match_state_remember(stream_id=f"s{n}", version=1, head_hash="h", state=state)
-    assert list(selectors._REMEMBERED) == ["s2", "s3", "s4"]
+    assert list(repository._REMEMBERED) == ["s2", "s3", "s4"]

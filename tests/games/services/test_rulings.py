@@ -1,7 +1,7 @@
 import pytest
 
-from config.errors import PermissionDeniedError, ValidationError
-from games import eventstore
+import eventstore
+from core.errors import PermissionDeniedError, ValidationError
 from games.engine.errors import IllegalActionError
 from games.models import Match, MatchHand
 from games.projections import match_rebuild, match_rows, projections_rebuild
@@ -199,7 +199,7 @@ def test_a_hand_cut_short_by_the_end_of_the_match_has_its_row(
 
 
 def test_a_match_won_on_the_games_has_no_unfinished_hand(organiser):
-    from games.bots import match_play_bots
+    from demo.bots import match_play_bots
     from tests.factories import BotPlayerFactory
 
     played = match_create(

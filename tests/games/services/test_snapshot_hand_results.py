@@ -2,12 +2,13 @@
 
 import pytest
 
-from games import eventstore
-from games.bots import match_play_bots_batched
+import eventstore
+from demo.bots import match_play_bots_batched
 from games.engine.events import event_from_dict
 from games.engine.match import replay
-from games.engine.state import HandResults, state_to_dict
-from games.selectors import SNAPSHOT_KIND, match_state_at, match_states_forget
+from games.engine.state import state_to_dict
+from games.repository import SNAPSHOT_KIND, match_states_forget
+from games.selectors import match_state_at
 from games.services import match_create
 from tests.factories import BotPlayerFactory
 
@@ -42,11 +43,20 @@ def test_snapshot_load_leaves_out_the_named_keys(played):
     )
 
 
-def test_records_are_read_only_when_looked_at(played, monkeypatch):
+def test_records_are_read_once_per_snapshot_and_worker(played, monkeypatch):
+    from games import repository
+
     match_states_forget()  # read from the snapshot, not the state the bots' commit left
+    repository._hand_results_at.cache_clear()
+    reads = []
+    part = eventstore.snapshot_part
+    monkeypatch.setattr(
+        eventstore, "snapshot_part", lambda **kw: reads.append(kw["version"]) or part(**kw)
+    )
     state, version = match_state_at(match=played)
-    assert isinstance(state.hand_results, HandResults)
-    assert state.hand_results._records is None  # not read yet
+    again, _ = match_state_at(match=played)
+    assert len(reads) == 1  # the second load took them from the worker's cache
+    assert again == state
     expected = _replayed(played, version)
     assert state == expected and len(state.hand_results) >= 2
     assert state.hand_results[-1] == expected.hand_results[-1]

@@ -1,9 +1,10 @@
 import pytest
 
-from games import eventstore
-from games.bots import match_play_bots_batched
+import eventstore
+from demo.bots import match_play_bots_batched
 from games.engine.state import state_to_dict
-from games.selectors import SNAPSHOT_KIND, match_state_at, match_view_for
+from games.repository import SNAPSHOT_KIND
+from games.selectors import match_state_at, match_view_for
 from games.services import match_act, match_create
 from tests.factories import BotPlayerFactory
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from config.errors import PermissionDeniedError, ValidationError
-from games import eventstore
-from games.bots import match_play_bots_batched
+import eventstore
+from core.errors import PermissionDeniedError, ValidationError
+from demo.bots import match_play_bots_batched
 from games.engine.errors import IllegalActionError
 from games.models import Match
 from games.services import match_create, match_record_hand

@@ -1,7 +1,7 @@
 import pytest
 from django.db import connection
 
-from games import eventstore
+import eventstore
 from games.selectors import match_verify
 from games.services import match_act, match_create
 from tests.games.services.helpers import knock_deck

@@ -1,6 +1,6 @@
 import pytest
 
-from config.errors import ConflictError, PermissionDeniedError
+from core.errors import ConflictError, PermissionDeniedError
 from games.engine.state import commitment
 from games.selectors import match_events_for, match_replay, match_view_for
 from games.services import match_act, match_create, match_rule

@@ -14,9 +14,9 @@ import psycopg
 import pytest
 from django.db import connection, transaction
 
-from games import eventstore
-from games.eventstore import ConcurrencyError, NewEvent
-from games.models import StoredEvent, Subscription
+import eventstore
+from eventstore import ConcurrencyError, NewEvent
+from eventstore.models import StoredEvent, Subscription
 
 pytestmark = pytest.mark.django_db(transaction=True)
 postgresql_only = pytest.mark.skipif(

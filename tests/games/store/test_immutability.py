@@ -4,9 +4,9 @@ by raw SQL (database triggers); the admin is read-only."""
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from games import eventstore
-from games.eventstore import NewEvent
-from games.models import ImmutableEventError, StoredEvent
+import eventstore
+from eventstore import ImmutableEventError, NewEvent
+from eventstore.models import StoredEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -92,13 +92,15 @@ def test_suspension_is_rolled_back_with_an_error(stored):
 
 
 def test_admin_is_read_only(admin_client, stored):
-    changelist = admin_client.get("/admin/games/storedevent/?stream=match-x&type=A")
+    changelist = admin_client.get("/admin/eventstore/storedevent/?stream=match-x&type=A")
     assert changelist.status_code == 200
     assert b"match-x" in changelist.content
-    assert admin_client.get("/admin/games/storedevent/add/").status_code == 403
-    detail = admin_client.get(f"/admin/games/storedevent/{stored.pk}/change/")
+    assert admin_client.get("/admin/eventstore/storedevent/add/").status_code == 403
+    detail = admin_client.get(f"/admin/eventstore/storedevent/{stored.pk}/change/")
     assert detail.status_code == 200
     assert b'name="_save"' not in detail.content
-    delete = admin_client.post(f"/admin/games/storedevent/{stored.pk}/delete/", {"post": "yes"})
+    delete = admin_client.post(
+        f"/admin/eventstore/storedevent/{stored.pk}/delete/", {"post": "yes"}
+    )
     assert delete.status_code == 403
     assert StoredEvent.objects.count() == 2

@@ -2,9 +2,9 @@
 
 import pytest
 
-from games import eventstore
-from games.eventstore import NewEvent, upcasting
-from games.models import Snapshot, StoredEvent
+import eventstore
+from eventstore import NewEvent, _shared
+from eventstore.models import Snapshot, StoredEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def upcasters():
     """An empty upcaster registry for the test, whatever the app registered. The store's
     modules share that one dict: it is emptied and refilled in place, never replaced."""
-    registry = upcasting._UPCASTERS
+    registry = _shared.UPCASTERS
     saved = dict(registry)
     registry.clear()
     yield

@@ -2,10 +2,11 @@
 
 import pytest
 from django.db import connection, transaction
+from django.utils import timezone
 
-from games import eventstore
-from games.eventstore import GENESIS_HASH, ConcurrencyError, NewEvent
-from games.models import StoredEvent, Subscription
+import eventstore
+from eventstore import GENESIS_HASH, ConcurrencyError, NewEvent
+from eventstore.models import StoredEvent, Subscription
 
 pytestmark = pytest.mark.django_db
 
@@ -111,36 +112,33 @@ def test_integers_beyond_64_bits_still_read_back():
     assert eventstore.verify(stream_id="s").ok
 
 
-def _note_last_version(events):
-    """A `then` that records what it was given, in a table of the same database."""
-    seen.append([(e.version, e.position, e.type) for e in events])
+def _note(name: str, version: int, at):
+    """A statement to run with the append: a row in a table of the same database."""
     sql = "INSERT INTO games_subscription (name, position, updated_at) VALUES (%s, %s, %s)"
-    return [(sql, [f"after-{events[-1].version}", events[-1].version, events[-1].recorded_at])]
-
-
-seen: list = []
+    return (sql, [name, version, at])
 
 
 @pytest.mark.parametrize("known_head", [True, False])
-def test_then_statements_run_with_the_append(known_head):
-    seen.clear()
+def test_also_statements_run_with_the_append(known_head):
     written = append("s", 0, 1)
     head = {"head_hash": written[-1].hash} if known_head else {}
+    at = timezone.now()
     with transaction.atomic():
         more = eventstore.append(
             stream_id="s",
             expected_version=1,
             events=[ev(2), ev(3)],
-            then=_note_last_version,
+            recorded_at=at,
+            also=[_note("after-3", 3, at)],
             **head,
         )
-    assert seen == [[(2, 0, "Counted"), (3, 0, "Counted")]]  # positions not known yet
     assert all(e.position for e in more)
+    assert [e.recorded_at for e in more] == [at, at]  # the time the caller gave
+    assert eventstore.verify(stream_id="s").ok
     assert Subscription.objects.get(name="after-3").position == 3
 
 
-def test_a_refused_append_leaves_nothing_of_its_then_statements():
-    seen.clear()
+def test_a_refused_append_leaves_nothing_of_its_also_statements():
     written = append("s", 0, 2)
     with transaction.atomic(), pytest.raises(ConcurrencyError):
         eventstore.append(
@@ -148,7 +146,7 @@ def test_a_refused_append_leaves_nothing_of_its_then_statements():
             expected_version=1,
             events=[ev(9)],
             head_hash=written[0].hash,
-            then=_note_last_version,
+            also=[_note("after-2", 2, timezone.now())],
         )
     assert not Subscription.objects.exists()
     assert eventstore.stream_version(stream_id="s") == 2

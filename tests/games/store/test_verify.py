@@ -8,9 +8,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from games import eventstore
-from games.eventstore import NewEvent
-from games.models import StoredEvent
+import eventstore
+from eventstore import NewEvent
+from eventstore.models import StoredEvent
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,1 @@
+"""The shared kernel: errors, database helpers, API plumbing. Depends on no app of ours."""

@@ -1,0 +1,116 @@
+"""Pieces every API view shares: the error body and its schema, pagination, throttles, and a
+trivial endpoint for health and benches. `Idempotency-Key` handling is in `core.idempotency`;
+the organiser permission, which needs to know players, in `players.permissions`."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle
+from rest_framework.views import APIView
+
+# --- errors -------------------------------------------------------------------------------
+
+# Which codes each status carries; shown in the schema next to every endpoint's errors.
+ERROR_CODES: dict[int, str] = {
+    400: "validation_error, illegal_action and not_your_turn (with the rule), invalid_card, "
+    "invalid_meld, invalid_ruleset, invalid_deck, invalid_credentials, parse_error",
+    401: "not_authenticated, authentication_failed",
+    403: "permission_denied",
+    404: "not_found",
+    409: "version_conflict (with current_version), conflict",
+    415: "unsupported_media_type",
+    422: "idempotency_key_reused",
+    429: "throttled",
+}
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Machine-readable code, e.g. `not_your_turn`.")
+    message = serializers.CharField()
+    rule = serializers.CharField(required=False, help_text="The RULES.md rule that was broken.")
+    fields = serializers.DictField(required=False, help_text="Per-field validation messages.")
+    current_version = serializers.IntegerField(required=False)
+    reason = serializers.CharField(
+        required=False, help_text="A more specific code, e.g. `not_a_player`, `match_not_found`."
+    )
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error response: `{"error": {"code": …, "message": …, …}}`."""
+
+    error = ErrorDetailSerializer()
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """Schema entries for the error statuses an endpoint can answer with."""
+    wanted = sorted({401, 429, *statuses})
+    return {
+        s: OpenApiResponse(response=ErrorSerializer, description=f"Error codes: {ERROR_CODES[s]}")
+        for s in wanted
+    }
+
+
+# --- lists --------------------------------------------------------------------------------
+
+
+class ApiPagination(LimitOffsetPagination):
+    default_limit = 50
+    max_limit = 500
+
+
+# --- throttles ----------------------------------------------------------------------------
+
+
+class LoginRateThrottle(SimpleRateThrottle):
+    """Login attempts per client address (rate: DEFAULT_THROTTLE_RATES["login"])."""
+
+    scope = "login"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+LOGIN_THROTTLES = [LoginRateThrottle, AnonRateThrottle]
+
+
+# --- permissions --------------------------------------------------------------------------
+
+
+# --- a trivial endpoint -------------------------------------------------------------------
+
+
+class PingOutputSerializer(serializers.Serializer):
+    pong = serializers.BooleanField()
+    user = serializers.IntegerField()
+
+
+class PingApi(APIView):
+    """Authenticated no-op: checks a token; the baseline of bench/api.py."""
+
+    @extend_schema(responses={200: PingOutputSerializer, **error_responses()})
+    def get(self, request: Request) -> Response:
+        return Response({"pong": True, "user": request.user.pk})
+
+
+# --- Django's own 404 and 500 pages, as JSON under /api/ -----------------------------------
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """An unknown URL under /api/ gets the API's error body, not an HTML page."""
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "not_found", "message": "No such endpoint."}}
+        return JsonResponse(body, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "server_error", "message": "Internal server error."}}
+        return JsonResponse(body, status=500)
+    return defaults.server_error(request)

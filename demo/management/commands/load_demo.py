@@ -1,0 +1,121 @@
+"""Create the demo organiser and a demo club tournament played by bots."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from config.celery import app as celery_app
+from demo.simulation import standings_table, tournament_simulate
+from games.services import match_create
+from players.models import Player
+from players.services import player_create
+from tournaments.models import Tournament
+
+DEMO_USERNAME = "organiser"
+DEMO_PASSWORD = "organiser-demo"  # noqa: S105 - local demo only, printed to the console
+DEMO_TOURNAMENT = "Demo club evening (Swiss, bots)"
+# Small enough to keep `make run` startup well under a minute: 8 bots, 3 rounds, games to 50,
+# a match ending once a player has won two of its three games.
+DEMO_PLAYERS, DEMO_ROUNDS, DEMO_GAME_TARGET = 8, 3, 50
+# Two logins with a match in progress, to play through the API by hand.
+DEMO_HUMANS = (("alice", "Alice"), ("bob", "Bob"))
+DEMO_HUMAN_PASSWORD = "gin-demo-player"  # noqa: S105 - local demo only, printed
+
+
+class Command(BaseCommand):
+    help = "Create a demo organiser account and a demo club tournament played by bots."
+
+    def add_arguments(self, parser) -> None:  # type: ignore[no-untyped-def]
+        parser.add_argument("--no-tournament", action="store_true", help="Only the organiser.")
+
+    def handle(self, *args: object, **options: object) -> None:
+        user_model = get_user_model()
+        user, created = user_model.objects.get_or_create(
+            username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True}
+        )
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo organiser: username '{DEMO_USERNAME}', password '{DEMO_PASSWORD}' "
+                "(admin at http://127.0.0.1:8000/admin/)"
+            )
+        )
+        if not options["no_tournament"]:
+            self._demo_tournament(user)
+            self._demo_match(user)
+
+    def _demo_match(self, user: object) -> None:
+        players = []
+        for username, name in DEMO_HUMANS:
+            player = Player.objects.filter(user__username=username).first()
+            if player is None:
+                player = player_create(name=name, username=username, password=DEMO_HUMAN_PASSWORD)
+            players.append(player)
+        if not players[0].matches_as_player1.exists():
+            match_create(
+                player1=players[0],
+                player2=players[1],
+                organisers=[user],
+                created_by=user,
+                label="Demo match: play it through the API",
+            )
+        match = players[0].matches_as_player1.order_by("-created_at").first()
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo players: 'alice' and 'bob', password '{DEMO_HUMAN_PASSWORD}'. "
+                f"Their match: http://127.0.0.1:8000/api/matches/{match.pk}/ "
+                "(POST /api/auth/token/ for a token, then POST .../actions/)"
+            )
+        )
+
+    def _demo_tournament(self, user: object) -> None:
+        existing = Tournament.objects.filter(name=DEMO_TOURNAMENT).first()
+        if existing is not None:
+            self.stdout.write(f"Demo tournament already there: id {existing.pk}")
+            return
+        self.stdout.write(
+            f"Playing a demo Swiss tournament: {DEMO_PLAYERS} bots, {DEMO_ROUNDS} rounds, "
+            f"games to {DEMO_GAME_TARGET}, best of three ..."
+        )
+        started = time.monotonic()
+        eager = celery_app.conf.task_always_eager
+        celery_app.conf.task_always_eager = True  # no worker needed for the demo
+        trace_log = logging.getLogger("celery.app.trace")  # quiet: one line per eager job
+        level = trace_log.level
+        trace_log.setLevel(logging.WARNING)
+        try:
+            tournament = tournament_simulate(
+                players=DEMO_PLAYERS,
+                format=Tournament.Format.SWISS,
+                rounds=DEMO_ROUNDS,
+                ruleset={"game_target": DEMO_GAME_TARGET, "end_when_decided": True},
+                name=DEMO_TOURNAMENT,
+                progress=False,
+                organiser=user,
+                prefix="Demo bot",
+            )
+        finally:
+            celery_app.conf.task_always_eager = eager
+            trace_log.setLevel(level)
+        matches = sum(
+            r.pairings.filter(match__isnull=False).count() for r in tournament.rounds.all()
+        )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo tournament id {tournament.pk}: {DEMO_PLAYERS} bot players, "
+                f"{tournament.rounds_planned} rounds, {matches} matches played by bots "
+                f"in {time.monotonic() - started:.1f}s"
+            )
+        )
+        self.stdout.write(standings_table(tournament))
+        base = f"http://127.0.0.1:8000/api/tournaments/{tournament.pk}"
+        self.stdout.write(
+            f"See it: {base}/standings/  {base}/pairings/?round=1  {base}/events/  "
+            f"and /admin/tournaments/tournament/{tournament.pk}/change/"
+        )

@@ -1,0 +1,67 @@
+"""Run a whole club tournament with bot players, through the same services as the API."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from config.celery import app as celery_app
+from demo.simulation import standings_table, tournament_simulate
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Simulate a whole tournament played by bots and print the final standings."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--players", type=int, default=16)
+        parser.add_argument(
+            "--format", choices=[c for c, _ in Tournament.Format.choices], default="swiss"
+        )
+        parser.add_argument("--rounds", type=int, default=4, help="Swiss rounds.")
+        parser.add_argument("--game-target", type=int, default=100, help="RULES 8 variant.")
+        parser.add_argument(
+            "--ruleset",
+            type=json.loads,
+            default={},
+            help="More ruleset keys as JSON (RULES 9), e.g. '{\"end_when_decided\": true}'.",
+        )
+        parser.add_argument(
+            "--worker",
+            action="store_true",
+            help="Leave the jobs to a running Celery worker instead of running them in process.",
+        )
+        parser.add_argument("--no-progress", action="store_true")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["players"] < 2:
+            raise CommandError("a tournament needs at least two players")
+        eager = celery_app.conf.task_always_eager
+        if not options["worker"]:
+            celery_app.conf.task_always_eager = True
+        started = time.monotonic()
+        # Eager jobs would log every run over the progress bar.
+        trace_log = logging.getLogger("celery.app.trace")
+        level = trace_log.level
+        trace_log.setLevel(logging.WARNING)
+        try:
+            tournament = tournament_simulate(
+                players=options["players"],
+                format=options["format"],
+                rounds=options["rounds"] if options["format"] == "swiss" else None,
+                ruleset={**options["ruleset"], "game_target": options["game_target"]},
+                progress=not options["no_progress"],
+            )
+        finally:
+            celery_app.conf.task_always_eager = eager
+            trace_log.setLevel(level)
+        elapsed = time.monotonic() - started
+        self.stdout.write(
+            f"\n{tournament.name} (id {tournament.pk}): {tournament.rounds_planned} rounds "
+            f"in {elapsed:.1f}s\n"
+        )
+        self.stdout.write(standings_table(tournament))

@@ -1,0 +1,30 @@
+"""The event store's own errors. It imports no app of ours, so these are not the API's
+domain errors: the one exception handler (`config.exception_handler`) maps them to
+`version_conflict` (409), `validation_error` (400) and `event_immutable` (409)."""
+
+from __future__ import annotations
+
+
+class EventStoreError(Exception):
+    """Something the event store refused."""
+
+
+class InvalidEventError(EventStoreError, ValueError):
+    """An append (or a read) asked for something the store cannot hold or find: a bad
+    stream id, version or position, data that is not JSON."""
+
+
+class ImmutableEventError(EventStoreError):
+    """Someone tried to change or delete a stored event."""
+
+
+class ConcurrencyError(EventStoreError):
+    """The stream is not at the version the writer expected: someone else appended first."""
+
+    def __init__(self, *, stream_id: str, expected_version: int, current_version: int) -> None:
+        super().__init__(
+            f"Stream {stream_id} is at version {current_version}, not {expected_version}."
+        )
+        self.stream_id = stream_id
+        self.expected_version = expected_version
+        self.current_version = current_version

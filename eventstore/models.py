@@ -1,0 +1,114 @@
+"""Stored events, snapshots and subscription checkpoints.
+
+Only `eventstore` writes these rows. Events are append-only for real: the model and
+its queryset refuse changes here, and database triggers (migration 0002_event_triggers)
+refuse UPDATE and DELETE on PostgreSQL and SQLite.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from django.db import models
+
+from eventstore.errors import ImmutableEventError
+
+__all__ = ["ImmutableEventError", "Snapshot", "StoredEvent", "Subscription"]
+
+
+def _refuse(what: str) -> NoReturn:
+    raise ImmutableEventError(
+        f"Stored events are append-only: {what} is refused. Record a new event instead."
+    )
+
+
+class StoredEventQuerySet(models.QuerySet):
+    def update(self, **kwargs: Any) -> NoReturn:
+        _refuse("queryset update()")
+
+    def delete(self) -> NoReturn:
+        _refuse("queryset delete()")
+
+    def bulk_update(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _refuse("bulk_update()")
+
+    def update_or_create(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _refuse("update_or_create()")
+
+
+class StoredEvent(models.Model):
+    """One event of one stream. `position` orders events across all streams."""
+
+    position = models.BigAutoField(primary_key=True)
+    stream_id = models.CharField(max_length=200)
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=100)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    data = models.JSONField()
+    metadata = models.JSONField(default=dict)
+    recorded_at = models.DateTimeField()
+    hash = models.CharField(max_length=64)
+    # PostgreSQL only (NULL on SQLite): the id of the transaction that wrote the event,
+    # for forensics (which events were written together).
+    tx_id = models.BigIntegerField(null=True, blank=True)
+
+    objects = StoredEventQuerySet.as_manager()
+
+    class Meta:
+        db_table = "games_storedevent"  # the table predates the app's move out of games
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stream_id", "version"], name="games_storedevent_stream_version_uniq"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(version__gte=1), name="games_storedevent_version_gte_1"
+            ),
+        ]
+        indexes = [models.Index(fields=["type"], name="games_stored_type_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.stream_id}@{self.version} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            _refuse("save() on an existing event")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _refuse("delete()")
+
+
+class Snapshot(models.Model):
+    """A disposable cache of a stream's state at `version`; delete freely, it is rebuilt."""
+
+    stream_id = models.CharField(max_length=200)
+    kind = models.CharField(max_length=60)
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "games_snapshot"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stream_id", "kind", "version"], name="games_snapshot_stream_kind_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.stream_id}@{self.version}"
+
+
+class Subscription(models.Model):
+    """How far a follower of the global event order (projection, feed, webhook) has read."""
+
+    name = models.CharField(max_length=100, primary_key=True)
+    position = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "games_subscription"
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.position}"
