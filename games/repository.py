@@ -37,12 +37,13 @@ from eventstore import NewEvent, RecordedEvent, StreamTail
 from games import projections
 from games.engine.events import Event, HandDealt, event_from_dict, event_to_dict, event_type
 from games.engine.match import MatchState, evolve, initial_state, replay
-from games.engine.state import state_from_dict, state_to_dict
+from games.engine.state import STATE_SCHEMA, state_from_dict, state_to_dict
 from games.models import Match, MatchDealPlan
 from players.models import Player
 
-# Bump when the engine's state shape changes: older snapshots are then simply ignored.
-SNAPSHOT_KIND = "match-state-v1"
+# Follows the engine's state shape: older snapshots are then simply ignored (and the state is
+# replayed from the events).
+SNAPSHOT_KIND = f"match-state-v{STATE_SCHEMA}"
 
 # The events that end a match, and the one that reopens it (a correction).
 FINISH_EVENT_TYPES = projections.FINISH_EVENT_TYPES

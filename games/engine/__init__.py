@@ -4,6 +4,7 @@ from games.engine.actions import (
     Action,
     AdjustScore,
     CancelMatch,
+    CorrectHand,
     Deal,
     Discard,
     Draw,
@@ -47,6 +48,7 @@ from games.engine.scoresheet import (
     scoresheet_win,
 )
 from games.engine.state import (
+    STATE_SCHEMA,
     MatchState,
     commitment,
     initial_state,
@@ -55,9 +57,11 @@ from games.engine.state import (
 )
 
 __all__ = [
+    "STATE_SCHEMA",
     "Action",
     "AdjustScore",
     "CancelMatch",
+    "CorrectHand",
     "Deal",
     "Discard",
     "Draw",

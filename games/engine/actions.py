@@ -61,8 +61,30 @@ class RecordDrawnHand:
 
 @dataclass(frozen=True)
 class VoidHand:
+    """Void a hand: by default the hand in play (it is dealt again by the same dealer);
+    with `hand_number`, any finished hand, online or table, which then no longer counts
+    (the match is re-derived without it, see `corrections`)."""
+
     reason: str
     by: str
+    hand_number: int | None = None
+
+
+@dataclass(frozen=True)
+class CorrectHand:
+    """Replace the entry of a hand recorded in table mode (RecordHand / RecordDrawnHand)
+    by what really happened; the match is re-derived as if it had been recorded so.
+    `drawn=True` takes no knocker, gin or deadwood; otherwise they are checked exactly as
+    RecordHand's. `knocker` is a seat (0 or 1)."""
+
+    hand_number: int
+    reason: str
+    by: str
+    drawn: bool = False
+    knocker: int | None = None
+    gin: bool = False
+    knocker_deadwood: int | None = None
+    defender_deadwood: int | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +125,7 @@ Action = (
     | RecordHand
     | RecordDrawnHand
     | VoidHand
+    | CorrectHand
     | AdjustScore
     | Forfeit
     | Resign

@@ -100,15 +100,45 @@ class GameWon:
 
 @dataclass(frozen=True)
 class MatchFinished:
+    """The match ends with a winner; after a correction or a past void also when the
+    re-derived match ends, or ends with another winner than before."""
+
     winner: int
     reason: str  # "games" | "forfeit" | "resigned"
 
 
 @dataclass(frozen=True)
 class HandVoided:
+    """The hand in play voided (it is dealt again), or, when `hand_number` is a finished
+    hand's (no hand of that number is in play), that past hand voided: it no longer counts
+    and the match is re-derived without it."""
+
     hand_number: int
     reason: str
     by: str
+
+
+@dataclass(frozen=True)
+class HandCorrected:
+    """The entry of a table-mode hand replaced; the match is re-derived from it. `before`
+    and `after` are entries: {"kind": "gin" | "knock" | "undercut" | "drawn", "drawn",
+    "knocker" (seat), "gin", "knocker_deadwood", "defender_deadwood", "winner" (seat),
+    "points"}; a drawn hand's knocker, deadwoods, winner and points are None."""
+
+    hand_number: int
+    before: dict[str, Any]
+    after: dict[str, Any]
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True)
+class MatchReopened:
+    """A finished match goes back to play: a correction or a past void of `hand_number`
+    (`reason` "correction" | "void") left no game decision that ends it."""
+
+    hand_number: int
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -154,6 +184,8 @@ Event = (
     | GameWon
     | MatchFinished
     | HandVoided
+    | HandCorrected
+    | MatchReopened
     | ScoreAdjusted
     | MatchForfeited
     | PlayerResigned
@@ -176,6 +208,8 @@ EVENT_TYPES: dict[str, type] = {
         GameWon,
         MatchFinished,
         HandVoided,
+        HandCorrected,
+        MatchReopened,
         ScoreAdjusted,
         MatchForfeited,
         PlayerResigned,

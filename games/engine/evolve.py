@@ -7,12 +7,14 @@ from dataclasses import fields
 from typing import Any
 
 from games.engine.cards import FULL_DECK
+from games.engine.corrections import hand_corrected, past_hand_voided
 from games.engine.events import (
     CardDiscarded,
     CardDrawn,
     DefenceLaidOut,
     Event,
     GameWon,
+    HandCorrected,
     HandDealt,
     HandDrawn,
     HandRecorded,
@@ -22,6 +24,7 @@ from games.engine.events import (
     MatchCancelled,
     MatchFinished,
     MatchForfeited,
+    MatchReopened,
     MatchStarted,
     PlayerResigned,
     ScoreAdjusted,
@@ -117,6 +120,10 @@ def evolve(state: MatchState, event: Event) -> MatchState:
             number = event.hand_number
             record = {**hand_record(_replace(state, hand_number=number), {}), "kind": "drawn"}
             return _hand_over(_replace(state, hand_number=number), record)
+        case HandVoided() if not (state.in_play and event.hand_number == state.hand_number):
+            # A finished hand voided: the match is re-derived without it.
+            state = past_hand_voided(state, event)
+            return _replace(state, rulings=(*state.rulings, _ruling(event)))
         case HandVoided():
             record = {
                 **hand_record(state, {"reason": event.reason, "by": event.by}),
@@ -124,6 +131,9 @@ def evolve(state: MatchState, event: Event) -> MatchState:
             }
             state = _replace(state, rulings=(*state.rulings, _ruling(event)))
             return _hand_over(state, record)
+        case HandCorrected():
+            state = hand_corrected(state, event)
+            return _replace(state, rulings=(*state.rulings, _ruling(event)))
         case GameWon():
             return _replace(
                 state,
@@ -137,7 +147,13 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 scoresheet=scoresheet_adjust(
                     state.scoresheet, seat=event.seat, game=event.game, points=event.points
                 ),
-                rulings=(*state.rulings, _ruling(event)),
+                # Where it happened, so that a refold (corrections) replays it there: after
+                # the records of the hands finished so far (one per hand; the hand in play,
+                # if any, has none yet).
+                rulings=(
+                    *state.rulings,
+                    {**_ruling(event), "after_hands": state.hand_number - int(state.in_play)},
+                ),
             )
         case MatchForfeited() | PlayerResigned():
             return _replace(state, rulings=(*state.rulings, _ruling(event)))
@@ -149,6 +165,17 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 turn=None,
                 winner=event.winner,
                 finish_reason=event.reason,
+            )
+        case MatchReopened():
+            # The HandCorrected / HandVoided before it has refolded the state to this
+            # already; applied again, it changes nothing.
+            return _replace(
+                state,
+                status="in_progress",
+                phase="awaiting_deal" if state.mode == "online" else "awaiting_record",
+                turn=None,
+                winner=None,
+                finish_reason=None,
             )
         case MatchCancelled():
             return _replace(

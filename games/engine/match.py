@@ -12,6 +12,7 @@ from games.engine.actions import (
     Action,
     AdjustScore,
     CancelMatch,
+    CorrectHand,
     Deal,
     Discard,
     Draw,
@@ -70,6 +71,7 @@ _HANDLERS: dict[type, Callable[[MatchState, Any], list[Event]]] = {
     RecordHand: rulings.decide_record_hand,
     RecordDrawnHand: rulings.decide_record_drawn,
     VoidHand: rulings.decide_void,
+    CorrectHand: rulings.decide_correct,
     AdjustScore: rulings.decide_adjust,
     Forfeit: rulings.decide_forfeit,
     Resign: rulings.decide_resign,
@@ -82,7 +84,7 @@ def decide(state: MatchState, action: Action) -> list[Event]:
     scoring, games won, match end). Raises a RuleError subclass if the action is illegal."""
     if state.status == "new":
         raise IllegalActionError("the match has not started", rule="match start")
-    if state.status == "finished":
+    if state.status == "finished" and not rulings.allowed_after_finish(action):
         raise IllegalActionError("the match is over", rule="8 match end")
     handler = _HANDLERS.get(type(action))
     if handler is None:

@@ -1,30 +1,48 @@
 """Actions of organisers: hands recorded in table (scoresheet) mode, and rulings (void the
-hand in play, adjust a score, forfeit, cancel the match) plus a player's resignation."""
+hand in play or a past hand, correct a recorded hand, adjust a score, forfeit, cancel the
+match) plus a player's resignation."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engine.actions import (
+    Action,
     AdjustScore,
     CancelMatch,
+    CorrectHand,
     Forfeit,
     RecordDrawnHand,
     RecordHand,
     Resign,
     VoidHand,
 )
+from games.engine.corrections import (
+    DRAWN_ENTRY,
+    STANDING_FINISHES,
+    entry,
+    entry_of,
+    find_hand,
+    hand_corrected,
+    is_voided,
+    past_hand_voided,
+)
 from games.engine.errors import IllegalActionError
 from games.engine.events import (
     Event,
+    HandCorrected,
     HandDrawn,
     HandRecorded,
     HandVoided,
     MatchCancelled,
     MatchFinished,
     MatchForfeited,
+    MatchReopened,
     PlayerResigned,
     ScoreAdjusted,
 )
 from games.engine.outcomes import game_end_events, score_events
+from games.engine.ruleset import Ruleset
 from games.engine.scoresheet import score_hand, scoresheet_adjust, scoresheet_close_reached
 from games.engine.state import MatchState
 
@@ -33,28 +51,8 @@ MAX_DEADWOOD = 98  # 10 cards without a meld hold at most 8 tens and two nines
 
 def decide_record_hand(state: MatchState, action: RecordHand) -> list[Event]:
     _require_table(state)
-    limit = state.ruleset.knock_limit
     k, d = action.knocker_deadwood, action.defender_deadwood
-    if action.knocker not in (0, 1) or isinstance(action.knocker, bool):
-        raise IllegalActionError("the knocker must be seat 0 or 1", rule="table mode")
-    if not isinstance(action.gin, bool):
-        raise IllegalActionError("gin must be true or false", rule="table mode")
-    for name, value in (("knocker_deadwood", k), ("defender_deadwood", d)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise IllegalActionError(f"{name} must be a whole number >= 0", rule="2 deadwood")
-    if k > limit:
-        raise IllegalActionError(
-            f"6 knocking: deadwood {k} exceeds the knock limit {limit}", rule="6 knocking"
-        )
-    if action.gin != (k == 0):
-        raise IllegalActionError(
-            "6 gin: a gin hand has knocker deadwood 0, and deadwood 0 is gin", rule="6 gin"
-        )
-    if d > MAX_DEADWOOD:
-        raise IllegalActionError(
-            f"2 deadwood: ten cards hold at most {MAX_DEADWOOD} points of deadwood, not {d}",
-            rule="2 deadwood",
-        )
+    _check_entry(state.ruleset, action.knocker, action.gin, k, d)
     number = state.hand_number + 1
     kind, winner, points = score_hand(
         state.ruleset,
@@ -85,6 +83,32 @@ def decide_record_hand(state: MatchState, action: RecordHand) -> list[Event]:
     ]
 
 
+def _check_entry(ruleset: Ruleset, knocker: object, gin: object, k: object, d: object) -> None:
+    """A knocked hand's entry as RULES 2 and 6 allow it (RecordHand and CorrectHand)."""
+    limit = ruleset.knock_limit
+    if knocker not in (0, 1) or isinstance(knocker, bool):
+        raise IllegalActionError("the knocker must be seat 0 or 1", rule="table mode")
+    if not isinstance(gin, bool):
+        raise IllegalActionError("gin must be true or false", rule="table mode")
+    for name, value in (("knocker_deadwood", k), ("defender_deadwood", d)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise IllegalActionError(f"{name} must be a whole number >= 0", rule="2 deadwood")
+    assert isinstance(k, int) and isinstance(d, int)
+    if k > limit:
+        raise IllegalActionError(
+            f"6 knocking: deadwood {k} exceeds the knock limit {limit}", rule="6 knocking"
+        )
+    if gin != (k == 0):
+        raise IllegalActionError(
+            "6 gin: a gin hand has knocker deadwood 0, and deadwood 0 is gin", rule="6 gin"
+        )
+    if d > MAX_DEADWOOD:
+        raise IllegalActionError(
+            f"2 deadwood: ten cards hold at most {MAX_DEADWOOD} points of deadwood, not {d}",
+            rule="2 deadwood",
+        )
+
+
 def decide_record_drawn(state: MatchState, action: RecordDrawnHand) -> list[Event]:
     _require_table(state)
     return [HandDrawn(hand_number=state.hand_number + 1)]
@@ -98,9 +122,121 @@ def _require_table(state: MatchState) -> None:
 
 
 def decide_void(state: MatchState, action: VoidHand) -> list[Event]:
+    """Without a hand number, or with the number of the hand in play: void the hand in play
+    (the same dealer deals again). With a finished hand's number: void that past hand."""
+    number = action.hand_number
+    if number is not None and not (state.in_play and number == state.hand_number):
+        return _decide_past_void(state, action, number)
     if not state.in_play:
         raise IllegalActionError("there is no hand in play to void", rule="rulings: void hand")
     return [HandVoided(hand_number=state.hand_number, reason=action.reason, by=action.by)]
+
+
+# --- corrections: past hands changed, the match re-derived (corrections.refold) ----------
+
+
+def allowed_after_finish(action: Action) -> bool:
+    """Corrections and past voids may change a finished match (not a cancelled one: the
+    rulings check that); every other action is refused once a match is over."""
+    return isinstance(action, CorrectHand) or (
+        isinstance(action, VoidHand) and action.hand_number is not None
+    )
+
+
+def decide_correct(state: MatchState, action: CorrectHand) -> list[Event]:
+    """Replace a table-mode hand's entry. Checked exactly as RecordHand / RecordDrawnHand,
+    and refused for an online match, a cancelled one, a hand that does not exist or is
+    voided, a correction that changes nothing, and one without a reason.
+
+    On a match finished by forfeit or resignation the hand's record and the scoresheet
+    change but the finish and its winner stand (see `corrections`)."""
+    rule = "rulings: correct hand"
+    if state.mode != "table":
+        raise IllegalActionError(
+            "only hands recorded in table mode can be corrected; an online hand was played "
+            "card by card (void it instead)",
+            rule=rule,
+        )
+    record = _past_hand(state, action.hand_number, action.reason, rule, "corrected")
+    after = _corrected_entry(state.ruleset, action)
+    before = entry_of(record)
+    if after == before:
+        raise IllegalActionError(
+            f"hand {action.hand_number} is already recorded like this", rule=rule
+        )
+    event = HandCorrected(
+        hand_number=action.hand_number,
+        before=before,
+        after=after,
+        reason=action.reason,
+        by=action.by,
+    )
+    return [event, *_status_events(state, hand_corrected(state, event), event, "correction")]
+
+
+def _corrected_entry(ruleset: Ruleset, action: CorrectHand) -> dict[str, Any]:
+    if not isinstance(action.drawn, bool):
+        raise IllegalActionError("drawn must be true or false", rule="rulings: correct hand")
+    if action.drawn:
+        knocked = (action.knocker, action.knocker_deadwood, action.defender_deadwood)
+        if knocked != (None, None, None) or action.gin is not False:
+            raise IllegalActionError(
+                "a drawn hand has no knocker, gin or deadwood", rule="rulings: correct hand"
+            )
+        return dict(DRAWN_ENTRY)
+    k, d = action.knocker_deadwood, action.defender_deadwood
+    _check_entry(ruleset, action.knocker, action.gin, k, d)
+    assert action.knocker is not None and k is not None and d is not None
+    return entry(
+        ruleset, knocker=action.knocker, gin=action.gin, knocker_deadwood=k, defender_deadwood=d
+    )
+
+
+def _decide_past_void(state: MatchState, action: VoidHand, number: int) -> list[Event]:
+    rule = "rulings: void hand"
+    if state.in_play:
+        raise IllegalActionError(
+            f"hand {state.hand_number} is in play: a past hand is voided between hands",
+            rule=rule,
+        )
+    _past_hand(state, number, action.reason, rule, "voided")
+    event = HandVoided(hand_number=number, reason=action.reason, by=action.by)
+    return [event, *_status_events(state, past_hand_voided(state, event), event, "void")]
+
+
+def _past_hand(
+    state: MatchState, number: object, reason: object, rule: str, verb: str
+) -> dict[str, Any]:
+    if state.finish_reason == "cancelled":
+        raise IllegalActionError(
+            f"the match was cancelled: none of its hands can be {verb}", rule=rule
+        )
+    if not isinstance(reason, str) or not reason.strip():
+        raise IllegalActionError(f"a hand is {verb} only with a reason", rule=rule)
+    record = None
+    if isinstance(number, int) and not isinstance(number, bool):
+        record = find_hand(state, number)
+    if record is None:
+        raise IllegalActionError(f"there is no finished hand {number!r}", rule=rule)
+    if is_voided(record):
+        raise IllegalActionError(f"hand {number} is voided already", rule=rule)
+    return record
+
+
+def _status_events(
+    before: MatchState, after: MatchState, event: HandCorrected | HandVoided, reason: str
+) -> list[Event]:
+    """What the re-derived match says about its end, as explicit events: finished (or
+    finished with another winner than before), or back in play."""
+    if before.finish_reason in STANDING_FINISHES:
+        return []
+    if after.status == "finished" and after.winner is not None:
+        if before.status != "finished" or before.winner != after.winner:
+            return [MatchFinished(winner=after.winner, reason="games")]
+        return []
+    if before.status == "finished":
+        return [MatchReopened(hand_number=event.hand_number, reason=reason)]
+    return []
 
 
 def decide_adjust(state: MatchState, action: AdjustScore) -> list[Event]:

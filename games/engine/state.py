@@ -23,6 +23,12 @@ PHASES = ("new", "awaiting_deal", "awaiting_record", *PLAY_PHASES, "knocked", "f
 
 Hands = tuple[tuple[str, ...], tuple[str, ...]]
 
+# The shape of a snapshot (`state_to_dict`). The repository puts it in the snapshot kind, so
+# snapshots of an older shape are ignored and the state is replayed from the events.
+# 2: ScoreAdjusted rulings carry "after_hands" (where a refold replays them); hand records
+#    and adjustments may carry "corrections", "voided", "after_end", "lapsed".
+STATE_SCHEMA = 2
+
 
 @dataclass(frozen=True)
 class MatchState:

@@ -56,9 +56,16 @@ def public_view(state: MatchState, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (0 or 1), or of a spectator / organiser when seat is None.
 
     `hands`: the finished-hand records, then the unfinished hand's if the match ended
-    during one. The finished-hand records and rulings are the state's own (JSON-ready,
-    never changed once made), not copies: copying every record of a long match on every
-    view cost more than the rest of the view. A caller that edits one copies it first."""
+    during one. A record corrected or voided afterwards keeps its history for the
+    crossed-out line: "corrections" ([{"before", "after", "reason", "by"}], the first
+    "before" being the original entry), "voided" with "void_reason" and "void_by"; a hand
+    recorded after the point where the (corrected) games ended the match has
+    "after_end": true. Such hands score in no game ("games": []).
+
+    The finished-hand records and rulings are the state's own (JSON-ready, never changed
+    once made: a correction makes new ones), not copies: copying every record of a long
+    match on every view cost more than the rest of the view. A caller that edits one
+    copies it first."""
     counts = [len(state.hands[0]), len(state.hands[1])]
     hands = list(state.hand_results)
     unfinished = unfinished_hand(state)

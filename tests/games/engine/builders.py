@@ -6,7 +6,10 @@ import random
 from collections.abc import Sequence
 
 from games.engine import (
+    CorrectHand,
     Deal,
+    RecordDrawnHand,
+    RecordHand,
     Ruleset,
     decide,
     evolve,
@@ -114,3 +117,80 @@ def play_match(
         log += events
         assert len(log) < 20_000, "the match does not end"
     return state, log
+
+
+# --- table mode: hands as entries ------------------------------------------------------
+# An entry is None for a drawn hand or (knocker seat, knocker deadwood, defender deadwood);
+# gin is knocker deadwood 0.
+Entry = tuple[int, int, int] | None
+
+# What a hand record says about its scoring and its place in the match.
+SCORING_KEYS = (
+    "kind",
+    "knocker",
+    "winner",
+    "points",
+    "knocker_deadwood",
+    "defender_deadwood",
+    "games",
+    "dealer",
+)
+
+
+def record_action(entry: Entry) -> Action:
+    if entry is None:
+        return RecordDrawnHand()
+    knocker, k, d = entry
+    return RecordHand(knocker=knocker, gin=k == 0, knocker_deadwood=k, defender_deadwood=d)
+
+
+def correction(hand_number: int, entry: Entry, reason: str = "wrong entry") -> CorrectHand:
+    if entry is None:
+        return CorrectHand(hand_number=hand_number, reason=reason, by="td", drawn=True)
+    knocker, k, d = entry
+    return CorrectHand(
+        hand_number=hand_number,
+        reason=reason,
+        by="td",
+        knocker=knocker,
+        gin=k == 0,
+        knocker_deadwood=k,
+        defender_deadwood=d,
+    )
+
+
+def recorded(
+    entries: Sequence[Entry], ruleset: Ruleset | None = None, *, first_dealer: int = 0
+) -> MatchState:
+    """A table match with `entries` recorded from the start, as long as it is not over."""
+    state = started(ruleset, first_dealer=first_dealer, mode="table")
+    for entry in entries:
+        if state.status == "finished":
+            break
+        state, _ = apply(state, record_action(entry))
+    return state
+
+
+def scoring(record: dict) -> dict:
+    return {key: record.get(key) for key in SCORING_KEYS}
+
+
+def counted(state: MatchState) -> list[dict]:
+    """The scoring of the hands that count: not voided, not after the end of the match."""
+    return [
+        scoring(r)
+        for r in state.hand_results
+        if not r.get("voided") and r["kind"] != "voided" and not r.get("after_end")
+    ]
+
+
+def outcome(state: MatchState) -> tuple:
+    """Everything a correction re-derives, but the hand records."""
+    return (
+        state.scoresheet,
+        state.status,
+        state.phase,
+        state.winner,
+        state.finish_reason,
+        state.dealer,
+    )

@@ -47,6 +47,8 @@ def test_all_event_types_are_registered():
         "GameWon",
         "MatchFinished",
         "HandVoided",
+        "HandCorrected",
+        "MatchReopened",
         "ScoreAdjusted",
         "MatchForfeited",
         "PlayerResigned",

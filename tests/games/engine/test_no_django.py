@@ -11,6 +11,7 @@ MODULES = [
     "games.engine.actions",
     "games.engine.bot",
     "games.engine.cards",
+    "games.engine.corrections",
     "games.engine.errors",
     "games.engine.events",
     "games.engine.evolve",
