@@ -53,8 +53,66 @@ HAND_FIELDS = (
     "games",
     "voided",
     "void_reason",
+    "corrections",
+    "after_end",
     "version",
 )
+# Events after which every hand row is derived again from the state's hand records: a
+# correction (or a void) of an earlier hand changes the games, points and winners of the
+# hands after it, and which hands count at all.
+REDERIVE_EVENT_TYPES = frozenset({"HandCorrected", "HandVoided", "MatchReopened"})
+_RECORD_KINDS = {"drawn": "draw", "voided": "void"}
+
+
+def hands_rederive(
+    *, match: Match, hands: dict[int, MatchHand], state: MatchState, events: Iterable[Any]
+) -> set[int]:
+    """Bring every hand row in line with the state's finished-hand records (the engine
+    re-derived them from the corrected sequence of hands); a correction also notes when and
+    in which event it was made. Returns the hand numbers changed."""
+    pid = match.player_id_for_seat
+    made = {
+        e.data["hand_number"]: (e.version, e.recorded_at)
+        for e in events
+        if e.type == "HandCorrected"
+    }
+    changed: set[int] = set()
+    for record in state.hand_results:
+        number = record["hand_number"]
+        row = hands.get(number)
+        if row is None:
+            continue
+        kind = record["kind"]
+        values = {
+            "kind": _RECORD_KINDS.get(kind, kind),
+            "knocker_id": pid(record.get("knocker")),
+            "winner_id": pid(record.get("winner")),
+            "points": record.get("points") or 0,
+            "knocker_deadwood": record.get("knocker_deadwood"),
+            "defender_deadwood": record.get("defender_deadwood"),
+            "games": list(record.get("games") or []),
+            "voided": kind == "voided" or bool(record.get("voided")),
+            "void_reason": record.get("void_reason") or (row.void_reason if row.voided else ""),
+            "after_end": bool(record.get("after_end")),
+        }
+        corrections = list(record.get("corrections") or [])
+        stored = list(row.corrections or [])
+        for n, correction in enumerate(corrections):
+            if n < len(stored):
+                corrections[n] = stored[n]
+            elif number in made:
+                version, at = made[number]
+                corrections[n] = {**correction, "version": version, "at": _iso(at)}
+        values["corrections"] = corrections
+        if any(getattr(row, k) != v for k, v in values.items()):
+            for k, v in values.items():
+                setattr(row, k, v)
+            changed.add(number)
+    return changed
+
+
+def _iso(value: Any) -> str:
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)
 
 
 def match_registration(*, match: Match, organiser_ids: Sequence[int]) -> dict[str, Any]:
@@ -103,6 +161,8 @@ def match_summarise(*, match: Match, state: MatchState, events: Sequence[Any]) -
             match.created_at = event.recorded_at
         if event.type in FINISH_EVENT_TYPES:
             match.finished_at = event.recorded_at
+    if match.status != Match.Status.FINISHED:
+        match.finished_at = None  # reopened by a correction
 
 
 def hands_fold(*, match: Match, hands: dict[int, MatchHand], events: Iterable[Any]) -> set[int]:
@@ -170,10 +230,13 @@ def match_project(
     statement = match_summary_statement(
         match=match, state=state, events=events, row_known=row_known
     )
-    voided = [e.data["hand_number"] for e in events if e.type == "HandVoided"]
-    # Only a voided hand updates an existing row; skip compiling a query on every action.
-    hands = {h.hand_number: h for h in match.hands.filter(hand_number__in=voided)} if voided else {}
-    rows = [hands[n] for n in sorted(hands_fold(match=match, hands=hands, events=events))]
+    rederive = any(e.type in REDERIVE_EVENT_TYPES for e in events)
+    # Only a void or a correction updates existing rows; skip a query on every action.
+    hands = {h.hand_number: h for h in match.hands.all()} if rederive else {}
+    touched = hands_fold(match=match, hands=hands, events=events)
+    if rederive:
+        touched |= hands_rederive(match=match, hands=hands, state=state, events=events)
+    rows = [hands[n] for n in sorted(touched)]
     ended = [e for e in events if e.type in FINISH_EVENT_TYPES]
     if ended:
         row = unfinished_hand_row(match=match, state=state, event=ended[-1])
@@ -303,6 +366,8 @@ class _Fold:
         self.state = evolve(self.state, _event_of(event))
         if event.type in HAND_EVENT_TYPES:
             hands_fold(match=self.match, hands=self.hands, events=(event,))
+        if event.type in REDERIVE_EVENT_TYPES:
+            hands_rederive(match=self.match, hands=self.hands, state=self.state, events=(event,))
         elif event.type in FINISH_EVENT_TYPES:
             row = unfinished_hand_row(match=self.match, state=self.state, event=event)
             if row is not None:

@@ -97,6 +97,15 @@ class MatchSaved:
         return any(e.type in FINISH_EVENT_TYPES for e in self.events)
 
     @property
+    def result_changed(self) -> bool:
+        """True if these events ended the match, or corrected a match that stays finished
+        (its games or points, perhaps its winner, are now different)."""
+        if self.finished:
+            return True
+        corrections = ("HandCorrected", "HandVoided")
+        return self.state.status == "finished" and any(e.type in corrections for e in self.events)
+
+    @property
     def reopened(self) -> bool:
         """True if these events put a finished match back into play (a correction)."""
         return any(e.type == "MatchReopened" for e in self.events)

@@ -160,8 +160,12 @@ class HandRecordInputSerializer(serializers.Serializer):
 
 class RulingInputSerializer(serializers.Serializer):
     type = serializers.ChoiceField(
-        choices=["void_hand", "adjust_score", "forfeit", "resign", "cancel"],
-        help_text="cancel: the match ends unplayed, with no winner (a reason is required).",
+        choices=["void_hand", "correct_hand", "adjust_score", "forfeit", "resign", "cancel"],
+        help_text="cancel: the match ends unplayed, with no winner (a reason is required). "
+        "void_hand: the hand in play, or any finished hand (`hand_number`). correct_hand "
+        "(table matches): replace hand `hand_number`'s entry (`knocker`, `gin`, "
+        "`knocker_deadwood`, `defender_deadwood`, or `drawn: true`); the match is derived "
+        "again from the corrected hands, and may finish or go back to play.",
     )
     reason = serializers.CharField(max_length=1000)
     player = serializers.PrimaryKeyRelatedField(
@@ -175,6 +179,24 @@ class RulingInputSerializer(serializers.Serializer):
     points = serializers.IntegerField(
         min_value=-100_000, max_value=100_000, required=False, allow_null=True
     )
+    hand_number = serializers.IntegerField(
+        min_value=1, max_value=10_000, required=False, allow_null=True, default=None
+    )
+    knocker = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="correct_hand: who knocked (a player id).",
+    )
+    gin = serializers.BooleanField(required=False, default=False)
+    knocker_deadwood = serializers.IntegerField(
+        min_value=0, max_value=200, required=False, allow_null=True, default=None
+    )
+    defender_deadwood = serializers.IntegerField(
+        min_value=0, max_value=200, required=False, allow_null=True, default=None
+    )
+    drawn = serializers.BooleanField(required=False, default=False)
 
 
 # --- outputs ------------------------------------------------------------------------------

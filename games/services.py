@@ -8,7 +8,7 @@ import random
 import secrets
 import uuid
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -24,7 +24,7 @@ from games.engine.ruleset import Ruleset
 from games.models import Match, MatchDealPlan
 from games.repository import MatchSaved, MatchWrite
 from games.selectors import user_can_organise_match
-from games.signals import match_finished
+from games.signals import match_finished, match_reopened
 from players.models import Player
 
 # What every write service on a match returns: the match, its state and version after the
@@ -32,7 +32,7 @@ from players.models import Player
 MatchResult = MatchSaved
 
 MODES = ("online", "table")
-RULING_TYPES = ("void_hand", "adjust_score", "forfeit", "resign", "cancel")
+RULING_TYPES = ("void_hand", "correct_hand", "adjust_score", "forfeit", "resign", "cancel")
 
 
 @write_service
@@ -195,6 +195,12 @@ def match_rule(
     player: Player | None = None,
     game: int | None = None,
     points: int | None = None,
+    hand_number: int | None = None,
+    knocker: Player | None = None,
+    gin: bool = False,
+    knocker_deadwood: int | None = None,
+    defender_deadwood: int | None = None,
+    drawn: bool = False,
     request_id: str = "",
 ) -> MatchSaved:
     """An organiser's ruling, recorded as an event with the reason and who ruled:
@@ -209,6 +215,12 @@ def match_rule(
         player=player,
         game=game,
         points=points,
+        hand_number=hand_number,
+        knocker=knocker,
+        gin=gin,
+        knocker_deadwood=knocker_deadwood,
+        defender_deadwood=defender_deadwood,
+        drawn=drawn,
         request_id=request_id,
     )
 
@@ -222,6 +234,12 @@ def match_rule_in_tx(
     player: Player | None = None,
     game: int | None = None,
     points: int | None = None,
+    hand_number: int | None = None,
+    knocker: Player | None = None,
+    gin: bool = False,
+    knocker_deadwood: int | None = None,
+    defender_deadwood: int | None = None,
+    drawn: bool = False,
     request_id: str = "",
 ) -> MatchSaved:
     """`match_rule` inside the caller's transaction (a tournament's ruling)."""
@@ -232,7 +250,8 @@ def match_rule_in_tx(
     write = repository.match_lock(match_id=match_id)
     match = write.match
     _require_organiser(by, match)
-    action = _ruling_action(match, type, reason.strip(), by, player, game, points)
+    entry = _HandEntry(hand_number, knocker, gin, knocker_deadwood, defender_deadwood, drawn)
+    action = _ruling_action(match, type, reason.strip(), by, player, game, points, entry)
     meta = _meta(actor=_user_actor(by), request_id=request_id, ruling_by=by.pk)
     meta["reason"] = reason.strip()
     write.record(decide(write.state, action), meta)
@@ -273,10 +292,15 @@ def _ruling_action(
     player: Player | None,
     game: int | None,
     points: int | None,
+    entry: _HandEntry,
 ) -> A.Action:
     who = by.get_username()
     if kind == "void_hand":
-        return A.VoidHand(reason=reason, by=who)
+        if entry.hand_number is not None and not _is_int(entry.hand_number):
+            raise ValidationError("hand_number is a whole number", code="hand_number")
+        return A.VoidHand(reason=reason, by=who, hand_number=entry.hand_number)
+    if kind == "correct_hand":
+        return _correction(match, reason, who, entry)
     if kind == "cancel":
         return A.CancelMatch(reason=reason, by=who)
     seat = match.seat_of(player.pk) if player is not None else None
@@ -291,6 +315,43 @@ def _ruling_action(
     return A.AdjustScore(seat=seat, game=game, points=points, reason=reason, by=who)
 
 
+class _HandEntry(NamedTuple):
+    """A hand's entry as a correction states it (knocker a player)."""
+
+    hand_number: int | None
+    knocker: Player | None
+    gin: bool
+    knocker_deadwood: int | None
+    defender_deadwood: int | None
+    drawn: bool
+
+
+def _correction(match: Match, reason: str, who: str, entry: _HandEntry) -> A.Action:
+    if not _is_int(entry.hand_number):
+        raise ValidationError("correct_hand needs the hand_number", code="hand_number")
+    if entry.drawn:
+        return A.CorrectHand(hand_number=entry.hand_number, reason=reason, by=who, drawn=True)
+    seat = match.seat_of(entry.knocker.pk) if entry.knocker is not None else None
+    if seat is None:
+        raise ValidationError(
+            "correct_hand needs the knocker, a player of the match (or drawn: true)",
+            code="knocker",
+        )
+    if not _is_count(entry.knocker_deadwood) or not _is_count(entry.defender_deadwood):
+        raise ValidationError(
+            "knocker_deadwood and defender_deadwood are counts of 0 or more", code="deadwood"
+        )
+    return A.CorrectHand(
+        hand_number=entry.hand_number,
+        reason=reason,
+        by=who,
+        knocker=seat,
+        gin=bool(entry.gin),
+        knocker_deadwood=entry.knocker_deadwood,
+        defender_deadwood=entry.defender_deadwood,
+    )
+
+
 def _deal_if_needed(write: MatchWrite) -> None:
     """The next deal is an automatic step, recorded as an event like any other. The deck
     and salt are decided here, outside the engine, and carried in the event."""
@@ -302,9 +363,13 @@ def _deal_if_needed(write: MatchWrite) -> None:
 
 
 def _finished_on_commit(saved: MatchSaved) -> MatchSaved:
-    """Tell other apps (match_finished) once the events that ended the match commit."""
-    if saved.finished:
-        match_id = saved.match.id
+    """Tell other apps once the events that ended the match (match_finished), or put it
+    back in play (match_reopened, a correction), commit. A correction that changes the
+    result of a finished match ends it again: match_finished once more."""
+    match_id = saved.match.id
+    if saved.reopened:
+        transaction.on_commit(lambda: match_reopened.send(sender=Match, match_id=match_id))
+    elif saved.result_changed:
         transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
     return saved
 

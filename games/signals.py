@@ -7,3 +7,7 @@ from django.dispatch import Signal
 
 # Sent with match_id=<UUID> once a match's MatchFinished event has been committed.
 match_finished = Signal()
+
+# Sent with match_id=<UUID> once a correction that put a finished match back in play (its
+# MatchReopened event) has been committed: its result no longer stands.
+match_reopened = Signal()

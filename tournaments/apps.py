@@ -6,9 +6,10 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        from games.signals import match_finished
-        from tournaments.receivers import on_match_finished
+        from games.signals import match_finished, match_reopened
+        from tournaments.receivers import on_match_finished, on_match_reopened
 
         match_finished.connect(on_match_finished, dispatch_uid="tournaments.match_finished")
+        match_reopened.connect(on_match_reopened, dispatch_uid="tournaments.match_reopened")
         # Register the jobs that `tournaments.jobs` queues by name.
         from tournaments import tasks  # noqa: F401

@@ -37,3 +37,8 @@ def round_pair_on_commit(*, tournament_id: int, round_number: int, eta: dt.datet
 def match_finished_on_commit(*, match_id: Any) -> None:
     """Record a finished match's result after this transaction commits."""
     transaction.on_commit(lambda: _queue("tournaments.match_finished", (str(match_id),)))
+
+
+def match_reopened_on_commit(*, match_id: Any) -> None:
+    """Withdraw a reopened match's result after this transaction commits."""
+    transaction.on_commit(lambda: _queue("tournaments.match_reopened", (str(match_id),)))

@@ -64,6 +64,12 @@ def standings_from_events(
                     players.add(pairing["player2"])
         elif event.type == stream.RESULT_RECORDED:
             results[(data["round"], data["table"])] = _result_from_data(data)
+        elif event.type == stream.RESULT_CORRECTED:
+            key = (data["round"], data["table"])
+            if data["after"] is None:  # the match is back in play: no result for now
+                results.pop(key, None)
+            else:
+                results[key] = _result_from_data(data["after"])
         elif event.type == stream.PLAYER_WITHDRAWN:
             withdrawn.add(data["player"])
     lines = compute_standings(

@@ -16,3 +16,12 @@ def on_match_finished(sender: Any, match_id: Any, **kwargs: Any) -> None:
     if not pairings.exists():
         return  # a friendly match, not part of any tournament
     jobs.match_finished_on_commit(match_id=match_id)
+
+
+def on_match_reopened(sender: Any, match_id: Any, **kwargs: Any) -> None:
+    """games.signals.match_reopened (after commit): the match's result no longer stands."""
+    from tournaments import jobs
+    from tournaments.models import Pairing
+
+    if Pairing.objects.filter(match_id=match_id).exists():
+        jobs.match_reopened_on_commit(match_id=match_id)

@@ -310,8 +310,10 @@ def tournament_match_result_record(*, match_id: Any) -> Pairing | None:
         tournament = tournament_lock(tournament_id=pairing_ref.round.tournament_id)
         pairing = Pairing.objects.select_related("round", "match").get(pk=pairing_ref.pk)
         match = pairing.match
-        if pairing.status == Pairing.Status.FINISHED or match.status != "finished":
+        if match.status != "finished":
             return None
+        if pairing.status == Pairing.Status.FINISHED:
+            return _result_correct(tournament, pairing, match)
         pairing.status = Pairing.Status.FINISHED
         pairing.winner_id = match.winner_id
         pairing.games1, pairing.games2 = match.games_won_p1, match.games_won_p2
@@ -323,6 +325,74 @@ def tournament_match_result_record(*, match_id: Any) -> Pairing | None:
         if not round_.pairings.exclude(status=Pairing.Status.FINISHED).exists():
             events += _round_complete(tournament, round_)
         stream.stream_append(tournament=tournament, events=events)
+        standings_refresh(tournament=tournament)
+    return pairing
+
+
+def _result_values(match: Any) -> dict[str, Any]:
+    return {
+        "winner_id": match.winner_id,
+        "games1": match.games_won_p1,
+        "games2": match.games_won_p2,
+        "points1": match.points_p1,
+        "points2": match.points_p2,
+        "result_reason": "forfeit" if match.finish_reason == "forfeit" else "played",
+    }
+
+
+def _later_round_note(tournament: Tournament, round_number: int) -> dict[str, Any]:
+    """What a corrected result of round `round_number` means for the round after it: not
+    paired yet (its pairing will use the corrected standings), paired but not started (the
+    organiser may re-pair it), or started (the pairings stand: arbiters' practice)."""
+    later = Round.objects.filter(tournament=tournament, number=round_number + 1).first()
+    if later is None:
+        return {"next_round": None}
+    started = any(_match_started(p) for p in later.pairings.all())
+    return {"next_round": later.number, "repair_possible": not started}
+
+
+def _result_correct(tournament: Tournament, pairing: Pairing, match: Any) -> Pairing | None:
+    """A finished match's corrected result differs from the one recorded: record the new
+    one (ResultCorrected, before and after) and refresh the standings. Idempotent."""
+    values = _result_values(match)
+    if all(getattr(pairing, k) == v for k, v in values.items()):
+        return None  # the same result: a repeated job
+    before = _result_data(pairing)
+    for k, v in values.items():
+        setattr(pairing, k, v)
+    pairing.save()
+    data = {"round": pairing.round.number, "table": pairing.table, "before": before}
+    data |= {"after": _result_data(pairing), **_later_round_note(tournament, pairing.round.number)}
+    stream.stream_append(tournament=tournament, events=[(stream.RESULT_CORRECTED, data)])
+    standings_refresh(tournament=tournament)
+    return pairing
+
+
+def tournament_match_result_withdraw(*, match_id: Any) -> Pairing | None:
+    """A correction put a finished match back in play: its pairing's result no longer
+    stands (ResultCorrected with no result after); the pairing waits for the match again.
+    Idempotent."""
+    pairing_ref = Pairing.objects.filter(match_id=match_id).select_related("round").first()
+    if pairing_ref is None:
+        return None
+    with service_transaction():
+        tournament = tournament_lock(tournament_id=pairing_ref.round.tournament_id)
+        pairing = Pairing.objects.select_related("round", "match").get(pk=pairing_ref.pk)
+        if pairing.status != Pairing.Status.FINISHED or pairing.match.status == "finished":
+            return None
+        before = _result_data(pairing)
+        pairing.status = Pairing.Status.PENDING
+        pairing.winner_id = None
+        pairing.games1 = pairing.games2 = pairing.points1 = pairing.points2 = 0
+        pairing.result_reason = ""
+        pairing.save()
+        round_ = pairing.round
+        if round_.status == Round.Status.COMPLETED:
+            round_.status = Round.Status.PAIRED
+            round_.save(update_fields=["status"])
+        data = {"round": round_.number, "table": pairing.table, "before": before, "after": None}
+        data |= _later_round_note(tournament, round_.number)
+        stream.stream_append(tournament=tournament, events=[(stream.RESULT_CORRECTED, data)])
         standings_refresh(tournament=tournament)
     return pairing
 

@@ -26,6 +26,7 @@ from tournaments.pairing import TIEBREAKS
 from tournaments.projections import standings_refresh
 from tournaments.rounds import (  # noqa: F401 - the public service API lives here too
     tournament_match_result_record,
+    tournament_match_result_withdraw,
     tournament_round_pair,
     tournament_round_repair,
     tournament_start,

@@ -25,6 +25,8 @@ ROUND_PAIRED = "RoundPaired"
 ROUND_REPAIRED = "RoundRepaired"
 RESULT_RECORDED = "ResultRecorded"
 RESULT_RULED = "ResultRuled"
+# A correction of a match changed (or withdrew) the result recorded for its pairing.
+RESULT_CORRECTED = "ResultCorrected"
 ROUND_DEADLINE_MOVED = "RoundDeadlineMoved"
 ROUND_COMPLETED = "RoundCompleted"
 TOURNAMENT_FINISHED = "TournamentFinished"

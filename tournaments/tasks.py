@@ -55,6 +55,14 @@ def tournament_match_finished(match_id: str) -> bool:
     return tournament_match_result_record(match_id=match_id) is not None
 
 
+@shared_task(name="tournaments.match_reopened", **_RETRYING)
+def tournament_match_reopened(match_id: str) -> bool:
+    """A correction put a finished match back in play: withdraw its recorded result."""
+    from tournaments.services import tournament_match_result_withdraw
+
+    return tournament_match_result_withdraw(match_id=match_id) is not None
+
+
 @shared_task(name="tournaments.deadlines_enforce", **_RETRYING)
 def tournament_deadlines_enforce() -> int:
     """Periodic (beat): forfeit players past the turn time or the round deadline."""

@@ -131,6 +131,12 @@ class MatchHand(models.Model):
     games = models.JSONField(default=list)
     voided = models.BooleanField(default=False)
     void_reason = models.TextField(blank=True, default="")
+    # Each correction of the hand's entry: {"before", "after", "reason", "by", "version",
+    # "at"}; the first "before" is the entry as first recorded (a crossed-out line).
+    corrections = models.JSONField(default=list, blank=True)
+    # Played after the point where the (corrected) sequence of hands ended the match: kept,
+    # but counts for nothing.
+    after_end = models.BooleanField(default=False)
     version = models.PositiveIntegerField(help_text="stream version of the event that ended it")
 
     class Meta:

@@ -1,0 +1,117 @@
+"""A corrected table result flows on into the tournament: the result is recorded again
+(ResultCorrected, before and after), standings follow, and the organiser is told whether the
+next round may still be re-paired; a match put back in play withdraws its result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import Match
+from games.services import match_record_hand, match_rule
+from players.models import Player
+from tournaments import services
+from tournaments.models import Pairing
+from tournaments.projections import standings_from_events
+from tournaments.selectors import tournament_standings
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the result jobs run after commit
+
+
+def _tournament(organiser: Any, players: list[Player]) -> Any:
+    tournament = services.tournament_create(
+        name="Tuesday",
+        format="swiss",
+        rounds=2,
+        created_by=organiser,
+        ruleset={"game_target": 25, "end_when_decided": True},
+        play_mode="table",
+    )
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
+        services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
+    services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    return tournament
+
+
+def _win(match_id: Any, organiser: Any, knocker: Player, hands: int = 2) -> None:
+    for _ in range(hands):
+        match_record_hand(
+            match_id=match_id,
+            by=organiser,
+            knocker=knocker,
+            gin=True,
+            knocker_deadwood=0,
+            defender_deadwood=30,
+        )
+
+
+def _events(tournament: Any) -> list[Any]:
+    import eventstore
+
+    return eventstore.load(stream_id=tournament.stream_id)
+
+
+def test_a_corrected_last_result_flows_into_the_standings(organiser):
+    ann, ben = (Player.objects.create(name=n) for n in ("Ann", "Ben"))
+    tournament = _tournament(organiser, [ann, ben])
+    pairing = Pairing.objects.get(round__tournament=tournament, round__number=1)
+    seat_of_ann = 0 if pairing.player1_id == ann.pk else 1
+    _win(pairing.match_id, organiser, ben, hands=1)  # entered as Ben's gin: a typo
+    _win(pairing.match_id, organiser, ann, hands=2)
+    pairing.refresh_from_db()
+    assert pairing.status == "finished" and pairing.winner_id == ann.pk
+    assert sorted((pairing.games1, pairing.games2)) == [1, 2]
+    match_rule(
+        match_id=pairing.match_id,
+        by=organiser,
+        type="correct_hand",
+        reason="hand 1 was Ann's gin",
+        hand_number=1,
+        knocker=ann,
+        gin=True,
+        knocker_deadwood=0,
+        defender_deadwood=30,
+    )
+    pairing.refresh_from_db()
+    ann_games = pairing.games1 if seat_of_ann == 0 else pairing.games2
+    ben_games = pairing.games2 if seat_of_ann == 0 else pairing.games1
+    assert (pairing.winner_id, ann_games, ben_games) == (ann.pk, 2, 0)
+    corrected = [e for e in _events(tournament) if e.type == "ResultCorrected"]
+    assert len(corrected) == 1
+    data = corrected[0].data
+    assert data["before"]["winner"] == data["after"]["winner"] == ann.pk
+    assert data["after"] != data["before"]
+    # Round 2 was paired when round 1 ended, and none of its matches has started: the
+    # organiser is told it may be re-paired, and it can be.
+    assert data["next_round"] == 2 and data["repair_possible"] is True
+    assert services.tournament_round_repair(
+        tournament_id=tournament.pk, round_number=2, by=organiser, reason="result corrected"
+    )
+    # The standings rebuilt from the tournament's events alone say what the rows say.
+    lines, _ = standings_from_events(
+        events=_events(tournament), tiebreaks=["match_wins", "games_won"]
+    )
+    rows = list(tournament_standings(tournament=tournament))
+    assert [line.player for line in lines] == [row.player_id for row in rows]
+    assert [line.games_won for line in lines] == [row.games_won for row in rows]
+
+
+def test_a_reopened_match_withdraws_its_result(organiser):
+    ann, ben = (Player.objects.create(name=n) for n in ("Ann", "Ben"))
+    tournament = _tournament(organiser, [ann, ben])
+    pairing = Pairing.objects.get(round__tournament=tournament, round__number=1)
+    _win(pairing.match_id, organiser, ann)
+    match_rule(
+        match_id=pairing.match_id,
+        by=organiser,
+        type="void_hand",
+        reason="hand 2 was never played",
+        hand_number=2,
+    )
+    assert Match.objects.get(pk=pairing.match_id).status == "in_progress"
+    pairing.refresh_from_db()
+    assert pairing.status == "pending" and pairing.winner_id is None
+    withdrawn = [e for e in _events(tournament) if e.type == "ResultCorrected"]
+    assert withdrawn[-1].data["after"] is None
