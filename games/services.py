@@ -21,10 +21,11 @@ from games.engine import actions as A
 from games.engine.cards import FULL_DECK, validate_deck
 from games.engine.match import decide, needs_deal, start_match
 from games.engine.ruleset import Ruleset
+from games.engine.state import MatchState
 from games.models import Match, MatchDealPlan
 from games.repository import MatchSaved, MatchWrite
 from games.selectors import user_can_organise_match
-from games.signals import match_finished, match_reopened
+from games.signals import match_finished, match_reopened, match_result_changing
 from players.models import Player
 
 # What every write service on a match returns: the match, its state and version after the
@@ -254,7 +255,9 @@ def match_rule_in_tx(
     action = _ruling_action(match, type, reason.strip(), by, player, game, points, entry)
     meta = _meta(actor=_user_actor(by), request_id=request_id, ruling_by=by.pk)
     meta["reason"] = reason.strip()
+    before = write.state
     write.record(decide(write.state, action), meta)
+    _check_result_change(match, before, write.state)
     _deal_if_needed(write)
     return _finished_on_commit(repository.match_save(write))
 
@@ -360,6 +363,22 @@ def _deal_if_needed(write: MatchWrite) -> None:
     deck = _deck_for(write.match, write.state.hand_number + 1)
     salt = secrets.token_hex(16)
     write.record(decide(write.state, A.Deal(deck=deck, salt=salt)), _meta(actor="system"))
+
+
+def _check_result_change(match: Match, before: MatchState, after: MatchState) -> None:
+    """A ruling that changes a finished match's winner (or reopens it) asks the other apps
+    first (`match_result_changing`): a receiver refuses by raising a domain error, e.g. a
+    knockout whose next match, played by the winner of this one, is in play."""
+    if before.status != "finished" or after.finish_reason == "cancelled":
+        return
+    if after.status == "finished" and after.winner == before.winner:
+        return
+    match_result_changing.send(
+        sender=Match,
+        match_id=match.id,
+        winner_before=match.player_id_for_seat(before.winner),
+        winner_after=match.player_id_for_seat(after.winner) if after.status == "finished" else None,
+    )
 
 
 def _finished_on_commit(saved: MatchSaved) -> MatchSaved:

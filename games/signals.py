@@ -11,3 +11,9 @@ match_finished = Signal()
 # Sent with match_id=<UUID> once a correction that put a finished match back in play (its
 # MatchReopened event) has been committed: its result no longer stands.
 match_reopened = Signal()
+
+# Sent INSIDE the transaction of a ruling that would change a finished match's winner (or
+# put it back in play), with match_id, winner_before and winner_after (player ids; None for
+# no winner): a receiver refuses the change by raising a domain error (core.errors), which
+# rolls the ruling back. Receivers must not write.
+match_result_changing = Signal()

@@ -18,9 +18,10 @@ from games.selectors import ruleset_normalise
 from players.models import Player
 from tournaments import services
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
-from tournaments.pairing import TIEBREAKS
-from tournaments.projections import standings_rebuild, standings_refresh
+from tournaments.pairing import TIEBREAK_CHOICES
+from tournaments.projections import standings_rebuild
 from tournaments.selectors import pairing_overdue
+from tournaments.services import SETTINGS_FIXED_AFTER_START, SETTINGS_MUTABLE
 
 
 class _ReadOnlyInline(admin.TabularInline):
@@ -103,8 +104,8 @@ class TournamentAdminForm(forms.ModelForm):
 
     def clean_tiebreaks(self) -> list[str]:
         value = self.cleaned_data["tiebreaks"] or []
-        if not isinstance(value, list) or not set(value) <= set(TIEBREAKS):
-            raise forms.ValidationError(f"a list of names among {', '.join(TIEBREAKS)}")
+        if not isinstance(value, list) or not set(value) <= set(TIEBREAK_CHOICES):
+            raise forms.ValidationError(f"a list of names among {', '.join(TIEBREAK_CHOICES)}")
         if len(set(value)) != len(value):
             raise forms.ValidationError("each tiebreak once")
         return value
@@ -115,6 +116,9 @@ class TournamentAdminForm(forms.ModelForm):
         if swiss and not data.get("rounds_planned") and self.instance.pk is None:
             self.add_error("rounds_planned", "a Swiss tournament needs a number of rounds")
         return data
+
+
+SETTINGS_EDITABLE = (*SETTINGS_MUTABLE, *SETTINGS_FIXED_AFTER_START)
 
 
 @admin.register(Tournament)
@@ -146,8 +150,19 @@ class TournamentAdmin(ServiceAdmin):
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:
-            super().save_model(request, obj, form, change)  # settings only; decisions are actions
-            standings_refresh(tournament=obj)  # the tiebreak order may have changed
+            # Settings go through the service: one SettingsChanged event, refused where
+            # the tournament has started and the setting may no longer change.
+            changes = {name: form.cleaned_data[name] for name in form.changed_data}
+            changes = {k: v for k, v in changes.items() if k in SETTINGS_EDITABLE}
+            _call(
+                request,
+                f"{obj} settings",
+                services.tournament_settings_change,
+                tournament_id=obj.pk,
+                changes=changes,
+                reason="changed in the admin",
+            )
+            obj.refresh_from_db()
             return
         created = services.tournament_create(
             name=obj.name,

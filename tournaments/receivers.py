@@ -25,3 +25,21 @@ def on_match_reopened(sender: Any, match_id: Any, **kwargs: Any) -> None:
 
     if Pairing.objects.filter(match_id=match_id).exists():
         jobs.match_reopened_on_commit(match_id=match_id)
+
+
+def on_match_result_changing(sender: Any, match_id: Any, winner_before: Any, **kwargs: Any) -> None:
+    """games.signals.match_result_changing: in a knockout, the winner of this match plays
+    on; while that next match is in play its players cannot change under it."""
+    from tournaments.selectors import knockout_dependent_match_in_play
+
+    dependent = knockout_dependent_match_in_play(match_id=match_id, winner=winner_before)
+    if dependent is not None:
+        from core.errors import ConflictError
+
+        round_number, table, dependent_id = dependent
+        raise ConflictError(
+            f"the winner of this match plays round {round_number}, table {table} (match"
+            f" {dependent_id}), which is in play: cancel or finish that match first",
+            code="dependent_match_in_play",
+            extra={"match": str(dependent_id), "round": round_number, "table": table},
+        )

@@ -51,6 +51,33 @@ def matches_followable(*, user: User) -> QuerySet:
     return match_list_followable(user=user, also_ids=ids.values("match_id"))
 
 
+def knockout_dependent_match_in_play(*, match_id: Any, winner: Any) -> tuple | None:
+    """(round, table, match id) of the knockout match in play that `winner` of `match_id`
+    went on to play, if there is one."""
+    pairing = (
+        Pairing.objects.filter(match_id=match_id, round__tournament__format="knockout")
+        .select_related("round")
+        .first()
+    )
+    if pairing is None or winner is None:
+        return None
+    later = (
+        Pairing.objects.filter(
+            round__tournament_id=pairing.round.tournament_id,
+            round__number__gt=pairing.round.number,
+            status=Pairing.Status.PENDING,
+            match__isnull=False,
+        )
+        .filter(Q(player1_id=winner) | Q(player2_id=winner))
+        .select_related("round")
+        .order_by("round__number")
+        .first()
+    )
+    if later is None:
+        return None
+    return (later.round.number, later.table, later.match_id)
+
+
 def match_followable(*, user: User, match: Any) -> bool:
     """May `user` follow `match` (its page)? Its players and organisers (and staff) may,
     and anyone who may see a tournament the match belongs to."""

@@ -15,14 +15,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Max
 from django.utils import timezone
 
-from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from core.errors import ConflictError, PermissionDeniedError, ValidationError, VersionConflictError
 from core.transactions import service_transaction, write_service
 from games.selectors import ruleset_normalise
 from players.models import Club, Player
 from players.selectors import user_is_organiser
 from tournaments import stream
 from tournaments.models import Registration, Tournament, validate_time_zone
-from tournaments.pairing import TIEBREAKS
+from tournaments.pairing import TIEBREAK_CHOICES
 from tournaments.projections import standings_refresh
 from tournaments.rounds import (  # noqa: F401 - the public service API lives here too
     tournament_match_result_record,
@@ -44,9 +44,10 @@ from tournaments.stream import system_user  # noqa: F401
 def _validate_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
     if not tiebreaks:
         return []
-    if len(set(tiebreaks)) != len(tiebreaks) or not set(tiebreaks) <= set(TIEBREAKS):
+    if len(set(tiebreaks)) != len(tiebreaks) or not set(tiebreaks) <= set(TIEBREAK_CHOICES):
         raise ValidationError(
-            f"tiebreaks must be distinct names among {', '.join(TIEBREAKS)}", code="tiebreaks"
+            f"tiebreaks must be distinct names among {', '.join(TIEBREAK_CHOICES)}",
+            code="tiebreaks",
         )
     return list(tiebreaks)
 
@@ -97,6 +98,16 @@ def tournament_create(
         validate_time_zone(time_zone)
     except Exception as exc:
         raise ValidationError(str(exc), code="time_zone") from exc
+    for label, value in (
+        ("round_interval", round_interval),
+        ("round_duration", round_duration),
+        ("turn_time", turn_time),
+    ):
+        if value is not None and not _duration_ok(value):
+            raise ValidationError(
+                f"{label} must be a positive duration of at most {MAX_DURATION.days} days",
+                code="duration",
+            )
     starts = [_aware(s, "round_starts") for s in round_starts]
     tournament = Tournament.objects.create(
         name=name.strip(),
@@ -123,6 +134,135 @@ def tournament_create(
         by=created_by,
     )
     return tournament
+
+
+# What an organiser may change, and what is fixed once the tournament has started (the
+# pairings and matches already made were made under it).
+SETTINGS_MUTABLE = (
+    "name",
+    "is_public",
+    "starts_at",
+    "round_interval",
+    "round_duration",
+    "turn_time",
+    "rounds_planned",
+    "tiebreaks",
+    "time_zone",
+)
+SETTINGS_FIXED_AFTER_START = ("ruleset", "format", "play_mode", "check_in_required")
+
+
+@write_service
+def tournament_settings_change(
+    *,
+    tournament_id: int,
+    by: AbstractBaseUser,
+    changes: dict[str, Any],
+    reason: str = "",
+    expected_version: int | None = None,
+) -> Tournament:
+    """Change a tournament's settings: one SettingsChanged event with each setting's old and
+    new value, who and why. The ruleset, format, play mode and check-in rule are refused
+    once the tournament has started; the schedule, tiebreak order and rounds may change
+    (rounds not below those already paired). Nothing changed: no event."""
+    tournament = tournament_lock(tournament_id=tournament_id)
+    if not user_can_organise(user=by, tournament=tournament):
+        raise PermissionDeniedError("only the tournament's organisers may change its settings")
+    if expected_version is not None and expected_version != tournament.version:
+        raise VersionConflictError(
+            f"the tournament is at version {tournament.version}, not {expected_version}",
+            extra={"current_version": tournament.version},
+        )
+    unknown = sorted(set(changes) - set(SETTINGS_MUTABLE) - set(SETTINGS_FIXED_AFTER_START))
+    if unknown:
+        raise ValidationError(f"unknown settings: {', '.join(unknown)}", code="unknown_setting")
+    changed: dict[str, dict[str, Any]] = {}
+    for name, raw in changes.items():
+        value = _setting_value(tournament, name, raw)
+        old = getattr(tournament, name)
+        if value == old:
+            continue
+        if (
+            name in SETTINGS_FIXED_AFTER_START
+            and tournament.status != Tournament.Status.REGISTRATION
+        ):
+            raise ConflictError(
+                f"the {name.replace('_', ' ')} cannot change once the tournament has started",
+                code="setting_fixed",
+            )
+        changed[name] = {"old": _jsonable(old), "new": _jsonable(value)}
+        setattr(tournament, name, value)
+    if not changed:
+        return tournament
+    tournament.save()
+    stream.stream_append(
+        tournament=tournament,
+        events=[(stream.SETTINGS_CHANGED, {"changes": changed})],
+        by=by,
+        reason=reason,
+    )
+    if "tiebreaks" in changed:
+        standings_refresh(tournament=tournament)
+    return tournament
+
+
+def _setting_value(tournament: Tournament, name: str, raw: Any) -> Any:
+    """`raw` checked and in the form the tournament row holds."""
+    if name == "ruleset":
+        return ruleset_normalise(ruleset=raw)
+    if name == "tiebreaks":
+        return _validate_tiebreaks(raw)
+    if name == "format" and raw not in Tournament.Format.values:
+        raise ValidationError(f"format must be one of {Tournament.Format.values}", code="format")
+    if name == "play_mode" and raw not in Tournament.PlayMode.values:
+        raise ValidationError("play_mode must be online or table", code="play_mode")
+    if name == "name":
+        if not isinstance(raw, str) or not raw.strip():
+            raise ValidationError("a tournament needs a name", code="name")
+        return raw.strip()
+    if name == "time_zone":
+        try:
+            validate_time_zone(raw)
+        except Exception as exc:
+            raise ValidationError(str(exc), code="time_zone") from exc
+    if name == "starts_at":
+        return _aware(raw, "starts_at")
+    durations = ("round_interval", "round_duration", "turn_time")
+    if name in durations and raw is not None and not _duration_ok(raw):
+        raise ValidationError(
+            f"{name} must be a positive duration of at most {MAX_DURATION.days} days",
+            code="duration",
+        )
+    if name == "rounds_planned":
+        if tournament.format != Tournament.Format.SWISS:
+            raise ValidationError("only a Swiss tournament has a number of rounds", code="rounds")
+        if (
+            not isinstance(raw, int)
+            or isinstance(raw, bool)
+            or raw < max(1, tournament.current_round)
+        ):
+            raise ValidationError(
+                f"rounds must be at least {max(1, tournament.current_round)} (rounds paired)",
+                code="rounds",
+            )
+    if name in ("is_public", "check_in_required") and not isinstance(raw, bool):
+        raise ValidationError(f"{name} is true or false", code=name)
+    return raw
+
+
+MAX_DURATION = dt.timedelta(days=30)
+
+
+def _duration_ok(value: Any) -> bool:
+    return isinstance(value, dt.timedelta) and dt.timedelta(0) < value <= MAX_DURATION
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    return value
 
 
 def _created_data(t: Tournament) -> dict[str, Any]:

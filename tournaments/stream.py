@@ -25,6 +25,8 @@ ROUND_PAIRED = "RoundPaired"
 ROUND_REPAIRED = "RoundRepaired"
 RESULT_RECORDED = "ResultRecorded"
 RESULT_RULED = "ResultRuled"
+# An organiser changed settings: {"changes": {name: {"old", "new"}}}.
+SETTINGS_CHANGED = "SettingsChanged"
 # A correction of a match changed (or withdrew) the result recorded for its pairing.
 RESULT_CORRECTED = "ResultCorrected"
 ROUND_DEADLINE_MOVED = "RoundDeadlineMoved"

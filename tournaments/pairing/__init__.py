@@ -10,11 +10,18 @@ from tournaments.pairing.knockout import (
 )
 from tournaments.pairing.pair import Pair
 from tournaments.pairing.round_robin import round_robin_rounds
-from tournaments.pairing.standings import TIEBREAKS, Result, Standing, standings
+from tournaments.pairing.standings import (
+    TIEBREAK_CHOICES,
+    TIEBREAKS,
+    Result,
+    Standing,
+    standings,
+)
 from tournaments.pairing.swiss import SwissPlayer, count_rematches, min_rematches, swiss_pair
 
 __all__ = [
     "TIEBREAKS",
+    "TIEBREAK_CHOICES",
     "Pair",
     "Result",
     "Standing",

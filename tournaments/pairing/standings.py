@@ -7,6 +7,10 @@ Choices (documented because tournaments differ):
   and half the opponent's match wins towards Sonneborn-Berger.
 - Buchholz = sum of the match wins of every opponent met (byes contribute nothing).
 - Sonneborn-Berger = sum of the match wins of the opponents beaten (+ half for draws).
+- Median Buchholz = Buchholz less the best and the worst opponent's match wins (with fewer
+  than three opponents, plain Buchholz).
+- Head-to-head: among the players still tied on the tiebreaks before it, the matches each
+  won against the others of that group.
 - Ranks are sequential (1, 2, 3, ...), never shared: after the chosen tiebreaks (all
   "higher is better"), the lower player id ranks first, so the order is total and stable.
 """
@@ -17,6 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 TIEBREAKS = ("match_wins", "games_won", "points_diff", "buchholz", "sonneborn_berger")
+# Every tiebreak an organiser may choose (TIEBREAKS, in that order, is the Swiss default).
+TIEBREAK_CHOICES = (*TIEBREAKS, "median_buchholz", "head_to_head")
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,7 @@ class Standing:
     buchholz: float
     sonneborn_berger: float
     byes: int
+    median_buchholz: float = 0.0
 
 
 @dataclass
@@ -63,18 +70,38 @@ def standings(
     tiebreaks: Sequence[str] = TIEBREAKS[:3],
 ) -> list[Standing]:
     """Order the players by the tiebreaks in turn (higher is better), then by player id."""
-    unknown = [t for t in tiebreaks if t not in TIEBREAKS]
+    unknown = [t for t in tiebreaks if t not in TIEBREAK_CHOICES]
     if unknown:
-        raise ValueError(f"standings: unknown tiebreaks {unknown}; choose from {TIEBREAKS}")
+        raise ValueError(f"standings: unknown tiebreaks {unknown}; choose from {TIEBREAK_CHOICES}")
     tallies = {p: _Tally() for p in players}
     if len(tallies) != len(players):
         raise ValueError("standings: duplicate player ids")
     for result in results:
         _count(result, tallies)
     wins = {p: t.match_wins for p, t in tallies.items()}
-    rows = [_row(p, tallies[p], wins) for p in players]
-    rows.sort(key=lambda row: (*(-row[t] for t in tiebreaks), row["player"]))
-    return [Standing(rank=i, **row) for i, row in enumerate(rows, 1)]
+    rows = {p: _row(p, tallies[p], wins) for p in players}
+    keys: dict[int, list[float]] = {p: [] for p in players}
+    for tiebreak in tiebreaks:
+        if tiebreak == "head_to_head":
+            for p, score in _head_to_head(keys, tallies).items():
+                keys[p].append(score)
+        else:
+            for p in players:
+                keys[p].append(rows[p][tiebreak])
+    order = sorted(players, key=lambda p: (*(-k for k in keys[p]), p))
+    return [Standing(rank=i, **rows[p]) for i, p in enumerate(order, 1)]
+
+
+def _head_to_head(keys: dict[int, list[float]], tallies: dict[int, _Tally]) -> dict[int, int]:
+    """Each player's wins against the others tied with them on the keys so far."""
+    groups: dict[tuple[float, ...], set[int]] = {}
+    for p, k in keys.items():
+        groups.setdefault(tuple(k), set()).add(p)
+    out = {}
+    for members in groups.values():
+        for p in members:
+            out[p] = sum(1 for beaten in tallies[p].beaten if beaten in members)
+    return out
 
 
 def _count(result: Result, tallies: dict[int, _Tally]) -> None:
@@ -118,4 +145,11 @@ def _row(player: int, t: _Tally, wins: dict[int, int]) -> dict:
             sum(wins[o] for o in t.beaten) + sum(wins[o] for o in t.drawn) / 2
         ),
         "byes": t.byes,
+        "median_buchholz": float(_median_buchholz([wins[o] for o in t.opponents])),
     }
+
+
+def _median_buchholz(scores: list[int]) -> int:
+    if len(scores) < 3:
+        return sum(scores)
+    return sum(scores) - max(scores) - min(scores)

@@ -1,0 +1,154 @@
+"""Every organiser decision is an event: settings changes are logged with old and new
+values, refused where the tournament has started; and a knockout correction cannot change
+who advanced while the next match is in play."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+import eventstore
+from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from games.services import match_record_hand, match_rule
+from players.models import Player
+from tournaments import services
+from tournaments.models import Pairing, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _tournament(organiser, players, **kwargs) -> Tournament:
+    kwargs.setdefault("format", "swiss")
+    kwargs.setdefault("rounds", 3 if kwargs["format"] == "swiss" else None)
+    tournament = services.tournament_create(
+        name="Tuesday",
+        created_by=organiser,
+        ruleset={"game_target": 25, "end_when_decided": True},
+        play_mode="table",
+        **kwargs,
+    )
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
+        services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
+    return tournament
+
+
+def _settings_events(tournament):
+    events = eventstore.load(stream_id=tournament.stream_id)
+    return [e for e in events if e.type == "SettingsChanged"]
+
+
+def test_a_settings_change_is_logged_with_old_and_new_values(organiser):
+    players = [Player.objects.create(name=n) for n in ("Ann", "Ben", "Cy", "Di")]
+    tournament = _tournament(organiser, players)
+    services.tournament_settings_change(
+        tournament_id=tournament.pk,
+        by=organiser,
+        changes={"tiebreaks": ["match_wins", "head_to_head"], "turn_time": dt.timedelta(seconds=60)},
+        reason="club rules",
+    )
+    [event] = _settings_events(tournament)
+    changes = event.data["changes"]
+    assert changes["tiebreaks"] == {"old": [], "new": ["match_wins", "head_to_head"]}
+    assert changes["turn_time"] == {"old": None, "new": 60.0}
+    assert event.data["reason"] == "club rules"
+    # The same values again change nothing and write nothing.
+    services.tournament_settings_change(
+        tournament_id=tournament.pk,
+        by=organiser,
+        changes={"tiebreaks": ["match_wins", "head_to_head"]},
+    )
+    assert len(_settings_events(tournament)) == 1
+
+
+def test_what_may_no_longer_change_after_the_start_is_refused(organiser):
+    players = [Player.objects.create(name=n) for n in ("Ann", "Ben")]
+    tournament = _tournament(organiser, players)
+    services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    with pytest.raises(ConflictError) as caught:
+        services.tournament_settings_change(
+            tournament_id=tournament.pk, by=organiser, changes={"ruleset": {"game_target": 50}}
+        )
+    assert caught.value.code == "setting_fixed"
+    assert Tournament.objects.get(pk=tournament.pk).ruleset["game_target"] == 25
+    # The schedule may change, and is logged.
+    services.tournament_settings_change(
+        tournament_id=tournament.pk, by=organiser, changes={"rounds_planned": 4}
+    )
+    assert _settings_events(tournament)[-1].data["changes"]["rounds_planned"] == {
+        "old": 3,
+        "new": 4,
+    }
+    with pytest.raises(ValidationError):
+        services.tournament_settings_change(
+            tournament_id=tournament.pk, by=organiser, changes={"rounds_planned": 0}
+        )
+    with pytest.raises(ValidationError) as caught:
+        services.tournament_settings_change(
+            tournament_id=tournament.pk, by=organiser, changes={"colour": "red"}
+        )
+    assert caught.value.code == "unknown_setting"
+    with pytest.raises(ValidationError) as caught:
+        services.tournament_settings_change(
+            tournament_id=tournament.pk,
+            by=organiser,
+            changes={"round_duration": dt.timedelta(days=999_999_999)},
+        )
+    assert caught.value.code == "duration"
+    stranger = players[0].user
+    if stranger is not None:
+        with pytest.raises(PermissionDeniedError):
+            services.tournament_settings_change(
+                tournament_id=tournament.pk, by=stranger, changes={"name": "Mine"}
+            )
+
+
+def _win(match_id, organiser, knocker, hands=2):
+    for _ in range(hands):
+        match_record_hand(
+            match_id=match_id,
+            by=organiser,
+            knocker=knocker,
+            gin=True,
+            knocker_deadwood=0,
+            defender_deadwood=30,
+        )
+
+
+def test_a_knockout_correction_cannot_change_who_advanced_while_they_play_on(
+    organiser, django_capture_on_commit_callbacks
+):
+    players = [Player.objects.create(name=n, rating=2000 - i) for i, n in enumerate("ABCD")]
+    tournament = _tournament(organiser, players, format="knockout")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    first = list(Pairing.objects.filter(round__tournament=tournament, round__number=1))
+    for pairing in first:
+        with django_capture_on_commit_callbacks(execute=True):
+            _win(pairing.match_id, organiser, pairing.player1)
+    final = Pairing.objects.get(round__tournament=tournament, round__number=2)
+    assert final.status == "pending"
+    pairing = first[0]
+    with pytest.raises(ConflictError) as caught:
+        match_rule(
+            match_id=pairing.match_id,
+            by=organiser,
+            type="void_hand",
+            reason="hand 2 was misdealt",
+            hand_number=2,
+        )
+    assert caught.value.code == "dependent_match_in_play"
+    assert str(final.match_id) in caught.value.message
+    # A correction that leaves the winner as it was is allowed.
+    match_rule(
+        match_id=pairing.match_id,
+        by=organiser,
+        type="correct_hand",
+        reason="more deadwood",
+        hand_number=1,
+        knocker=pairing.player1,
+        gin=True,
+        knocker_deadwood=0,
+        defender_deadwood=40,
+    )
