@@ -4,6 +4,7 @@ match for a given viewer, its event stream with hidden cards removed, audit repl
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -21,6 +22,38 @@ from players.models import Player
 from players.selectors import player_for_user
 
 User = AbstractBaseUser | AnonymousUser | None
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """A match's result as other apps see it (tournaments record it), read from its read
+    model: status, winner (player id), games won and points per player (player1 first),
+    how it finished, when it last moved, and its stream version."""
+
+    match_id: str
+    status: str
+    player1: int
+    player2: int
+    winner: int | None
+    games_won: tuple[int, int]
+    points: tuple[int, int]
+    finish_reason: str
+    last_action_at: Any
+    version: int
+
+
+def match_outcomes(*, match_ids: Any) -> dict[str, MatchOutcome]:
+    """The outcomes of the matches `match_ids` (unknown ids are left out), by match id."""
+    rows = Match.objects.filter(pk__in=list(match_ids)).values_list(
+        "id", "status", "player1_id", "player2_id", "winner_id", "games_won_p1",
+        "games_won_p2", "points_p1", "points_p2", "finish_reason", "last_action_at", "version",
+    )  # fmt: skip
+    out = {}
+    for mid, status, p1, p2, winner, g1, g2, pt1, pt2, reason, last, version in rows:
+        out[str(mid)] = MatchOutcome(
+            str(mid), status, p1, p2, winner, (g1, g2), (pt1, pt2), reason, last, version
+        )
+    return out
 
 
 def ruleset_normalise(*, ruleset: dict | None) -> dict:

@@ -16,9 +16,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from core.transactions import service_transaction
-from games.selectors import match_get, user_can_organise_match
+from games.selectors import MatchOutcome, match_get, match_outcomes, user_can_organise_match
 from games.services import match_create_in_tx, match_rule_in_tx
 from players.models import Player
 from tournaments import jobs, stream
@@ -308,17 +308,15 @@ def tournament_match_result_record(*, match_id: Any) -> Pairing | None:
         return None  # not a tournament match (or one replaced by a re-pairing)
     with service_transaction():
         tournament = tournament_lock(tournament_id=pairing_ref.round.tournament_id)
-        pairing = Pairing.objects.select_related("round", "match").get(pk=pairing_ref.pk)
-        match = pairing.match
-        if match.status != "finished":
+        pairing = Pairing.objects.select_related("round").get(pk=pairing_ref.pk)
+        outcome = match_outcomes(match_ids=[pairing.match_id]).get(str(pairing.match_id))
+        if outcome is None or outcome.status != "finished":
             return None
         if pairing.status == Pairing.Status.FINISHED:
-            return _result_correct(tournament, pairing, match)
+            return _result_correct(tournament, pairing, outcome)
         pairing.status = Pairing.Status.FINISHED
-        pairing.winner_id = match.winner_id
-        pairing.games1, pairing.games2 = match.games_won_p1, match.games_won_p2
-        pairing.points1, pairing.points2 = match.points_p1, match.points_p2
-        pairing.result_reason = "forfeit" if match.finish_reason == "forfeit" else "played"
+        for name, value in _result_values(outcome).items():
+            setattr(pairing, name, value)
         pairing.save()
         events = [(stream.RESULT_RECORDED, _result_data(pairing))]
         round_ = pairing.round
@@ -329,14 +327,16 @@ def tournament_match_result_record(*, match_id: Any) -> Pairing | None:
     return pairing
 
 
-def _result_values(match: Any) -> dict[str, Any]:
+def _result_values(outcome: MatchOutcome) -> dict[str, Any]:
+    """The pairing's result fields from its match's outcome (the pairing's player1 is the
+    match's player1)."""
     return {
-        "winner_id": match.winner_id,
-        "games1": match.games_won_p1,
-        "games2": match.games_won_p2,
-        "points1": match.points_p1,
-        "points2": match.points_p2,
-        "result_reason": "forfeit" if match.finish_reason == "forfeit" else "played",
+        "winner_id": outcome.winner,
+        "games1": outcome.games_won[0],
+        "games2": outcome.games_won[1],
+        "points1": outcome.points[0],
+        "points2": outcome.points[1],
+        "result_reason": "forfeit" if outcome.finish_reason == "forfeit" else "played",
     }
 
 
@@ -351,10 +351,12 @@ def _later_round_note(tournament: Tournament, round_number: int) -> dict[str, An
     return {"next_round": later.number, "repair_possible": not started}
 
 
-def _result_correct(tournament: Tournament, pairing: Pairing, match: Any) -> Pairing | None:
+def _result_correct(
+    tournament: Tournament, pairing: Pairing, outcome: MatchOutcome
+) -> Pairing | None:
     """A finished match's corrected result differs from the one recorded: record the new
     one (ResultCorrected, before and after) and refresh the standings. Idempotent."""
-    values = _result_values(match)
+    values = _result_values(outcome)
     if all(getattr(pairing, k) == v for k, v in values.items()):
         return None  # the same result: a repeated job
     before = _result_data(pairing)
@@ -377,8 +379,11 @@ def tournament_match_result_withdraw(*, match_id: Any) -> Pairing | None:
         return None
     with service_transaction():
         tournament = tournament_lock(tournament_id=pairing_ref.round.tournament_id)
-        pairing = Pairing.objects.select_related("round", "match").get(pk=pairing_ref.pk)
-        if pairing.status != Pairing.Status.FINISHED or pairing.match.status == "finished":
+        pairing = Pairing.objects.select_related("round").get(pk=pairing_ref.pk)
+        outcome = match_outcomes(match_ids=[pairing.match_id]).get(str(pairing.match_id))
+        if pairing.status != Pairing.Status.FINISHED or outcome is None:
+            return None
+        if outcome.status == "finished":
             return None
         before = _result_data(pairing)
         pairing.status = Pairing.Status.PENDING
@@ -417,3 +422,34 @@ def _next_round_enqueue(tournament: Tournament, number: int) -> None:
     start = round_start(tournament=tournament, number=number)
     eta = start if start is not None and start > timezone.now() else None
     jobs.round_pair_on_commit(tournament_id=tournament.pk, round_number=number, eta=eta)
+
+
+def tournament_results_reconcile(*, tournament_id: int | None = None) -> list[int]:
+    """Record the result of every pairing still waiting although its match has finished:
+    the `match_finished` job was lost (a worker killed mid-job, the broker down at commit).
+    Beat runs it every minute; an organiser can run it for one tournament ("take the
+    results from the matches"). Idempotent. Returns the pairing ids recorded."""
+    pending = Pairing.objects.filter(
+        status=Pairing.Status.PENDING, match__isnull=False, round__status=Round.Status.PAIRED
+    )
+    if tournament_id is not None:
+        pending = pending.filter(round__tournament_id=tournament_id)
+    match_ids = list(pending.values_list("match_id", flat=True))
+    finished = [
+        o.match_id for o in match_outcomes(match_ids=match_ids).values() if o.status == "finished"
+    ]
+    recorded = []
+    for match_id in finished:
+        pairing = tournament_match_result_record(match_id=match_id)
+        if pairing is not None:
+            recorded.append(pairing.pk)
+    return recorded
+
+
+def tournament_results_take(*, tournament_id: int, by: AbstractBaseUser) -> list[int]:
+    """An organiser's way out of a stuck round: take every finished match's result now."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFoundError("no such tournament")
+    _require_organiser(by, tournament)
+    return tournament_results_reconcile(tournament_id=tournament_id)

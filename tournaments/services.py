@@ -27,6 +27,8 @@ from tournaments.projections import standings_refresh
 from tournaments.rounds import (  # noqa: F401 - the public service API lives here too
     tournament_match_result_record,
     tournament_match_result_withdraw,
+    tournament_results_reconcile,
+    tournament_results_take,
     tournament_round_pair,
     tournament_round_repair,
     tournament_start,

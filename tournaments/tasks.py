@@ -55,6 +55,14 @@ def tournament_match_finished(match_id: str) -> bool:
     return tournament_match_result_record(match_id=match_id) is not None
 
 
+@shared_task(name="tournaments.results_reconcile", **_RETRYING)
+def tournament_results_reconcile_task() -> int:
+    """Periodic (beat): record results whose `match_finished` job was lost."""
+    from tournaments.services import tournament_results_reconcile
+
+    return len(tournament_results_reconcile())
+
+
 @shared_task(name="tournaments.match_reopened", **_RETRYING)
 def tournament_match_reopened(match_id: str) -> bool:
     """A correction put a finished match back in play: withdraw its recorded result."""

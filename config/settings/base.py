@@ -105,6 +105,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "tournaments.deadlines_enforce",
         "schedule": env.float("TOURNAMENT_DEADLINES_SECONDS", default=60.0),
     },
+    # Results whose match_finished job was lost (a killed worker, the broker down at commit).
+    "tournament-results-reconcile": {
+        "task": "tournaments.results_reconcile",
+        "schedule": env.float("TOURNAMENT_RECONCILE_SECONDS", default=60.0),
+    },
     "idempotency-records-expire": {
         "task": "core.idempotency_records_expire",
         "schedule": env.float("IDEMPOTENCY_EXPIRE_SECONDS", default=3600.0),
