@@ -16,7 +16,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from core.errors import (
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+    ValidationError,
+    VersionConflictError,
+)
 from core.transactions import service_transaction
 from games.selectors import MatchOutcome, match_get, match_outcomes, user_can_organise_match
 from games.services import match_create_in_tx, match_rule_in_tx
@@ -240,11 +246,15 @@ def tournament_round_repair(
     by: AbstractBaseUser,
     reason: str,
     pairs: Sequence[tuple[int, int | None]] | None = None,
+    expected_version: int | None = None,
 ) -> Round:
     """Replace a round's pairings, computed afresh or the organiser's own `pairs` (player
     ids; None = bye). Only while none of its matches has started. The old matches are
     cancelled (a MatchCancelled event in their streams, in the same transaction), so that
-    nobody can play them and their players see them as finished, with no winner."""
+    nobody can play them and their players see them as finished, with no winner.
+
+    `expected_version`: the tournament's version the organiser saw; a stale one (another
+    re-pairing, a result, a double click) is refused with 409 version_conflict."""
     if not reason.strip():
         raise ValidationError("a re-pairing needs a reason", code="reason_required")
     with service_transaction():
@@ -254,6 +264,11 @@ def tournament_round_repair(
             by=by,
             conflict="only a round in play can be re-paired",
         )
+        if expected_version is not None and expected_version != tournament.version:
+            raise VersionConflictError(
+                f"the tournament is at version {tournament.version}, not {expected_version}",
+                extra={"current_version": tournament.version},
+            )
         old = list(round_.pairings.select_related("round"))
         if any(_match_started(p) for p in old):
             raise ConflictError("a match of this round has started", code="round_started")

@@ -45,7 +45,10 @@ def test_a_settings_change_is_logged_with_old_and_new_values(organiser):
     services.tournament_settings_change(
         tournament_id=tournament.pk,
         by=organiser,
-        changes={"tiebreaks": ["match_wins", "head_to_head"], "turn_time": dt.timedelta(seconds=60)},
+        changes={
+            "tiebreaks": ["match_wins", "head_to_head"],
+            "turn_time": dt.timedelta(seconds=60),
+        },
         reason="club rules",
     )
     [event] = _settings_events(tournament)
@@ -152,3 +155,41 @@ def test_a_knockout_correction_cannot_change_who_advanced_while_they_play_on(
         knocker_deadwood=0,
         defender_deadwood=40,
     )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    __import__("django.db").db.connection.vendor != "postgresql", reason="concurrent writers"
+)
+def test_concurrent_repairs_with_the_same_version_repair_once(organiser):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from core.errors import VersionConflictError
+
+    players = [Player.objects.create(name=n) for n in ("Ann", "Ben", "Cy", "Di")]
+    tournament = _tournament(organiser, players)
+    services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    version = Tournament.objects.get(pk=tournament.pk).version
+
+    def repair(_: int) -> str:
+        try:
+            services.tournament_round_repair(
+                tournament_id=tournament.pk,
+                round_number=1,
+                by=organiser,
+                reason="double click",
+                expected_version=version,
+            )
+            return "repaired"
+        except VersionConflictError:
+            return "conflict"
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(8) as pool:
+        outcomes = list(pool.map(repair, range(8)))
+    assert sorted(outcomes) == ["conflict"] * 7 + ["repaired"]
+    events = eventstore.load(stream_id=Tournament.objects.get(pk=tournament.pk).stream_id)
+    assert [e.type for e in events].count("RoundRepaired") == 1
