@@ -6,7 +6,7 @@ from config.env import BASE_DIR, env
 DEV_SECRET_KEY = "django-insecure-local-development-only"  # noqa: S105 (refused in production)
 
 SECRET_KEY = env("SECRET_KEY", default=DEV_SECRET_KEY)
-DEBUG = env.bool("DEBUG", default=True)
+DEBUG = env.bool("DEBUG", default=False)  # production-like; config.settings.local turns it on
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
