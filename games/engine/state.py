@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -67,46 +67,6 @@ class MatchState:
         return None if self.dealer is None else 1 - self.dealer
 
 
-class HandResults(Sequence[dict[str, Any]]):
-    """A state's finished-hand records, read from their source only when first looked at.
-
-    They are most of a late snapshot (each hand's deck, both hands, the stock) and loading
-    a match to play on never looks at them. Behaves as the tuple of records it stands for
-    (equal to it, indexable, iterable); evolve appending a record reads it once.
-    """
-
-    __slots__ = ("_load", "_records")
-
-    def __init__(self, load: Callable[[], Iterable[dict[str, Any]]]) -> None:
-        self._load: Callable[[], Iterable[dict[str, Any]]] | None = load
-        self._records: tuple[dict[str, Any], ...] | None = None
-
-    def records(self) -> tuple[dict[str, Any], ...]:
-        if self._records is None:
-            assert self._load is not None
-            self._records, self._load = tuple(self._load()), None
-        return self._records
-
-    def __getitem__(self, index: Any) -> Any:
-        return self.records()[index]
-
-    def __len__(self) -> int:
-        return len(self.records())
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        return iter(self.records())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, HandResults):
-            other = other.records()
-        return self.records() == other if isinstance(other, tuple) else NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # like the dicts inside
-
-    def __repr__(self) -> str:
-        return repr(self.records())
-
-
 def initial_state() -> MatchState:
     return MatchState()
 
@@ -131,17 +91,9 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
     return out
 
 
-def state_from_dict(
-    d: dict[str, Any],
-    *,
-    load_hand_results: Callable[[], Iterable[dict[str, Any]]] | None = None,
-) -> MatchState:
-    """The state of a snapshot. A snapshot read without its "hand_results" needs
-    `load_hand_results`, called the first time the records are looked at."""
-    if "hand_results" in d or load_hand_results is None:
-        hand_results: Sequence[dict[str, Any]] = tuple(d["hand_results"])
-    else:
-        hand_results = HandResults(load_hand_results)
+def state_from_dict(d: dict[str, Any]) -> MatchState:
+    """The state of a snapshot (`state_to_dict`)."""
+    hand_results = tuple(d["hand_results"])
     return MatchState(
         ruleset=Ruleset.from_dict(d["ruleset"]),
         mode=d["mode"],
@@ -164,7 +116,7 @@ def state_from_dict(
         knock=d["knock"],
         defence=d["defence"],
         scoresheet=scoresheet_from_dict(d["scoresheet"]),
-        hand_results=hand_results,  # type: ignore[arg-type]
+        hand_results=hand_results,
         rulings=tuple(d["rulings"]),
         winner=d["winner"],
         finish_reason=d["finish_reason"],
@@ -182,7 +134,7 @@ def _jsonable(value: Any) -> Any:
         return {k: v if v.__class__ is str else _jsonable(v) for k, v in value.items()}
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | HandResults):
+    if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
     return value
 
