@@ -1,9 +1,5 @@
-"""Standings as a projection.
-
-Two ways to the same table: incrementally, from the pairing rows as results come in
-(`standings_refresh`, called by the services in the transaction that records a result), and
-from the tournament's event stream alone (`standings_from_events`, `standings_rebuild`).
-A test proves they agree.
+"""Standings as a projection: rows rebuilt from the tournament's events by the one standings
+fold (`tournaments.domain`), whether incrementally after a result or by `rebuild_standings`.
 """
 
 from __future__ import annotations
@@ -14,102 +10,45 @@ from typing import Any
 from django.db import transaction
 
 from tournaments import stream
-from tournaments.models import Pairing, Registration, Standing, Tournament
-from tournaments.pairing.standings import TIEBREAKS, Result
+from tournaments.domain import TournamentState, event_from_stored, fold, standings_of
+from tournaments.domain.state import tiebreak_order
+from tournaments.models import Pairing, Standing, Tournament
 from tournaments.pairing.standings import Standing as StandingLine
-from tournaments.pairing.standings import standings as compute_standings
 
 
 def tournament_tiebreaks(*, tournament: Tournament) -> list[str]:
     """The tournament's setting, or: match wins, games, points (+ Buchholz, SB for Swiss)."""
-    if tournament.tiebreaks:
-        return list(tournament.tiebreaks)
-    if tournament.format == Tournament.Format.SWISS:
-        return list(TIEBREAKS)
-    return list(TIEBREAKS[:3])
+    return tiebreak_order(
+        TournamentState(format=tournament.format, tiebreaks=tuple(tournament.tiebreaks or ()))
+    )
 
 
-def _result_from_data(data: dict[str, Any]) -> Result:
-    return Result(
-        round=data["round"],
-        player1=data["player1"],
-        player2=data["player2"],
-        winner=data["winner"],
-        games1=data.get("games1", 0),
-        games2=data.get("games2", 0),
-        points1=data.get("points1", 0),
-        points2=data.get("points2", 0),
+def tournament_state(*, tournament: Tournament) -> TournamentState:
+    """The tournament's state, folded from its stream (tournaments.domain)."""
+    return fold(
+        event_from_stored(e.type, e.data) for e in stream.stream_load(tournament=tournament)
     )
 
 
 def standings_from_events(
-    *, events: Iterable[Any], tiebreaks: Sequence[str]
+    *, events: Iterable[Any], tiebreaks: Sequence[str] | None = None
 ) -> tuple[list[StandingLine], set[int]]:
-    """Fold the tournament's events into standings; also returns the withdrawn player ids.
-
-    Players are everyone who has been paired (a bye counts); a re-pairing replaces the
-    round's pairings and drops the results recorded for it (only byes can have any).
-    """
-    players: set[int] = set()
-    results: dict[tuple[int, int], Result] = {}
-    withdrawn: set[int] = set()
-    for event in events:
-        data = event.data
-        if event.type in (stream.ROUND_PAIRED, stream.ROUND_REPAIRED):
-            if event.type == stream.ROUND_REPAIRED:
-                results = {key: r for key, r in results.items() if key[0] != data["round"]}
-            for pairing in data["pairings"]:
-                players.add(pairing["player1"])
-                if pairing["player2"] is not None:
-                    players.add(pairing["player2"])
-        elif event.type == stream.RESULT_RECORDED:
-            results[(data["round"], data["table"])] = _result_from_data(data)
-        elif event.type == stream.RESULT_CORRECTED:
-            key = (data["round"], data["table"])
-            if data["after"] is None:  # the match is back in play: no result for now
-                results.pop(key, None)
-            else:
-                results[key] = _result_from_data(data["after"])
-        elif event.type == stream.PLAYER_WITHDRAWN:
-            withdrawn.add(data["player"])
-    lines = compute_standings(
-        players=sorted(players),
-        results=[results[key] for key in sorted(results)],
-        tiebreaks=tiebreaks,
-    )
-    return lines, withdrawn
+    """Standings folded from stored tournament events (the one standings fold,
+    `tournaments.domain.standings_of`), and the withdrawn player ids."""
+    state = fold(event_from_stored(e.type, e.data) for e in events)
+    return standings_of(state, tiebreaks=tiebreaks), set(state.withdrawn)
 
 
-def results_from_pairings(*, tournament: Tournament) -> tuple[list[int], list[Result]]:
-    """Players paired so far and finished results, read from the pairing rows."""
-    pairings = list(Pairing.objects.filter(round__tournament=tournament).select_related("round"))
-    players: set[int] = set()
-    results = []
-    for pairing in sorted(pairings, key=lambda p: (p.round.number, p.table)):
-        players.add(pairing.player1_id)
-        if pairing.player2_id is not None:
-            players.add(pairing.player2_id)
-        if pairing.status == Pairing.Status.FINISHED:
-            results.append(
-                Result(
-                    round=pairing.round.number,
-                    player1=pairing.player1_id,
-                    player2=pairing.player2_id,
-                    winner=pairing.winner_id,
-                    games1=pairing.games1,
-                    games2=pairing.games2,
-                    points1=pairing.points1,
-                    points2=pairing.points2,
-                )
-            )
-    return sorted(players), results
-
-
-def standings_from_pairings(*, tournament: Tournament) -> list[StandingLine]:
-    players, results = results_from_pairings(tournament=tournament)
-    return compute_standings(
-        players=players, results=results, tiebreaks=tournament_tiebreaks(tournament=tournament)
-    )
+def pairing_results(*, tournament: Tournament) -> dict[tuple[int, int], tuple]:
+    """The finished pairings' results as the pairing rows hold them (a drift check against
+    the events: `rebuild_standings`)."""
+    rows = Pairing.objects.filter(
+        round__tournament=tournament, status=Pairing.Status.FINISHED
+    ).select_related("round")
+    return {
+        (p.round.number, p.table): (p.player1_id, p.player2_id, p.winner_id, p.games1, p.games2)
+        for p in rows
+    }
 
 
 def _standings_write(
@@ -135,25 +74,18 @@ def _standings_write(
 
 
 def standings_refresh(*, tournament: Tournament) -> None:
-    """Incremental path: recompute the standings rows from the pairing read model."""
-    withdrawn = set(
-        Registration.objects.filter(
-            tournament=tournament, status=Registration.Status.WITHDRAWN
-        ).values_list("player_id", flat=True)
-    )
+    """The standings rows from the tournament's events (in the caller's transaction, after
+    it appended them): the same fold as `standings_rebuild` and the pairing of a round."""
+    state = tournament_state(tournament=tournament)
     _standings_write(
-        tournament=tournament,
-        lines=standings_from_pairings(tournament=tournament),
-        withdrawn=withdrawn,
+        tournament=tournament, lines=standings_of(state), withdrawn=set(state.withdrawn)
     )
 
 
 @transaction.atomic
 def standings_rebuild(*, tournament: Tournament) -> list[StandingLine]:
-    """Rebuild path: recompute the standings rows from the tournament's events alone."""
-    lines, withdrawn = standings_from_events(
-        events=stream.stream_load(tournament=tournament),
-        tiebreaks=tournament_tiebreaks(tournament=tournament),
-    )
-    _standings_write(tournament=tournament, lines=lines, withdrawn=withdrawn)
+    """Rebuild path: the standings rows from the tournament's events alone."""
+    state = tournament_state(tournament=tournament)
+    lines = standings_of(state)
+    _standings_write(tournament=tournament, lines=lines, withdrawn=set(state.withdrawn))
     return lines

@@ -9,13 +9,14 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Sequence
 
+from tournaments.domain import standings_of
+from tournaments.domain.state import results_of
 from tournaments.models import Pairing, Registration, Tournament
 from tournaments.pairing import Pair
 from tournaments.pairing.knockout import bracket_size, knockout_first_round, knockout_next_round
 from tournaments.pairing.round_robin import round_robin_rounds
-from tournaments.pairing.standings import standings as compute_standings
 from tournaments.pairing.swiss import SwissPlayer, swiss_pair
-from tournaments.projections import results_from_pairings, tournament_tiebreaks
+from tournaments.projections import tournament_state, tournament_tiebreaks
 
 
 def active_registrations(*, tournament: Tournament) -> list[Registration]:
@@ -73,19 +74,16 @@ def _previous_pairings(*, tournament: Tournament, before: int) -> list[Pairing]:
 
 
 def _swiss_pairs(*, tournament: Tournament, number: int, seeded: list[int]) -> list[Pair]:
-    paired, results = results_from_pairings(tournament=tournament)
-    lines = compute_standings(
-        players=sorted(set(paired) | set(seeded)),
-        results=results,
-        tiebreaks=tournament_tiebreaks(tournament=tournament),
-    )
+    state = tournament_state(tournament=tournament)
+    lines = standings_of(state, also=seeded)
     line_of = {line.player: line for line in lines}
     seed_index = {player: i for i, player in enumerate(seeded)}
     tiebreaks = tournament_tiebreaks(tournament=tournament)
     # Equal on every tiebreak (all of round 1): the better seed ranks first.
     order = sorted(
         seeded,
-        key=lambda p: (tuple(-getattr(line_of[p], tb) for tb in tiebreaks), seed_index[p]),
+        # Head-to-head has no value per player: it orders within the standings only.
+        key=lambda p: (tuple(-getattr(line_of[p], tb, 0) for tb in tiebreaks), seed_index[p]),
     )
     players = [
         SwissPlayer(id=p, score=float(line_of[p].match_wins), rank=i + 1)
@@ -100,7 +98,7 @@ def _swiss_pairs(*, tournament: Tournament, number: int, seeded: list[int]) -> l
         played=played,
         had_bye=had_bye,
         dealt_first=dict(dealt_first),
-        results=[r for r in results if r.round < number],  # who floated last round
+        results=[r for r in results_of(state) if r.round < number],  # who floated last round
     )
 
 

@@ -21,9 +21,15 @@ from games.selectors import ruleset_normalise
 from players.models import Club, Player
 from players.selectors import user_is_organiser
 from tournaments import stream
+from tournaments.domain import (
+    SETTINGS_FIXED_AFTER_START,
+    SETTINGS_MUTABLE,
+    SettingFixedError,
+    decide_settings_change,
+)
 from tournaments.models import Registration, Tournament, validate_time_zone
 from tournaments.pairing import TIEBREAK_CHOICES
-from tournaments.projections import standings_refresh
+from tournaments.projections import standings_refresh, tournament_state
 from tournaments.rounds import (  # noqa: F401 - the public service API lives here too
     tournament_match_result_record,
     tournament_match_result_withdraw,
@@ -138,22 +144,6 @@ def tournament_create(
     return tournament
 
 
-# What an organiser may change, and what is fixed once the tournament has started (the
-# pairings and matches already made were made under it).
-SETTINGS_MUTABLE = (
-    "name",
-    "is_public",
-    "starts_at",
-    "round_interval",
-    "round_duration",
-    "turn_time",
-    "rounds_planned",
-    "tiebreaks",
-    "time_zone",
-)
-SETTINGS_FIXED_AFTER_START = ("ruleset", "format", "play_mode", "check_in_required")
-
-
 @write_service
 def tournament_settings_change(
     *,
@@ -178,22 +168,20 @@ def tournament_settings_change(
     unknown = sorted(set(changes) - set(SETTINGS_MUTABLE) - set(SETTINGS_FIXED_AFTER_START))
     if unknown:
         raise ValidationError(f"unknown settings: {', '.join(unknown)}", code="unknown_setting")
-    changed: dict[str, dict[str, Any]] = {}
-    for name, raw in changes.items():
-        value = _setting_value(tournament, name, raw)
-        old = getattr(tournament, name)
-        if value == old:
-            continue
-        if (
-            name in SETTINGS_FIXED_AFTER_START
-            and tournament.status != Tournament.Status.REGISTRATION
-        ):
-            raise ConflictError(
-                f"the {name.replace('_', ' ')} cannot change once the tournament has started",
-                code="setting_fixed",
-            )
-        changed[name] = {"old": _jsonable(old), "new": _jsonable(value)}
-        setattr(tournament, name, value)
+    wanted = {name: _setting_value(tournament, name, raw) for name, raw in changes.items()}
+    current = {name: getattr(tournament, name) for name in wanted}
+    try:
+        changed = decide_settings_change(
+            tournament_state(tournament=tournament), current=current, wanted=wanted
+        )
+    except SettingFixedError as exc:
+        raise ConflictError(str(exc), code="setting_fixed") from exc
+    for name, change in changed.items():
+        setattr(tournament, name, change["new"])
+    changed = {
+        name: {"old": _jsonable(c["old"]), "new": _jsonable(c["new"])}
+        for name, c in changed.items()
+    }
     if not changed:
         return tournament
     tournament.save()

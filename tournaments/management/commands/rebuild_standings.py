@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from tournaments.models import Standing, Tournament
-from tournaments.projections import standings_from_pairings, standings_rebuild
+from tournaments.projections import pairing_results, standings_rebuild, tournament_state
 
 
 class Command(BaseCommand):
@@ -29,12 +29,12 @@ class Command(BaseCommand):
             )
             lines = standings_rebuild(tournament=tournament)
             after = [(s.player, s.rank, s.match_wins, s.games_won, s.points_diff) for s in lines]
-            # The pairing rows are the other projection: they must agree as well.
-            from_rows = [
-                (s.player, s.rank, s.match_wins, s.games_won, s.points_diff)
-                for s in standings_from_pairings(tournament=tournament)
-            ]
-            same = before == after == from_rows
+            # The pairing rows are the other projection: their results must agree as well.
+            from_events = {
+                key: (r.player1, r.player2, r.winner, r.games1, r.games2)
+                for key, r in tournament_state(tournament=tournament).results.items()
+            }
+            same = before == after and pairing_results(tournament=tournament) == from_events
             drift += not same
             self.stdout.write(
                 f"tournament {tournament.pk} ({tournament.name}): {len(lines)} players, "
