@@ -49,12 +49,33 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         raise Http404("no such match") from exc
     if not match_followable(user=request.user, match=match):
         raise Http404("no such match")
-    context = {
-        "match": match,
-        "games": _games(match),
-        "hands": match_hand_rows(match=match),
-    }
+    hands = list(match_hand_rows(match=match))
+    names = {0: match.player1.name, 1: match.player2.name}
+    for hand in hands:
+        hand.correction_lines = [_correction_line(c, names) for c in hand.corrections or []]
+    context = {"match": match, "games": _games(match), "hands": hands}
     return render(request, "pages/match.html", context)
+
+
+def _entry_text(entry: dict[str, Any], names: dict[int, str]) -> str:
+    """A table hand's entry as a scoresheet line: "Gin by Ann, 0 / 30" or "Drawn"."""
+    if entry.get("drawn") or entry.get("kind") == "drawn":
+        return "Drawn"
+    kind = str(entry.get("kind", "knock")).capitalize()
+    who = names.get(entry.get("knocker"), "?")
+    deadwood = f"{entry.get('knocker_deadwood')} / {entry.get('defender_deadwood')}"
+    return f"{kind} by {who}, deadwood {deadwood}, {entry.get('points')} points"
+
+
+def _correction_line(correction: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """One crossed-out entry and what replaced it, who corrected it, when and why."""
+    return {
+        "before": _entry_text(correction.get("before") or {}, names),
+        "after": _entry_text(correction.get("after") or {}, names),
+        "by": correction.get("by", ""),
+        "at": correction.get("at", ""),
+        "reason": correction.get("reason", ""),
+    }
 
 
 def _games(match: Any) -> list[dict[str, Any]]:

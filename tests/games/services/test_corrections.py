@@ -143,3 +143,23 @@ def test_corrections_are_refused_with_a_clear_error(alice, bob, organiser):
     with pytest.raises(ValidationError) as caught:
         match_rule(match_id=match.id, by=organiser, type="correct_hand", reason=" ", hand_number=1)
     assert caught.value.code == "reason_required"
+
+
+def test_the_match_page_shows_a_correction_as_a_crossed_out_line(alice, bob, organiser, client):
+    match = _table(alice, bob, organiser)
+    _record(match, organiser, (alice, bob), WRONG[:2])
+    match_rule(
+        match_id=match.id,
+        by=organiser,
+        type="correct_hand",
+        reason="it was Alice's knock",
+        hand_number=1,
+        knocker=alice,
+        knocker_deadwood=5,
+        defender_deadwood=40,
+    )
+    client.force_login(organiser)
+    page = client.get(f"/matches/{match.id}/").content.decode()
+    assert "<s>Knock by Bob, deadwood 5 / 40, 35 points</s>" in page
+    assert "Knock by Alice, deadwood 5 / 40, 35 points" in page
+    assert "it was Alice&#x27;s knock" in page
