@@ -210,6 +210,16 @@ def _hand_for(record: dict[str, Any], *, match: Match, auditor: bool) -> dict[st
     for key in ("knock", "defence"):
         if isinstance(out.get(key), dict):
             out[key] = _with_player_ids(out[key], match)
+    if out.get("corrections"):
+        # Each crossed-out entry and its replacement, players by id like the rest.
+        out["corrections"] = [
+            {
+                **c,
+                "before": _with_player_ids(c.get("before") or {}, match),
+                "after": _with_player_ids(c.get("after") or {}, match),
+            }
+            for c in out["corrections"]
+        ]
     if not auditor:
         for key in _SECRET_KEYS:
             out.pop(key, None)

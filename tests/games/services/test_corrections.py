@@ -163,3 +163,25 @@ def test_the_match_page_shows_a_correction_as_a_crossed_out_line(alice, bob, org
     assert "<s>Knock by Bob, deadwood 5 / 40, 35 points</s>" in page
     assert "Knock by Alice, deadwood 5 / 40, 35 points" in page
     assert "it was Alice&#x27;s knock" in page
+
+
+def test_the_match_view_lists_corrections_with_player_ids(alice, bob, organiser):
+    from games.selectors import match_get, match_view_for
+
+    match = _table(alice, bob, organiser)
+    _record(match, organiser, (alice, bob), WRONG[:2])
+    match_rule(
+        match_id=match.id,
+        by=organiser,
+        type="correct_hand",
+        reason="it was Alice's knock",
+        hand_number=1,
+        knocker=alice,
+        knocker_deadwood=5,
+        defender_deadwood=40,
+    )
+    view = match_view_for(match=match_get(match_id=match.id), user=organiser)
+    [correction] = view["hands"][0]["corrections"]
+    assert correction["before"]["knocker"] == bob.pk and correction["after"]["knocker"] == alice.pk
+    assert correction["after"]["winner"] == alice.pk and correction["by"] == organiser.username
+    assert view["hands"][0]["knocker"] == alice.pk
