@@ -3,13 +3,15 @@ match for a given viewer, its event stream with hidden cards removed, audit repl
 
 from __future__ import annotations
 
+import functools
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db.models import F, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 import eventstore
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
@@ -17,7 +19,7 @@ from games import repository
 from games.engine.match import MatchState
 from games.engine.ruleset import Ruleset
 from games.engine.view import ends_hand, full_state, hands_over, public_view
-from games.models import Match
+from games.models import Match, MatchDealPlan
 from players.models import Player
 from players.selectors import player_for_user
 
@@ -40,6 +42,7 @@ class MatchOutcome:
     finish_reason: str
     last_action_at: Any
     version: int
+    turn_player: int | None = None  # who is to move (online play), by id
 
 
 def match_outcomes(*, match_ids: Any) -> dict[str, MatchOutcome]:
@@ -47,11 +50,12 @@ def match_outcomes(*, match_ids: Any) -> dict[str, MatchOutcome]:
     rows = Match.objects.filter(pk__in=list(match_ids)).values_list(
         "id", "status", "player1_id", "player2_id", "winner_id", "games_won_p1",
         "games_won_p2", "points_p1", "points_p2", "finish_reason", "last_action_at", "version",
+        "turn_player_id",
     )  # fmt: skip
     out = {}
-    for mid, status, p1, p2, winner, g1, g2, pt1, pt2, reason, last, version in rows:
+    for mid, status, p1, p2, winner, g1, g2, pt1, pt2, reason, last, version, turn in rows:
         out[str(mid)] = MatchOutcome(
-            str(mid), status, p1, p2, winner, (g1, g2), (pt1, pt2), reason, last, version
+            str(mid), status, p1, p2, winner, (g1, g2), (pt1, pt2), reason, last, version, turn
         )
     return out
 
@@ -62,12 +66,83 @@ def ruleset_normalise(*, ruleset: dict | None) -> dict:
     return Ruleset.from_dict(ruleset).to_dict()
 
 
-def match_get(*, match_id: uuid.UUID | str) -> Match:
+def match_get(*, match_id: uuid.UUID | str, user: User | bool = False) -> Match:
+    """The match; with `user`, only if that user may see it (`match_visible_to`), else the
+    same 404 as for no match at all (a hidden match's existence is not given away)."""
     try:
-        return Match.objects.select_related("player1", "player2").get(pk=match_id)
+        match = Match.objects.select_related("player1", "player2").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError, DjangoValidationError):
         # An unparsable id is simply not a match.
         raise NotFoundError("no such match", code="match_not_found") from None
+    if user is not False and not match_visible_to(user=user, match=match):  # type: ignore[arg-type]
+        raise NotFoundError("no such match", code="match_not_found")
+    return match
+
+
+# -- who may see a match ---------------------------------------------------------------------
+# Games know nothing of the apps that group matches (tournaments): such an app registers,
+# from its AppConfig.ready(), a function `hidden(user=...)` giving the ids of the matches
+# that `user` may not see (a queryset of ids, never NULL), e.g. those of private
+# tournaments the user may not see. The match's players and organisers, and staff, always
+# see it.
+
+HiddenMatches = Callable[..., Any]
+_hidden_matches: list[HiddenMatches] = []
+
+
+def match_visibility_register(hidden: HiddenMatches) -> None:
+    """Register `hidden(user=...)`: the ids of the matches `user` may not see."""
+    if hidden not in _hidden_matches:
+        _hidden_matches.append(hidden)
+
+
+def _sees_everything(user: User) -> bool:
+    return user is not None and user.is_authenticated and (user.is_staff or user.is_superuser)
+
+
+def match_visible_to(*, user: User, match: Match) -> bool:
+    """Staff, the match's players and organisers, and anyone no registered app hides it
+    from (e.g. anyone who may see its private tournament)."""
+    if not _hidden_matches or _sees_everything(user):
+        return True
+    if match_seat_for(user=user, match=match) is not None:
+        return True
+    if not Match.objects.filter(_hidden_query(user), pk=match.pk).exists():
+        return True
+    return user_can_organise_match(user=user, match=match)
+
+
+def _hidden_query(user: User) -> Q:
+    return Q(*[Q(pk__in=hidden(user=user)) for hidden in _hidden_matches], _connector=Q.OR)
+
+
+def _visible_only(qs: QuerySet[Match], user: User) -> QuerySet[Match]:
+    if not _hidden_matches or _sees_everything(user):
+        return qs
+    hidden = _hidden_query(user)
+    if user is not None and user.is_authenticated:
+        own = Q(player1__user=user) | Q(player2__user=user) | Q(organisers=user)
+        hidden &= ~Q(pk__in=Match.objects.filter(own).values("pk"))
+    return qs.exclude(hidden)
+
+
+# -- deals an organiser chose ------------------------------------------------------------------
+
+
+def match_has_preset_deals(*, match: Match) -> bool:
+    """Did an organiser choose this match's deals (a seed or decks)? Such a match is marked
+    so in every view; a tournament never makes one."""
+    annotated = getattr(match, "preset_deals", None)
+    if annotated is not None:
+        return bool(annotated)
+    return _preset_deals(match.pk)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _preset_deals(match_id: Any) -> bool:
+    # Remembered per process: a deal plan is written with its match, in the same
+    # transaction, and never changes; this keeps the query off every action's view.
+    return MatchDealPlan.objects.filter(match_id=match_id).exists()
 
 
 def match_list_for(
@@ -78,9 +153,12 @@ def match_list_for(
     mode: str | None = None,
     player: int | None = None,
 ) -> QuerySet[Match]:
-    """Matches anyone signed in may follow, newest first; `mine` keeps the caller's own,
+    """Matches the user may see (`match_visible_to`), newest first; `mine` keeps the caller's own,
     `player` those of one player (by id), `status` and `mode` those in that status or mode."""
     qs = Match.objects.select_related("player1", "player2", "winner", "turn_player")
+    qs = _visible_only(qs, user).annotate(
+        preset_deals=Exists(MatchDealPlan.objects.filter(match_id=OuterRef("pk")))
+    )
     if player is not None:
         qs = qs.filter(Q(player1_id=player) | Q(player2_id=player))
     if mode:
@@ -167,6 +245,7 @@ def match_view_for(
         "status": match.status,
         "mode": view["mode"],
         "label": match.label,
+        "preset_deals": match_has_preset_deals(match=match),
         "ruleset": view["ruleset"],
         "players": _players(match),
         "hand_number": view["hand_number"],
@@ -312,7 +391,12 @@ def match_replay(*, match: Match, user: User, version: int) -> dict[str, Any]:
                 f"hand {state.hand_number} is still in play; replay it once it has ended",
                 code="hand_in_play",
             )
-    return {"id": str(match.id), "version": version, "state": full_state(state)}
+    return {
+        "id": str(match.id),
+        "version": version,
+        "preset_deals": match_has_preset_deals(match=match),
+        "state": full_state(state),
+    }
 
 
 def matches_cut_short(*, stream_id: str | None = None) -> list[tuple[str, int, int]]:

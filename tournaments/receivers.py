@@ -7,14 +7,17 @@ from typing import Any
 
 def on_match_finished(sender: Any, match_id: Any, **kwargs: Any) -> None:
     """games.signals.match_finished (sent after the match's commit): record the result."""
+    from games.selectors import match_outcomes
     from tournaments import jobs
     from tournaments.models import Pairing
 
     # A cancelled match (its round re-paired) has no result to record, and its pairing
     # has been replaced anyway.
-    pairings = Pairing.objects.filter(match_id=match_id).exclude(match__finish_reason="cancelled")
-    if not pairings.exists():
+    if not Pairing.objects.filter(match_id=match_id).exists():
         return  # a friendly match, not part of any tournament
+    outcome = match_outcomes(match_ids=[match_id]).get(str(match_id))
+    if outcome is None or outcome.finish_reason == "cancelled":
+        return  # cancelled by a re-pairing: its pairing has been replaced anyway
     jobs.match_finished_on_commit(match_id=match_id)
 
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
 from core.transactions import service_transaction
-from games.selectors import user_can_organise_match
+from games.selectors import MatchOutcome, match_get, match_outcomes, user_can_organise_match
 from games.services import match_rule_in_tx
 from players.models import Player
 from tournaments import stream
@@ -44,7 +43,9 @@ def pairing_forfeit(
     """Rule the pairing's match won by forfeit; the result follows when the match's
     `match_finished` signal is handled, like any other finished match."""
     ruler, why = by, reason
-    if by is None or not user_can_organise_match(user=by, match=pairing.match):
+    if by is None or not user_can_organise_match(
+        user=by, match=match_get(match_id=pairing.match_id)
+    ):
         # The scheduler, or an organiser added after the match was made: the system rules
         # on the match. The match's events are the players' to read, so they say only that
         # an organiser asked; the tournament's log names them to its organisers.
@@ -126,34 +127,42 @@ def tournament_round_deadline_move(
     return round_
 
 
-def _overdue_loser(pairing: Pairing, match: Any, now: dt.datetime) -> tuple[int, str] | None:
+def _overdue_loser(
+    pairing: Pairing, match: MatchOutcome | None, now: dt.datetime
+) -> tuple[int, str] | None:
     """The player (id) who has not acted in time, and why; None if nobody is overdue.
     Only online matches have a player to move; table matches are left to the organisers."""
-    if match.turn_player_id is None:
+    if match is None or match.status != "in_progress" or match.turn_player is None:
         return None
     turn_time = pairing.round.tournament.turn_time
     since = match.last_action_at or pairing.round.paired_at
     if turn_time is not None and since is not None and now - since > turn_time:
-        return match.turn_player_id, "turn time exceeded"
+        return match.turn_player, "turn time exceeded"
     if pairing.round.deadline is not None and now > pairing.round.deadline:
-        return match.turn_player_id, "round deadline passed"
+        return match.turn_player, "round deadline passed"
     return None
+
+
+def _outcome(pairing: Pairing) -> MatchOutcome | None:
+    return match_outcomes(match_ids=[pairing.match_id]).get(str(pairing.match_id))
 
 
 def tournament_deadlines_enforce(*, now: dt.datetime | None = None) -> list[int]:
     """Forfeit every match whose player to move is past the turn time or the round deadline
     (a ResultRuled event by the system). Returns the pairing ids ruled."""
     now = now or timezone.now()
-    pending = Pairing.objects.filter(
-        status=Pairing.Status.PENDING,
-        match__isnull=False,
-        match__status="in_progress",
-        round__status=Round.Status.PAIRED,
-        round__tournament__status=Tournament.Status.IN_PROGRESS,
-    ).select_related("round", "round__tournament", "match", "player1", "player2")
+    pending = list(
+        Pairing.objects.filter(
+            status=Pairing.Status.PENDING,
+            match__isnull=False,
+            round__status=Round.Status.PAIRED,
+            round__tournament__status=Tournament.Status.IN_PROGRESS,
+        ).select_related("round", "round__tournament", "player1", "player2")
+    )
+    outcomes = match_outcomes(match_ids=[p.match_id for p in pending])
     ruled = []
     for pairing in pending:
-        overdue = _overdue_loser(pairing, pairing.match, now)
+        overdue = _overdue_loser(pairing, outcomes.get(str(pairing.match_id)), now)
         if overdue is None:
             continue
         loser, why = overdue
@@ -161,11 +170,11 @@ def tournament_deadlines_enforce(*, now: dt.datetime | None = None) -> list[int]
         try:
             with service_transaction():
                 tournament = tournament_lock(tournament_id=pairing.round.tournament_id)
-                fresh = Pairing.objects.select_related("round", "match").get(pk=pairing.pk)
-                if fresh.status != Pairing.Status.PENDING or fresh.match.status != "in_progress":
+                fresh = Pairing.objects.select_related("round").get(pk=pairing.pk)
+                if fresh.status != Pairing.Status.PENDING:
                     continue  # finished meanwhile
-                if _overdue_loser(fresh, fresh.match, now) is None:
-                    continue  # the player moved meanwhile, or the deadline was moved
+                if _overdue_loser(fresh, _outcome(fresh), now) is None:
+                    continue  # finished or moved meanwhile, or the deadline was moved
                 pairing_forfeit(
                     tournament=tournament, pairing=fresh, winner=winner, by=None, reason=why
                 )
