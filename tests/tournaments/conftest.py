@@ -1,7 +1,7 @@
-"""Fixtures for tournament tests: an organiser, bot players, a tournament factory.
+"""Fixtures for tournament tests: an organiser, their club, after-commit jobs on demand.
 
 Celery runs eagerly (tests/conftest.py) unless a test is marked `celery_worker`, which
-starts a real worker instead.
+starts a real worker instead. Bots and tournaments are made by tests/tournaments/helpers.py.
 """
 
 from __future__ import annotations
@@ -11,11 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from players.models import Club, Player
-from tournaments import services
-from tournaments.models import Tournament
-
-FAST_RULES = {"game_target": 25, "end_when_decided": True}
+from players.models import Club
 
 
 @pytest.fixture
@@ -29,51 +25,6 @@ def organiser(db: Any) -> Any:
 @pytest.fixture
 def club(organiser: Any) -> Club:
     return Club.objects.get(slug="gin-club")
-
-
-def make_bots(n: int, *, prefix: str = "Bot") -> list[Player]:
-    return [
-        Player.objects.create(name=f"{prefix} {i:02d}", is_bot=True, rating=1500 + 10 * (n - i))
-        for i in range(1, n + 1)
-    ]
-
-
-def make_tournament(
-    organiser: Any,
-    players: list[Player],
-    *,
-    format: str = "swiss",  # noqa: A002
-    rounds: int | None = 3,
-    check_in: bool = True,
-    **kwargs: Any,
-) -> Tournament:
-    kwargs.setdefault("ruleset", FAST_RULES)
-    tournament = services.tournament_create(
-        name="Evening", format=format, rounds=rounds, created_by=organiser, **kwargs
-    )
-    for player in players:
-        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
-        if check_in:
-            services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
-    return tournament
-
-
-def forfeit_round(tournament: Tournament, organiser: Any, *, winner_seat: int = 0) -> None:
-    """Finish every match of the current round fast: a forfeit ruling per match."""
-    from games.services import match_rule
-    from tournaments.models import Pairing
-
-    tournament.refresh_from_db()
-    pending = Pairing.objects.filter(
-        round__tournament=tournament,
-        round__number=tournament.current_round,
-        status=Pairing.Status.PENDING,
-    ).select_related("player1", "player2")
-    for pairing in pending:
-        winner = pairing.player1 if winner_seat == 0 else pairing.player2
-        match_rule(
-            match_id=pairing.match_id, by=organiser, type="forfeit", player=winner, reason="test"
-        )
 
 
 @pytest.fixture

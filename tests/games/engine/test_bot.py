@@ -10,7 +10,7 @@ from games.engine.bot import choose_action
 from games.engine.cards import sort_cards
 from games.engine.events import Knocked
 
-from .builders import act, dealt, make_deck, play_match, shuffled_deck, started
+from .helpers import act, dealt, make_deck, play_match, shuffled_deck, started
 
 HAND = ["7H", "8H", "AC", "2C", "3C", "4D", "4S", "4H", "KS", "QD"]
 OTHER = ["KC", "QC", "JD", "TD", "9D", "8C", "6C", "5D", "3H", "2D"]

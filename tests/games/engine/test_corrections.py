@@ -39,7 +39,7 @@ from games.engine.events import (
 )
 from games.engine.view import public_view
 
-from .builders import (
+from .helpers import (
     act,
     apply,
     correction,

@@ -23,7 +23,7 @@ from games.engine import (
 )
 from games.engine.events import MatchFinished, MatchReopened
 
-from .builders import (
+from .helpers import (
     apply,
     correction,
     counted,

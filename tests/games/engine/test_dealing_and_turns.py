@@ -21,7 +21,7 @@ from games.engine import (
 from games.engine.cards import FULL_DECK, sort_cards
 from games.engine.events import CardDrawn, HandDealt
 
-from .builders import act, apply, dealt, make_deck, shuffled_deck, started, types
+from .helpers import act, apply, dealt, make_deck, shuffled_deck, started, types
 
 NON_DEALER = ["AC", "2C", "3C", "4D", "4H", "4S", "7S", "8S", "9S", "KH"]
 DEALER = ["KC", "QD", "JC", "TH", "9D", "8H", "6C", "5D", "3H", "2D"]

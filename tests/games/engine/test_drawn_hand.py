@@ -5,7 +5,7 @@ import pytest
 from games.engine import Draw, IllegalActionError, decide, legal_actions, needs_deal
 from games.engine.cards import FULL_DECK
 
-from .builders import act, dealt, make_deck, shuffled_deck, started, types
+from .helpers import act, dealt, make_deck, shuffled_deck, started, types
 
 KNOCKER = ["AC", "2C", "3C", "4D", "4H", "4S", "7S", "8S", "9S", "KH"]
 LOOSE = ["KC", "QD", "JC", "TH", "9D", "8H", "6C", "5D", "3H", "2D"]

@@ -21,7 +21,7 @@ from games.engine import (
 from games.engine.bot import choose_action
 from games.engine.view import ends_hand, hands_over, public_view, unfinished_hand
 
-from .builders import act, apply, play_match, shuffled_deck, started
+from .helpers import act, apply, play_match, shuffled_deck, started
 
 MATCH_ENDINGS = {
     "cancelled": CancelMatch(reason="round re-paired", by="td"),

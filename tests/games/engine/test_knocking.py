@@ -15,7 +15,7 @@ from games.engine.events import DefenceLaidOut, HandScored, Knocked
 from games.engine.melds import min_arrangements, min_deadwood
 from games.engine.scoresheet import score_hand
 
-from .builders import act, dealt, make_deck, started, types
+from .helpers import act, dealt, make_deck, started, types
 
 # The non-dealer (seat 1; seat 0 deals) can knock on the very first turn after taking the
 # upcard: melds AC-2C-3C, 4D-4H-4S, 7S-8S-9S; KH is discarded; the upcard is the deadwood.

@@ -16,7 +16,7 @@ from games.engine.bot import choose_action
 from games.engine.events import GameWon, MatchFinished, MatchStarted
 from games.engine.scoresheet import games_won
 
-from .builders import play_match
+from .helpers import play_match
 
 
 def test_start_match():

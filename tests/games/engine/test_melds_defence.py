@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from games.engine.cards import FULL_DECK, card_value
 from games.engine.errors import InvalidCardError, InvalidMeldError
 from games.engine.melds import Defence, best_defence, is_meld, min_deadwood
-from tests.games.engine import test_melds_oracle as oracle
-from tests.games.engine.test_melds_properties import meld_rich_hands
+from tests.games.engine import helpers as oracle
+from tests.games.engine.helpers import meld_rich_hands
 
 
 def test_fourth_card_on_a_set_of_three() -> None:

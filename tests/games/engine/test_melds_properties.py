@@ -17,38 +17,11 @@ from games.engine.melds import (
     min_deadwood_mask,
     validate_arrangement,
 )
-from tests.games.engine import test_melds_oracle as oracle
+from tests.games.engine import helpers as oracle
+from tests.games.engine.helpers import meld_rich_hands
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
-
-
-def _group(kind: int, a: int, b: int) -> list[str]:
-    """A run (of 2-5 cards), a set (of 2-4 suits) or a single card, from small integers."""
-    if kind == 0:
-        suit, low, length = SUITS[a % 4], b % 12, 2 + a // 4 % 4
-        return [RANKS[r] + suit for r in range(low, min(low + length, 13))]
-    if kind == 1:
-        rank, suits = RANKS[b % 13], a % 16 | 1 << a // 16 % 4
-        return [rank + SUITS[s] for s in range(4) if suits >> s & 1]
-    return [FULL_DECK[a * 7 + b & 51]]
-
-
-@st.composite
-def meld_rich_hands(draw, max_size: int = 11, min_size: int = 0) -> list[str]:
-    """Hands built from runs, sets and near-melds, so the solver meets real choices."""
-    size = draw(st.integers(min_size, max_size))
-    parts = draw(
-        st.lists(
-            st.tuples(st.integers(0, 2), st.integers(0, 63), st.integers(0, 51)),
-            min_size=6,
-            max_size=8,
-        )
-    )
-    cards: list[str] = []
-    for kind, a, b in parts:
-        cards.extend(c for c in _group(kind, a, b) if c not in cards)
-    return cards[:size]
 
 
 any_hands = st.lists(st.sampled_from(FULL_DECK), unique=True, max_size=11)

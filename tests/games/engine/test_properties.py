@@ -19,7 +19,7 @@ from games.engine.cards import FULL_DECK
 from games.engine.events import DefenceLaidOut, HandDrawn, HandScored, Knocked
 from games.engine.melds import min_deadwood
 
-from .builders import apply, dealt, random_play, started
+from .helpers import apply, dealt, random_play, started
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

@@ -36,7 +36,7 @@ from games.engine.events import (
 from games.engine.rulings import decide_cancel
 from games.engine.view import full_state, public_view
 
-from .builders import act, apply, dealt, shuffled_deck, started, types
+from .helpers import act, apply, dealt, shuffled_deck, started, types
 
 
 def _in_play(first_dealer=1):

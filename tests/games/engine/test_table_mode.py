@@ -17,7 +17,7 @@ from games.engine import (
 from games.engine.bot import choose_action
 from games.engine.events import GameWon, HandRecorded, HandScored, MatchFinished
 
-from .builders import apply, play_match, shuffled_deck, started, types
+from .helpers import apply, play_match, shuffled_deck, started, types
 
 ALEXANDRA, BOB = 0, 1
 

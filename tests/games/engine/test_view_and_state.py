@@ -7,7 +7,7 @@ from games.engine import legal_actions, state_from_dict, state_to_dict
 from games.engine.bot import choose_action
 from games.engine.view import full_state, public_view
 
-from .builders import act, dealt, play_match, random_play, shuffled_deck, started
+from .helpers import act, dealt, play_match, random_play, shuffled_deck, started
 
 
 def _strings(value, skip=("hands",)):

@@ -1,7 +1,7 @@
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.pairing.oracles import max_matching_size
+from tests.tournaments.pairing.helpers import max_matching_size
 from tournaments.pairing._matching import delete_vertices, matching_size, maximum_matching
 from tournaments.pairing.swiss import _RematchOracle
 

@@ -5,8 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.pairing.oracles import fewest_rematches
-from tests.tournaments.pairing.simulation import Simulation
+from tests.tournaments.pairing.helpers import Simulation, fewest_rematches
 from tournaments.pairing import (
     Pair,
     SwissPlayer,

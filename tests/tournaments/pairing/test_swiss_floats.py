@@ -5,8 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.pairing.oracles import perfect_matchings
-from tests.tournaments.pairing.simulation import Simulation
+from tests.tournaments.pairing.helpers import Simulation, perfect_matchings
 from tournaments.pairing import Pair, Result, SwissPlayer, count_rematches, swiss_pair
 from tournaments.pairing.floats import Floats, last_round_floats
 

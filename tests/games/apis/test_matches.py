@@ -6,24 +6,11 @@ from __future__ import annotations
 import pytest
 
 from eventstore import stream_version
-from games.engine.cards import FULL_DECK
 from games.models import Match
-from tests.api.conftest import token_client
+from tests.games.apis.helpers import ANN, BEN, MELDS, UPCARD, act, preset_deck
+from tests.helpers import token_client
 
 pytestmark = pytest.mark.django_db
-
-# Ben (the non-dealer) is dealt three melds and KD; the upcard AS lets him knock at once.
-BEN = ["7C", "8C", "9C", "2H", "3H", "4H", "5S", "5D", "5H", "KD"]
-ANN = ["KC", "QC", "JS", "TD", "9D", "8S", "6C", "4C", "3S", "2D"]
-UPCARD = "AS"
-MELDS = [["7C", "8C", "9C"], ["2H", "3H", "4H"], ["5D", "5H", "5S"]]
-
-
-def preset_deck() -> list[str]:
-    """RULES 3: positions 0, 2, … 18 to the non-dealer, 1, 3, … 19 to the dealer, 20 is the
-    upcard, the rest the stock (top first)."""
-    deck = [card for pair in zip(BEN, ANN, strict=True) for card in pair] + [UPCARD]
-    return deck + [c for c in FULL_DECK if c not in deck]
 
 
 @pytest.fixture
@@ -51,10 +38,6 @@ def match(organiser_client, ann, ben):
     )
     assert response.status_code == 201, response.json()
     return response.json()
-
-
-def act(client, match_id, body, **extra):
-    return client.post(f"/api/matches/{match_id}/actions/", body, format="json", **extra)
 
 
 def error(response) -> str:

@@ -1,16 +1,6 @@
 import pytest
 
 
-@pytest.mark.django_db
-def test_healthz_reports_database_and_broker(client):
-    response = client.get("/healthz")
-    assert response.status_code == 200
-    body = response.json()
-    assert body["database"] == "ok"
-    assert body["broker"] in ("ok", "eager")
-    assert body["status"] == "ok"
-
-
 def test_production_settings_refuse_the_development_key(monkeypatch):
     import importlib
     import sys

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from demo.bots import match_play_bots
-from tests.tournaments.conftest import make_bots, make_tournament
+from tests.tournaments.helpers import make_bots, make_tournament
 from tournaments import services
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.projections import standings_from_events, tournament_tiebreaks

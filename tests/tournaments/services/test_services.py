@@ -13,7 +13,7 @@ from core.errors import ConflictError, PermissionDeniedError, ValidationError
 from games.engine.errors import IllegalActionError
 from games.models import Match
 from games.services import match_act
-from tests.tournaments.conftest import FAST_RULES, forfeit_round, make_bots, make_tournament
+from tests.tournaments.helpers import FAST_RULES, forfeit_round, make_bots, make_tournament
 from tournaments import services, stream
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.projections import standings_rebuild

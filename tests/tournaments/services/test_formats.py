@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.conftest import forfeit_round, make_bots, make_tournament
+from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
 from tournaments import services
 from tournaments.models import Pairing, Round, Standing, Tournament
 from tournaments.projections import standings_rebuild

@@ -10,8 +10,7 @@ import pytest
 from rest_framework.renderers import JSONRenderer
 
 from core.renderers import FastJSONRenderer
-from tests.api.bots import choose
-from tests.api.test_matches import act
+from tests.games.apis.helpers import act, choose
 
 pytestmark = pytest.mark.django_db
 

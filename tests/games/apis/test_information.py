@@ -22,8 +22,8 @@ from config.wsgi import application
 from games.engine.state import commitment
 from games.models import Match
 from games.selectors import match_state_at
-from tests.api.bots import choose
-from tests.api.conftest import token_client
+from tests.games.apis.helpers import choose
+from tests.helpers import token_client
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("wsgi_in_test_transaction")]
 

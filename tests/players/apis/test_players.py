@@ -16,7 +16,7 @@ from core.api import LoginRateThrottle
 from core.models import IdempotencyRecord
 from players.models import Player
 from players.services import player_create
-from tests.api.conftest import token_client
+from tests.helpers import token_client
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError
-from tests.tournaments.conftest import forfeit_round, make_bots, make_tournament
+from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
 from tournaments import services
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,7 @@ from rest_framework.test import APIRequestFactory
 
 from core.authentication import ProfileTokenAuthentication
 from players.models import Club, Player
-
-from .conftest import token_client
+from tests.helpers import token_client
 
 pytestmark = pytest.mark.django_db
 

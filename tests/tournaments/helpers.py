@@ -1,0 +1,57 @@
+"""Tournament test helpers: quick rules, bot players, a tournament with its field checked in,
+and a round finished fast by forfeits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from players.models import Player
+from tournaments import services
+from tournaments.models import Tournament
+
+FAST_RULES = {"game_target": 25, "end_when_decided": True}
+
+
+def make_bots(n: int, *, prefix: str = "Bot") -> list[Player]:
+    return [
+        Player.objects.create(name=f"{prefix} {i:02d}", is_bot=True, rating=1500 + 10 * (n - i))
+        for i in range(1, n + 1)
+    ]
+
+
+def make_tournament(
+    organiser: Any,
+    players: list[Player],
+    *,
+    format: str = "swiss",  # noqa: A002
+    rounds: int | None = 3,
+    check_in: bool = True,
+    **kwargs: Any,
+) -> Tournament:
+    kwargs.setdefault("ruleset", FAST_RULES)
+    tournament = services.tournament_create(
+        name="Evening", format=format, rounds=rounds, created_by=organiser, **kwargs
+    )
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
+        if check_in:
+            services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
+    return tournament
+
+
+def forfeit_round(tournament: Tournament, organiser: Any, *, winner_seat: int = 0) -> None:
+    """Finish every match of the current round fast: a forfeit ruling per match."""
+    from games.services import match_rule
+    from tournaments.models import Pairing
+
+    tournament.refresh_from_db()
+    pending = Pairing.objects.filter(
+        round__tournament=tournament,
+        round__number=tournament.current_round,
+        status=Pairing.Status.PENDING,
+    ).select_related("player1", "player2")
+    for pairing in pending:
+        winner = pairing.player1 if winner_seat == 0 else pairing.player2
+        match_rule(
+            match_id=pairing.match_id, by=organiser, type="forfeit", player=winner, reason="test"
+        )
