@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from core.errors import ApplicationError
+from core.parsers import RequestTooLargeError
 from eventstore import ConcurrencyError, ImmutableEventError, InvalidEventError
 from games.engine.errors import RuleError
 
@@ -25,6 +31,7 @@ _DRF_CODES = {
     exceptions.Throttled: "throttled",
     exceptions.ParseError: "parse_error",
     exceptions.ValidationError: "validation_error",
+    RequestTooLargeError: "request_too_large",
 }
 
 
@@ -57,8 +64,22 @@ def _from_event_store(exc: Exception) -> ApplicationError | None:
     return None
 
 
+def _from_django_request(exc: Exception) -> ApplicationError | None:
+    """Django's refusals of a request body (a form or multipart body past
+    DATA_UPLOAD_MAX_MEMORY_SIZE or DATA_UPLOAD_MAX_NUMBER_FIELDS/FILES), which Django would
+    answer with an HTML page."""
+    if isinstance(exc, RequestDataTooBig):
+        return ApplicationError(
+            "The request body is too large.", code="request_too_large", status=413
+        )
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return ApplicationError("The request has too many fields.", code="too_many_fields")
+    return None
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     exc = _from_event_store(exc) or exc
+    exc = _from_django_request(exc) or exc
     if isinstance(exc, ApplicationError):
         code, extra = exc.code, dict(exc.extra)
         contract_code = _CONTRACT_CODES.get(exc.status)

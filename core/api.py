@@ -4,6 +4,9 @@ the organiser permission, which needs to know players, in `players.permissions`.
 
 from __future__ import annotations
 
+import hashlib
+
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -19,11 +22,13 @@ from rest_framework.views import APIView
 # Which codes each status carries; shown in the schema next to every endpoint's errors.
 ERROR_CODES: dict[int, str] = {
     400: "validation_error, illegal_action and not_your_turn (with the rule), invalid_card, "
-    "invalid_meld, invalid_ruleset, invalid_deck, invalid_credentials, parse_error",
+    "invalid_meld, invalid_ruleset, invalid_deck, invalid_credentials, parse_error, "
+    "too_many_fields",
     401: "not_authenticated, authentication_failed",
     403: "permission_denied",
     404: "not_found",
     409: "version_conflict (with current_version), conflict",
+    413: "request_too_large",
     415: "unsupported_media_type",
     422: "idempotency_key_reused",
     429: "throttled",
@@ -76,7 +81,23 @@ class LoginRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-LOGIN_THROTTLES = [LoginRateThrottle, AnonRateThrottle]
+class LoginAccountRateThrottle(SimpleRateThrottle):
+    """Login attempts per account, from any address (rate: DEFAULT_THROTTLE_RATES
+    ["login_account"]). Failed logins also lock an account or an address out for a while
+    (django-axes, core.login_throttle)."""
+
+    scope = "login_account"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        data = request.data
+        username = data.get("username") if hasattr(data, "get") else None
+        if not isinstance(username, str) or not username:
+            return None
+        ident = hashlib.sha256(username.casefold().encode("utf-8", "replace")).hexdigest()
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+LOGIN_THROTTLES = [LoginRateThrottle, LoginAccountRateThrottle, AnonRateThrottle]
 
 
 # --- permissions --------------------------------------------------------------------------
@@ -107,6 +128,19 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
         body = {"error": {"code": "not_found", "message": "No such endpoint."}}
         return JsonResponse(body, status=404)
     return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refused before any API view ran (a body past
+    DATA_UPLOAD_MAX_MEMORY_SIZE, too many fields, a bad Host) gets the API's error body
+    under /api/: 413 for a body too large, 400 otherwise."""
+    if request.path.startswith("/api/"):
+        if isinstance(exception, RequestDataTooBig):
+            body = {"error": {"code": "request_too_large", "message": "The request is too large."}}
+            return JsonResponse(body, status=413)
+        code = "too_many_fields" if isinstance(exception, TooManyFieldsSent) else "bad_request"
+        return JsonResponse({"error": {"code": code, "message": "Bad request."}}, status=400)
+    return defaults.bad_request(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

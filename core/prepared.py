@@ -8,7 +8,8 @@ its arguments on the client and so can share a round trip with other statements.
 
 A prepared statement lives as long as the database session and is not undone by a
 rollback. Connections are tracked by their driver object: a new connection (Django
-reconnects after CONN_MAX_AGE, or after an error) gets its statements prepared again.
+reconnects after CONN_MAX_AGE, after an error, or when its health check finds it dead)
+gets its statements prepared again.
 Statements name their columns (no `*`), so that adding a column to a table does not make
 running workers fail with "cached plan must not change result type".
 
@@ -61,6 +62,11 @@ class PreparedStatement:
     def execute_sql(self) -> str:
         """`EXECUTE name(%s, ...)`, after preparing the statement on this connection if it
         is not yet."""
+        # A connection that died since its last use (a restarted server, a terminated
+        # backend) is replaced by the health check of the request's first cursor
+        # (CONN_HEALTH_CHECKS). Run that check now, before looking the statement up: looked
+        # up against the dead connection, it would be EXECUTEd unprepared on its successor.
+        connection.close_if_health_check_failed()
         connection.ensure_connection()
         names = _prepared.setdefault(connection.connection, set())
         if self.name not in names:

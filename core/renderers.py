@@ -29,6 +29,19 @@ class FastJSONRenderer(JSONRenderer):
         accepted_media_type: str | None = None,
         renderer_context: dict[str, Any] | None = None,
     ) -> bytes:
+        try:
+            return self._render(data, accepted_media_type, renderer_context)
+        except UnicodeEncodeError:
+            # A lone surrogate (e.g. echoed back by an error message) is no UTF-8: write
+            # it, as any non-ASCII character, as a \u escape.
+            return _ASCII.render(data, accepted_media_type, renderer_context)
+
+    def _render(
+        self,
+        data: Any,
+        accepted_media_type: str | None,
+        renderer_context: dict[str, Any] | None,
+    ) -> bytes:
         if data is None:
             return b""
         indent = self.get_indent(accepted_media_type, renderer_context or {})
@@ -44,3 +57,10 @@ class FastJSONRenderer(JSONRenderer):
             # As DRF: JSON that is also a strict JavaScript subset.
             out = out.replace(_LINE_SEPARATOR, b"\\u2028").replace(_PARAGRAPH_SEPARATOR, b"\\u2029")
         return out
+
+
+class _ASCIIJSONRenderer(JSONRenderer):
+    ensure_ascii = True
+
+
+_ASCII = _ASCIIJSONRenderer()

@@ -14,7 +14,8 @@ load on first use, so the app itself can be imported before Django's models are 
 `records` (what goes in and comes out), `encoding` (canonical JSON, hashing), `upcasting`,
 `write` (`append`), `read` (`load`, `read_all`, follower checkpoints), `snapshots`, `tail`
 (`read_tail`: snapshot, events and head in one round trip), `integrity` (`verify`) and
-`maintenance` (`immutability_suspended`).
+`maintenance` (`immutability_suspended`), `seals` (the key the database does not hold) and
+`checkpoints` (signed stream heads).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ _EXPORTS = {
     "InvalidEventError": "errors",
     "MAX_STREAM_ID_LENGTH": "records",
     "NewEvent": "records",
+    "NOTIFY_CHANNEL": "write",
     "RECORDED_AT_FORMAT": "encoding",
     "RecordedEvent": "records",
     "StreamTail": "tail",
@@ -39,6 +41,9 @@ _EXPORTS = {
     "VerifyResult": "integrity",
     "append": "write",
     "canonical_json": "encoding",
+    "checkpoint_valid": "checkpoints",
+    "checkpoints_export": "checkpoints",
+    "checkpoints_take": "checkpoints",
     "event_hash": "encoding",
     "format_recorded_at": "encoding",
     "immutability_suspended": "maintenance",
@@ -46,13 +51,17 @@ _EXPORTS = {
     "load": "read",
     "read_all": "read",
     "read_tail": "tail",
+    "recorded_heads_register": "heads",
     "register_upcaster": "upcasting",
     "snapshot_delete": "snapshots",
     "snapshot_load": "snapshots",
     "snapshot_part": "snapshots",
     "snapshot_save": "snapshots",
+    "snapshots_check": "snapshots",
+    "BadSnapshot": "snapshots",
     "stream_version": "read",
     "stream_version_expression": "read",
+    "streams_cut_short": "heads",
     "subscription_advance": "read",
     "subscription_position": "read",
     "upcast": "upcasting",
@@ -68,6 +77,7 @@ __all__ = [
     "InvalidEventError",
     "MAX_STREAM_ID_LENGTH",
     "NewEvent",
+    "NOTIFY_CHANNEL",
     "RECORDED_AT_FORMAT",
     "RecordedEvent",
     "StreamTail",
@@ -75,6 +85,9 @@ __all__ = [
     "VerifyResult",
     "append",
     "canonical_json",
+    "checkpoint_valid",
+    "checkpoints_export",
+    "checkpoints_take",
     "event_hash",
     "format_recorded_at",
     "immutability_suspended",
@@ -82,13 +95,17 @@ __all__ = [
     "load",
     "read_all",
     "read_tail",
+    "recorded_heads_register",
     "register_upcaster",
     "snapshot_delete",
     "snapshot_load",
     "snapshot_part",
     "snapshot_save",
+    "snapshots_check",
+    "BadSnapshot",
     "stream_version",
     "stream_version_expression",
+    "streams_cut_short",
     "subscription_advance",
     "subscription_position",
     "upcast",
@@ -106,6 +123,7 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eagerly
+    from eventstore.checkpoints import checkpoint_valid, checkpoints_export, checkpoints_take
     from eventstore.encoding import (
         RECORDED_AT_FORMAT,
         canonical_json,
@@ -113,6 +131,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         format_recorded_at,
     )
     from eventstore.errors import EventStoreError, ImmutableEventError, InvalidEventError
+    from eventstore.heads import recorded_heads_register, streams_cut_short
     from eventstore.integrity import BrokenEvent, VerifyResult, verify
     from eventstore.maintenance import immutability_suspended
     from eventstore.read import (
@@ -130,7 +149,14 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         NewEvent,
         RecordedEvent,
     )
-    from eventstore.snapshots import snapshot_delete, snapshot_load, snapshot_part, snapshot_save
+    from eventstore.snapshots import (
+        BadSnapshot,
+        snapshot_delete,
+        snapshot_load,
+        snapshot_part,
+        snapshot_save,
+        snapshots_check,
+    )
     from eventstore.tail import StreamTail, read_tail
     from eventstore.upcasting import latest_schema, register_upcaster, upcast
-    from eventstore.write import Statement, append
+    from eventstore.write import NOTIFY_CHANNEL, Statement, append

@@ -3,9 +3,17 @@ deleted (they are a disposable cache)."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
 
 from eventstore.models import Snapshot, StoredEvent, Subscription
 
@@ -48,13 +56,42 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(StoredEvent)
+# Display only: names for the list (the match's label, the actor's name). The store
+# imports no app of ours; these models are looked up by name at request time and left out
+# when absent, so the store still works without them.
+_MATCH_MODEL = ("games", "Match")
+_DATA_CHARS = 90
+
+
+def _model(app_label: str, name: str) -> Any:
+    try:
+        return apps.get_model(app_label, name)
+    except LookupError:
+        return None
+
+
 class StoredEventAdmin(ReadOnlyAdmin):
-    list_display = ("position", "stream_id", "version", "type", "schema_version", "recorded_at")
+    """One line per event: the stream shortened (with the match's label), the version, the
+    type, who acted (by name), the data (cut short; in full on the event's page), when, and
+    a link to the replay at that version. Within one stream (the stream filter, or a
+    match's link) the oldest event comes first; across streams the newest."""
+
+    list_display = (
+        "position",
+        "stream_short",
+        "version",
+        "type",
+        "actor_name",
+        "data_short",
+        "recorded_at",
+        "replay_link",
+    )
+    list_display_links = ("position",)
     list_filter = (StreamFilter, "type")
     search_fields = ("=stream_id", "type")
     ordering = ("-position",)
     show_full_result_count = False
+    list_per_page = 200
     readonly_fields = (
         "position",
         "stream_id",
@@ -68,6 +105,92 @@ class StoredEventAdmin(ReadOnlyAdmin):
         "tx_id",
     )
     fields = readonly_fields
+
+    class Media:
+        css = {"all": ("eventstore/admin.css",)}
+
+    def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
+        if request.GET.get(StreamFilter.parameter_name):
+            return ("version",)  # a stream reads in its own order
+        return ("-position",)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> Any:
+        # Names looked up once per page (a stream's label, an actor's name), not per row;
+        # shared by concurrent requests at worst, and only ever names.
+        self._labels: dict[str, str] = {}
+        self._names: dict[str, str] = {}
+        return super().changelist_view(request, extra_context)
+
+    # -- columns ----------------------------------------------------------------------------
+
+    def _label(self, stream_id: str) -> str:
+        labels = self.__dict__.setdefault("_labels", {})
+        if stream_id not in labels:
+            labels[stream_id] = ""
+            match = _model(*_MATCH_MODEL)
+            if match is not None and stream_id.startswith("match-"):
+                row = (
+                    match.objects.filter(stream_id=stream_id)
+                    .select_related("player1", "player2")
+                    .first()
+                )
+                if row is not None:
+                    labels[stream_id] = row.label or f"{row.player1} v {row.player2}"
+        return labels[stream_id]
+
+    @admin.display(description="stream", ordering="stream_id")
+    def stream_short(self, obj: StoredEvent) -> str:
+        kind, _, rest = obj.stream_id.partition("-")
+        short = f"{kind}-{rest[:8]}" if rest else obj.stream_id
+        label = self._label(obj.stream_id)
+        url = f"?{StreamFilter.parameter_name}={obj.stream_id}"
+        return format_html('<a href="{}" title="{}">{}</a> {}', url, obj.stream_id, short, label)
+
+    @admin.display(description="actor")
+    def actor_name(self, obj: StoredEvent) -> str:
+        actor = str((obj.metadata or {}).get("actor", ""))
+        names = self.__dict__.setdefault("_names", {})
+        if actor not in names:
+            names[actor] = _actor_name(actor)
+        return names[actor]
+
+    @admin.display(description="data")
+    def data_short(self, obj: StoredEvent) -> str:
+        text = json.dumps(obj.data, separators=(",", ":"), ensure_ascii=False)
+        short = text if len(text) <= _DATA_CHARS else text[: _DATA_CHARS - 1] + "…"
+        return format_html('<code title="{}">{}</code>', text[:2000], short)
+
+    @admin.display(description="replay")
+    def replay_link(self, obj: StoredEvent) -> str:
+        if not obj.stream_id.startswith("match-"):
+            return ""
+        match_id = obj.stream_id.removeprefix("match-")
+        try:
+            url = reverse("match-replay-page", args=[match_id])
+        except NoReverseMatch:
+            return ""
+        return format_html(
+            '<a href="{}?version={}">replay at v{}</a>', url, obj.version, obj.version
+        )
+
+
+def _actor_name(actor: str) -> str:
+    """ "player:4" -> the player's name, "user:7" -> the user's name, else as stored."""
+    kind, _, pk = actor.partition(":")
+    if not pk.isdigit():
+        return actor or "—"
+    if kind == "player":
+        profile = settings.TOKEN_PROFILE_MODEL.split(".")
+        model = _model(*profile) if len(profile) == 2 else None
+        row = model.objects.filter(pk=pk).first() if model is not None else None
+        return str(getattr(row, "name", actor)) if row is not None else actor
+    if kind == "user":
+        user = get_user_model().objects.filter(pk=pk).first()
+        return user.get_username() if user is not None else actor
+    return actor
+
+
+admin.site.register(StoredEvent, StoredEventAdmin)
 
 
 @admin.register(Snapshot)

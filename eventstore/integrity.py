@@ -1,15 +1,20 @@
-"""Verification: every hash chain recomputed from the stored rows, to find any event
-changed, added or removed behind the store's back."""
+"""Verification: every hash chain recomputed from the stored rows, every seal checked with
+the key (eventstore.seals) and every stream against its signed checkpoints, to find any
+event changed, added or removed behind the store's back, by someone without the key too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import hmac
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+
+from django.db import connection
 
 from eventstore._shared import READ_FIELDS
 from eventstore.encoding import event_hash
-from eventstore.models import StoredEvent
+from eventstore.models import Checkpoint, StoredEvent
 from eventstore.records import GENESIS_HASH
+from eventstore.seals import checkpoint_signature, seal_matches
 
 # --- verification --------------------------------------------------------------------------
 
@@ -33,32 +38,60 @@ class VerifyResult:
 
 
 # Verifying reads the same stored columns as reading does (the hash covers all but
-# position and hash itself).
-_VERIFY_FIELDS = READ_FIELDS
+# position and hash itself), and the seal and the writing transaction beside them.
+_HASHED_FIELDS = tuple(k for k in READ_FIELDS if k not in ("position", "hash"))
+_VERIFY_FIELDS = (*READ_FIELDS, "seal", "tx_id")
 
 
 def verify(
     *, stream_id: str | None = None, progress: Callable[[int], None] | None = None
 ) -> VerifyResult:
-    """Recompute every hash chain (or one stream's) from the stored rows.
+    """Recompute every hash chain (or one stream's) from the stored rows, and check each
+    event's seal and each stream against its signed checkpoints (eventstore.seals).
 
     A stream is broken at its first event whose version does not follow the one before
-    (missing or extra rows) or whose stored hash differs from the recomputed one.
+    (missing or extra rows), whose stored hash differs from the recomputed one, whose seal
+    is wrong or missing where one is due (a forged event: its author had no key), or that
+    has no writing transaction on PostgreSQL (written around the store); or where a signed
+    checkpoint says it went further, or through another event, than it now does.
     `progress(n)` is called after every n events checked.
     """
     rows = StoredEvent.objects.order_by("stream_id", "version")
+    checkpoints = Checkpoint.objects.order_by("stream_id", "version")
     if stream_id is not None:
-        rows = rows.filter(stream_id=stream_id)
+        rows, checkpoints = (
+            rows.filter(stream_id=stream_id),
+            checkpoints.filter(stream_id=stream_id),
+        )
+    context = _Context(
+        first_sealed=StoredEvent.objects.filter(seal__isnull=False)
+        .order_by("position")
+        .values_list("position", flat=True)
+        .first(),
+        tx_ids=connection.vendor == "postgresql",
+        checkpoints=_by_stream_id(
+            checkpoints.values_list("stream_id", "version", "hash", "signature")
+        ),
+    )
     broken: list[BrokenEvent] = []
     checked = streams = 0
+    seen: set[str] = set()
     for stream_rows in _by_stream(rows.values(*_VERIFY_FIELDS).iterator(chunk_size=2000)):
         streams += 1
-        found, count = _verify_stream(stream_rows)
+        seen.add(stream_rows[0]["stream_id"])
+        found, count = _verify_stream(stream_rows, context)
         checked += count
         if progress is not None:
             progress(count)
         if found is not None:
             broken.append(found)
+    for gone in sorted(set(context.checkpoints) - seen):
+        # Every event of a stream that a checkpoint vouches for was deleted.
+        version = context.checkpoints[gone][-1][0]
+        broken.append(
+            BrokenEvent(gone, 1, 0, f"events 1 to {version} are missing: a signed checkpoint"
+                        f" holds version {version}")
+        )  # fmt: skip
     first = min(broken, key=lambda b: b.position) if broken else None
     return VerifyResult(
         ok=not broken,
@@ -68,6 +101,20 @@ def verify(
         reason=first.reason if first else "",
         broken=tuple(broken),
     )
+
+
+@dataclass(frozen=True)
+class _Context:
+    first_sealed: int | None  # the position of the first sealed event in the store
+    tx_ids: bool  # events must have their writing transaction (PostgreSQL)
+    checkpoints: dict[str, list[tuple[int, str, str]]]  # (version, hash, signature) by stream
+
+
+def _by_stream_id(rows: Iterable[tuple[str, int, str, str]]) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for stream_id, version, digest, signature in rows:
+        out.setdefault(stream_id, []).append((version, digest, signature))
+    return out
 
 
 def _by_stream(rows: Iterator[dict]) -> Iterator[list[dict]]:
@@ -81,18 +128,62 @@ def _by_stream(rows: Iterator[dict]) -> Iterator[list[dict]]:
         yield current
 
 
-def _verify_stream(rows: list[dict]) -> tuple[BrokenEvent | None, int]:
-    prev_hash = GENESIS_HASH
+def _verify_stream(rows: list[dict], context: _Context) -> tuple[BrokenEvent | None, int]:
+    stream_id = rows[0]["stream_id"]
+    checkpoints = context.checkpoints.get(stream_id, [])
+    vouched_to = max((v for v, _, _ in checkpoints), default=0)
+    prev_hash, sealed_before = GENESIS_HASH, False
+    hashes: dict[int, str] = {}
     for expected_version, row in enumerate(rows, start=1):
         reason = ""
         if row["version"] != expected_version:
             reason = f"expected version {expected_version}, found {row['version']}"
+        elif event_hash(**{k: row[k] for k in _HASHED_FIELDS}, prev_hash=prev_hash) != row["hash"]:
+            reason = "hash mismatch: the event or the one before it was altered"
         else:
-            fields = {k: row[k] for k in _VERIFY_FIELDS if k not in ("position", "hash")}
-            if event_hash(**fields, prev_hash=prev_hash) != row["hash"]:
-                reason = "hash mismatch: the event or the one before it was altered"
+            reason = _seal_problem(row, context, sealed_before or expected_version > vouched_to > 0)
+        if not reason and context.tx_ids and row["tx_id"] is None:
+            reason = (
+                "no writing transaction (tx_id is NULL): the event was not written by the store"
+            )
         if reason:
-            broken = BrokenEvent(row["stream_id"], row["version"], row["position"], reason)
-            return broken, expected_version
-        prev_hash = row["hash"]
+            return BrokenEvent(stream_id, row["version"], row["position"], reason), expected_version
+        sealed_before = sealed_before or row["seal"] is not None
+        prev_hash = hashes[row["version"]] = row["hash"]
+    last = rows[-1]
+    for version, digest, signature in checkpoints:
+        reason = _checkpoint_problem(stream_id, version, digest, signature, hashes)
+        if reason:
+            at = min(version, len(rows) + 1)
+            return BrokenEvent(stream_id, at, last["position"], reason), len(rows)
     return None, len(rows)
+
+
+def _seal_problem(row: dict, context: _Context, seal_due: bool) -> str:
+    seal = row["seal"]
+    if seal is not None:
+        if not seal_matches(row["hash"], seal):
+            return "seal mismatch: the event was forged or its chain recomputed without the key"
+        return ""
+    if seal_due or (context.first_sealed is not None and row["position"] > context.first_sealed):
+        return "unsealed event where a seal is due: forged by someone without the key"
+    return ""
+
+
+def _checkpoint_problem(
+    stream_id: str, version: int, digest: str, signature: str, hashes: dict[int, str]
+) -> str:
+    if not hmac.compare_digest(checkpoint_signature(stream_id, version, digest), signature):
+        return f"the checkpoint at version {version} is not signed with the key: forged"
+    if version not in hashes:
+        head = max(hashes, default=0)
+        return (
+            f"events {head + 1} to {version} are missing: a signed checkpoint holds version"
+            f" {version}"
+        )
+    if hashes[version] != digest:
+        return (
+            f"the event at version {version} is not the one a signed checkpoint holds: history"
+            " was rewritten"
+        )
+    return ""

@@ -13,7 +13,7 @@ from django.db import models
 
 from eventstore.errors import ImmutableEventError
 
-__all__ = ["ImmutableEventError", "Snapshot", "StoredEvent", "Subscription"]
+__all__ = ["Checkpoint", "ImmutableEventError", "Snapshot", "StoredEvent", "Subscription"]
 
 
 def _refuse(what: str) -> NoReturn:
@@ -51,6 +51,9 @@ class StoredEvent(models.Model):
     # PostgreSQL only (NULL on SQLite): the id of the transaction that wrote the event,
     # for forensics (which events were written together).
     tx_id = models.BigIntegerField(null=True, blank=True)
+    # HMAC of `hash` under a key the database does not hold (eventstore.seals); NULL on
+    # events written before seals existed. Outside the hash, so old hashes still hold.
+    seal = models.CharField(max_length=64, null=True, blank=True)
 
     objects = StoredEventQuerySet.as_manager()
 
@@ -87,6 +90,12 @@ class Snapshot(models.Model):
     version = models.PositiveIntegerField()
     state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # The chain hash of the event at `version`, a digest of each top-level key of the state,
+    # and an HMAC over them under the key the database does not hold (eventstore.seals);
+    # NULL on older snapshots.
+    event_hash = models.CharField(max_length=64, null=True, blank=True)
+    digests = models.JSONField(null=True, blank=True)  # sha256 of each top-level key
+    seal = models.CharField(max_length=64, null=True, blank=True)
 
     class Meta:
         db_table = "games_snapshot"
@@ -98,6 +107,29 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.stream_id}@{self.version}"
+
+
+class Checkpoint(models.Model):
+    """A signed stream head: stream `stream_id` had reached `version`, whose event's chain
+    hash was `hash`, at `created_at` (eventstore.checkpoints). Exported and handed out, it
+    lets anyone holding one show that history was later rewritten or cut short."""
+
+    stream_id = models.CharField(max_length=200)
+    version = models.PositiveIntegerField()
+    hash = models.CharField(max_length=64)
+    signature = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "eventstore_checkpoint"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stream_id", "version"], name="eventstore_checkpoint_stream_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"checkpoint {self.stream_id}@{self.version}"
 
 
 class Subscription(models.Model):

@@ -1,32 +1,124 @@
-"""Snapshots: a disposable cache of a stream's state, by kind (the state's shape) and version."""
+"""Snapshots: a disposable cache of a stream's state, by kind (the state's shape) and version.
+
+A snapshot carries the chain hash of the event it stands at, a digest of each top-level key
+of its state and a seal over all of them under the key the database does not hold
+(eventstore.seals). Readers check what they read (the keys they read, even a part of the
+state) and ignore a snapshot that fails, reading the events instead, with a warning in the
+log; `snapshots_check` (`manage.py verify_events`) reports every failing one. Snapshots from
+before seals (no seal) are trusted as before; `verify_events --deep` replays them."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import OuterRef, Subquery
 
-from eventstore._shared import json_roundtrip, json_value
-from eventstore.models import Snapshot
+from eventstore._shared import canonical_json, json_roundtrip, json_value
+from eventstore.models import Snapshot, StoredEvent
+from eventstore.seals import snapshot_seal
 
-# --- snapshots -----------------------------------------------------------------------------
+logger = logging.getLogger("eventstore.snapshots")
+
+# --- writing -------------------------------------------------------------------------------
 
 
 def snapshot_save(*, stream_id: str, version: int, state: dict, kind: str) -> None:
     """Cache `state` of the stream at `version`. `kind` names the state's shape (bump it
     when the shape changes: old snapshots are then ignored)."""
     # One INSERT ... ON CONFLICT DO UPDATE (update_or_create took a locked read and a
-    # savepoint on top).
-    row = Snapshot(
-        stream_id=stream_id, kind=kind, version=version, state=json_roundtrip(state, "snapshot")
+    # savepoint on top), after one query for the hash of the snapshot's event.
+    stored = json_roundtrip(state, "snapshot")
+    event_hash = (
+        StoredEvent.objects.filter(stream_id=stream_id, version=version)
+        .values_list("hash", flat=True)
+        .first()
     )
+    digests = state_digests(stored)
+    seal = None
+    if event_hash is not None:
+        seal = snapshot_seal(stream_id, kind, version, event_hash, canonical_json(digests))
+    row = Snapshot(
+        stream_id=stream_id, kind=kind, version=version, state=stored, event_hash=event_hash,
+        digests=digests, seal=seal,
+    )  # fmt: skip
     Snapshot.objects.bulk_create(
         [row],
         update_conflicts=True,
         unique_fields=["stream_id", "kind", "version"],
-        update_fields=["state", "created_at"],
+        update_fields=["state", "created_at", "event_hash", "digests", "seal"],
     )
+
+
+def state_digests(state: dict) -> dict[str, str]:
+    """sha256 of the canonical JSON of each top-level key of a state."""
+    return {
+        key: hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+        for key, value in state.items()
+    }
+
+
+# --- checking what is read -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SealedSnapshot:
+    """What vouches for a snapshot as stored beside it."""
+
+    stream_id: str
+    kind: str
+    version: int
+    event_hash: str | None
+    digests: dict | None
+    seal: str | None
+
+
+def snapshot_problem(
+    sealed: SealedSnapshot, state: dict, *, actual_event_hash: str | None = None
+) -> str:
+    """Why the (possibly partial) `state` read from this snapshot must not be trusted, or
+    "" if it may be: its seal, the digests of the keys read, and (when given) the hash of
+    the event it stands at now."""
+    if sealed.seal is None:
+        return ""  # from before seals
+    digests = sealed.digests if isinstance(sealed.digests, dict) else {}
+    expected = snapshot_seal(
+        sealed.stream_id, sealed.kind, sealed.version, sealed.event_hash or "",
+        canonical_json(digests),
+    )  # fmt: skip
+    if not hmac.compare_digest(expected, sealed.seal):
+        return "seal mismatch: the snapshot was changed"
+    if actual_event_hash is not None and actual_event_hash != sealed.event_hash:
+        return "the event it stands at is not the one it was taken at"
+    if set(state) - set(digests):
+        return "its state has keys it was not taken with"
+    for key, digest in state_digests(state).items():
+        if digests.get(key) != digest:
+            return f"seal mismatch: its state ({key}) was changed"
+    return ""
+
+
+def ignored(sealed: SealedSnapshot, problem: str) -> None:
+    logger.warning(
+        "snapshot %s %s at version %s ignored: %s",
+        sealed.stream_id, sealed.kind, sealed.version, problem,
+    )  # fmt: skip
+
+
+def _sealed(stream_id: str, kind: str, row: Sequence[Any]) -> SealedSnapshot:
+    """From (version, event_hash, digests, seal)."""
+    version, event_hash, digests, seal = row
+    return SealedSnapshot(stream_id, kind, version, event_hash, json_value(digests), seal)
+
+
+# --- reading -------------------------------------------------------------------------------
+
+SEAL_COLUMNS = "event_hash, digests, seal"
 
 
 def snapshot_load(
@@ -36,10 +128,15 @@ def snapshot_load(
 
     `without` names top-level keys of the state to leave out (on PostgreSQL they are not
     even sent): a large part the reader may never need can be read later, if at all,
-    with `snapshot_part`.
+    with `snapshot_part`. A snapshot that fails its check is ignored (None).
     """
     if connection.vendor == "postgresql":
-        sql = "SELECT version, state - %s::text[] FROM games_snapshot WHERE stream_id = %s"
+        # The hash of the snapshot's event now, in the same query, to check it against.
+        sql = (
+            f"SELECT version, state - %s::text[], {SEAL_COLUMNS}, (SELECT e.hash FROM"
+            " games_storedevent AS e WHERE e.stream_id = s.stream_id AND e.version = s.version)"
+            " FROM games_snapshot AS s WHERE stream_id = %s"
+        )
         params: list[Any] = [list(without), stream_id]
         sql, params = sql + " AND kind = %s", [*params, kind]
         if max_version is not None:
@@ -47,37 +144,64 @@ def snapshot_load(
         with connection.cursor() as cursor:
             cursor.execute(sql + " ORDER BY version DESC LIMIT 1", params)
             found = cursor.fetchone()
-        return (found[0], json_value(found[1])) if found else None
-    snapshots = Snapshot.objects.filter(stream_id=stream_id, kind=kind)
-    if max_version is not None:
-        snapshots = snapshots.filter(version__lte=max_version)
-    found = snapshots.order_by("-version").values_list("version", "state").first()
-    if not found:
+        if not found:
+            return None
+        version, state, actual = found[0], json_value(found[1]), found[5]
+        sealed = _sealed(stream_id, kind, (found[0], *found[2:5]))
+    else:
+        snapshots = Snapshot.objects.filter(stream_id=stream_id, kind=kind)
+        if max_version is not None:
+            snapshots = snapshots.filter(version__lte=max_version)
+        current = StoredEvent.objects.filter(
+            stream_id=OuterRef("stream_id"), version=OuterRef("version")
+        ).values("hash")[:1]
+        row = (
+            snapshots.order_by("-version")
+            .annotate(actual=Subquery(current))
+            .values_list("version", "state", "event_hash", "digests", "seal", "actual")
+            .first()
+        )
+        if not row:
+            return None
+        version, state, actual = row[0], row[1], row[5]
+        for key in without:
+            state.pop(key, None)
+        sealed = _sealed(stream_id, kind, (row[0], *row[2:5]))
+    problem = snapshot_problem(sealed, state, actual_event_hash=actual or "")
+    if problem:
+        ignored(sealed, problem)
         return None
-    state = found[1]
-    for key in without:
-        state.pop(key, None)
-    return found[0], state
+    return version, state
 
 
 def snapshot_part(*, stream_id: str, kind: str, version: int, key: str) -> Any:
     """One top-level key of the state of one snapshot; None when that snapshot (or key) is
-    not there (snapshots may be deleted at any time)."""
+    not there (snapshots may be deleted at any time) or fails its check."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT state -> %s FROM games_snapshot"
+                f"SELECT state -> %s, {SEAL_COLUMNS} FROM games_snapshot"
                 " WHERE stream_id = %s AND kind = %s AND version = %s",
                 [key, stream_id, kind, version],
             )
             found = cursor.fetchone()
-        return json_value(found[0]) if found and found[0] is not None else None
-    state = (
-        Snapshot.objects.filter(stream_id=stream_id, kind=kind, version=version)
-        .values_list("state", flat=True)
-        .first()
-    )
-    return state.get(key) if state else None
+        if not found or found[0] is None:
+            return None
+        value, sealed = json_value(found[0]), _sealed(stream_id, kind, (version, *found[1:]))
+    else:
+        row = (
+            Snapshot.objects.filter(stream_id=stream_id, kind=kind, version=version)
+            .values_list("state", "event_hash", "digests", "seal")
+            .first()
+        )
+        if not row or key not in (row[0] or {}):
+            return None
+        value, sealed = row[0][key], _sealed(stream_id, kind, (version, *row[1:]))
+    problem = snapshot_problem(sealed, {key: value})
+    if problem:
+        ignored(sealed, problem)
+        return None
+    return value
 
 
 def snapshot_delete(*, stream_id: str | None = None, kind: str | None = None) -> int:
@@ -88,3 +212,41 @@ def snapshot_delete(*, stream_id: str | None = None, kind: str | None = None) ->
     if kind is not None:
         snapshots = snapshots.filter(kind=kind)
     return snapshots.delete()[0]
+
+
+# --- verification --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BadSnapshot:
+    stream_id: str
+    kind: str
+    version: int
+    reason: str
+
+
+def snapshots_check(*, stream_id: str | None = None) -> list[BadSnapshot]:
+    """Sealed snapshots that fail their check against their whole state and the event they
+    stand at now (or whose event is gone). Unsealed snapshots (older than seals) are left
+    to a replay (`verify_events --deep`)."""
+    snapshots = Snapshot.objects.filter(seal__isnull=False).order_by("stream_id", "kind", "version")
+    if stream_id is not None:
+        snapshots = snapshots.filter(stream_id=stream_id)
+    current = StoredEvent.objects.filter(
+        stream_id=OuterRef("stream_id"), version=OuterRef("version")
+    ).values("hash")[:1]
+    rows = snapshots.annotate(current_hash=Subquery(current)).values_list(
+        "stream_id", "kind", "version", "state", "event_hash", "digests", "seal", "current_hash"
+    )
+    bad = []
+    for sid, kind, version, state, event_hash, digests, seal, current_hash in rows.iterator(
+        chunk_size=200
+    ):
+        sealed = SealedSnapshot(sid, kind, version, event_hash, digests, seal)
+        reason = "the event it stands at is gone" if current_hash is None else ""
+        reason = reason or snapshot_problem(sealed, state, actual_event_hash=current_hash)
+        if not reason and set(state) != set(digests or {}):
+            reason = "its state lacks keys it was taken with"
+        if reason:
+            bad.append(BadSnapshot(sid, kind, version, reason))
+    return bad

@@ -13,7 +13,13 @@ from core.prepared import PreparedStatement
 from eventstore._shared import PG_SELECT, decode_rows, json_value, stream_head
 from eventstore.read import load
 from eventstore.records import GENESIS_HASH, RecordedEvent
-from eventstore.snapshots import snapshot_load
+from eventstore.snapshots import (
+    SEAL_COLUMNS,
+    SealedSnapshot,
+    ignored,
+    snapshot_load,
+    snapshot_problem,
+)
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,8 @@ def read_tail(
             cursor.nextset()
             events = decode_rows(cursor.fetchall())
         snapshot = (snapshot_row[0], json_value(snapshot_row[1])) if snapshot_row else None
+        if snapshot is not None and _untrusted(stream_id, kind, snapshot_row, snapshot, events):
+            return first_rows, _tail_without_snapshot(stream_id)
         tail = _tail(stream_id, snapshot, events)
         if tail is not None:
             return first_rows, tail
@@ -73,10 +81,34 @@ def read_tail(
 # every action runs them, and planning them cost PostgreSQL more than running them.
 _PG_TAIL_SNAPSHOT = PreparedStatement(
     "eventstore_tail_snapshot",
-    "SELECT version, state - $1::text[] FROM games_snapshot WHERE stream_id = $2 AND kind = $3"
-    " ORDER BY version DESC LIMIT 1",
+    f"SELECT version, state - $1::text[], {SEAL_COLUMNS} FROM games_snapshot"
+    " WHERE stream_id = $2 AND kind = $3 ORDER BY version DESC LIMIT 1",
     3,
 )
+
+
+def _untrusted(
+    stream_id: str,
+    kind: str,
+    row: Sequence[Any],
+    snapshot: tuple[int, dict],
+    events: list[RecordedEvent],
+) -> bool:
+    """Does the snapshot read with the tail fail its check (eventstore.snapshots)? The
+    events read with it start at its own event, whose hash it must carry."""
+    at = snapshot[0]
+    actual = events[0].hash if events and events[0].version == at else None
+    sealed = SealedSnapshot(stream_id, kind, at, row[2], json_value(row[3]), row[4])
+    problem = snapshot_problem(sealed, snapshot[1], actual_event_hash=actual)
+    if problem:
+        ignored(sealed, problem)
+    return bool(problem)
+
+
+def _tail_without_snapshot(stream_id: str) -> StreamTail:
+    return StreamTail(None, load(stream_id=stream_id), stream_head(stream_id))
+
+
 _PG_TAIL_EVENTS = PreparedStatement(
     "eventstore_tail_events",
     PG_SELECT + "stream_id = $1 AND version >= COALESCE((SELECT max(version) FROM games_snapshot"
@@ -91,7 +123,7 @@ def _read_tail_apart(stream_id: str, kind: str, without: Sequence[str]) -> Strea
     tail = _tail(stream_id, snapshot, load(stream_id=stream_id, after_version=max(at - 1, 0)))
     if tail is None:
         # The snapshot's own event is not there (its stream was wiped): no snapshot then.
-        return StreamTail(None, load(stream_id=stream_id), stream_head(stream_id))
+        return _tail_without_snapshot(stream_id)
     return tail
 
 

@@ -23,6 +23,7 @@ from eventstore.records import (
     NewEvent,
     RecordedEvent,
 )
+from eventstore.seals import event_seal
 
 # --- writing -------------------------------------------------------------------------------
 
@@ -54,6 +55,10 @@ def append(
     savepoint: typically the read-model updates of the same transaction.
     """
     _check_append_args(stream_id, expected_version, events)
+    if connection.vendor == "postgresql":
+        # Live followers (core.live) are woken when the transaction commits; PostgreSQL
+        # sends nothing if it rolls back, and one notice per stream and transaction.
+        also = (*also, (_PG_NOTIFY, [NOTIFY_CHANNEL, stream_id]))
     prepared = [
         (e, json_roundtrip(e.data, "data"), json_roundtrip(e.metadata, "metadata")) for e in events
     ]
@@ -77,6 +82,10 @@ def append(
                 cursor.execute(sql, params)
     return recorded
 
+
+# The PostgreSQL channel told the id of every stream appended to, at commit.
+NOTIFY_CHANNEL = "eventstore_appended"
+_PG_NOTIFY = "SELECT pg_notify(%s, %s)"
 
 # A statement to run with an append: (sql, params).
 Statement = tuple[str, Sequence[Any]]
@@ -119,6 +128,7 @@ def _append_in_transaction(
             recorded_at=e.recorded_at,
             hash=e.hash,
             tx_id=tx_id,
+            seal=event_seal(e.hash),
         )
         for e in _chained(stream_id, expected_version, prev_hash, prepared, recorded_at)
     ]
@@ -172,7 +182,7 @@ def _append_pg_known_head(
     params: list[Any] = []
     for e in rows:
         params += [stream_id, e.version, e.type, e.schema_version, canonical_json(e.data)]
-        params += [canonical_json(e.metadata), e.recorded_at, e.hash]
+        params += [canonical_json(e.metadata), e.recorded_at, e.hash, event_seal(e.hash)]
     values = ", ".join([_PG_INSERT_ROW] * len(rows))
     # One round trip; the savepoint covers the statements that follow the INSERT too.
     sql = f"SAVEPOINT {_SAVEPOINT}; {_PG_INSERT}{values} RETURNING position"
@@ -209,11 +219,11 @@ def _conflict(stream_id: str, expected_version: int) -> ConcurrencyError | None:
 _SAVEPOINT = "games_eventstore_append"
 _PG_INSERT = (
     "INSERT INTO games_storedevent (stream_id, version, type, schema_version, data, metadata,"
-    " recorded_at, hash, tx_id) VALUES "
+    " recorded_at, hash, seal, tx_id) VALUES "
 )
 # The writing transaction's id, as `_append_head` reads it (see `read_all`).
 _PG_INSERT_ROW = (
-    "(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, pg_current_xact_id()::text::bigint)"
+    "(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, pg_current_xact_id()::text::bigint)"
 )
 
 

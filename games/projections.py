@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import connection, transaction
@@ -398,6 +398,8 @@ class RebuildResult:
     created: int
     events: int
     hands: int
+    # Streams left as they were: (stream id, version, position, what was wrong).
+    problems: tuple[tuple[str, int, int, str], ...] = ()
 
 
 def projections_rebuild(
@@ -408,20 +410,40 @@ def projections_rebuild(
     existing = {m.stream_id: m for m in Match.objects.all()}
     folds: dict[str, _Fold] = {}
     after, seen = 0, 0
+    problems: list[tuple[str, int, int, str]] = []
+    broken: set[str] = set()
     while True:
         page = eventstore.read_all(after_position=after, limit=page_size)
         if not page:
             break
         for event in page:
-            if event.stream_id.startswith(STREAM_PREFIX):
+            if event.stream_id.startswith(STREAM_PREFIX) and event.stream_id not in broken:
                 fold = folds.get(event.stream_id)
                 if fold is None:
                     fold = folds[event.stream_id] = _Fold()
-                fold.add(event, existing)
+                problem = _fold_event(fold, event, existing)
+                if problem:
+                    # Reported with its stream and position; the other streams go on.
+                    problems.append((event.stream_id, event.version, event.position, problem))
+                    broken.add(event.stream_id)
+                    folds.pop(event.stream_id)
         after, seen = page[-1].position, seen + len(page)
         if progress is not None:
             progress(len(page))
-    return _write(folds, existing, seen)
+    result = _write(folds, existing, seen)
+    return replace(result, problems=tuple(problems))
+
+
+def _fold_event(fold: _Fold, event: Any, existing: dict[str, Match]) -> str:
+    """Fold one event; what was wrong with it if it could not be ("" if nothing)."""
+    expected = fold.last.version + 1 if fold.last is not None else 1
+    if event.version != expected:
+        return f"expected version {expected}, found {event.version} (an event is missing)"
+    try:
+        fold.add(event, existing)
+    except Exception as exc:  # noqa: BLE001 - an unknown or malformed event, reported
+        return f"{event.type}: {type(exc).__name__}: {exc}"
+    return ""
 
 
 def match_rebuild(*, match: Match) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,8 +18,10 @@ from core.api import LOGIN_THROTTLES, ApiPagination, error_responses
 from core.authentication import request_profile as request_player
 from core.errors import ApplicationError, NotFoundError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
+from core.login_throttle import LOCKED_OUT_MESSAGE, locked_out
 from players.models import Player
 from players.permissions import IsOrganiserForWrites
+from players.selectors import user_is_organiser
 from players.serializers import (
     PlayerCreateInputSerializer,
     PlayerOutputSerializer,
@@ -27,7 +32,8 @@ from players.services import player_create
 
 
 class TokenApi(APIView):
-    """Exchange a username and password for an API token (throttled per client address)."""
+    """Exchange a username and password for an API token (throttled per client address and
+    per account; failed logins lock either out for a while: core.login_throttle)."""
 
     authentication_classes: list = []
     permission_classes = [permissions.AllowAny]
@@ -41,7 +47,11 @@ class TokenApi(APIView):
     def post(self, request: Request) -> Response:
         data = TokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = authenticate(request, **data.validated_data)
+        # Django's own request: django-axes (core.login_throttle) marks it when it refuses
+        # a locked-out account or address, and counts the failures on it.
+        user = authenticate(request._request, **data.validated_data)
+        if locked_out(request._request):
+            raise Throttled(detail=LOCKED_OUT_MESSAGE)
         if user is None or not user.is_active:
             raise ApplicationError(
                 "Unable to log in with these credentials.", code="invalid_credentials"
@@ -50,13 +60,27 @@ class TokenApi(APIView):
         return Response({"token": token.key})
 
 
+def _login_context(request: Request) -> dict:
+    """Logins are for organisers and staff, and each player's own."""
+    return {"viewer": request.user, "show_logins": user_is_organiser(user=request.user)}
+
+
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
-    username = django_filters.CharFilter(field_name="user__username")
+    username = django_filters.CharFilter(method="filter_username")
 
     class Meta:
         model = Player
         fields = ["name", "username", "club", "is_bot"]
+
+    def filter_username(self, queryset: Any, name: str, value: str) -> Any:
+        """By login, for organisers and staff; anyone else finds only their own (the filter
+        must not tell a stranger which logins exist)."""
+        queryset = queryset.filter(user__username=value)
+        user = getattr(self.request, "user", None)
+        if user_is_organiser(user=user):
+            return queryset
+        return queryset.filter(user_id=getattr(user, "pk", None))
 
 
 class PlayerListApi(generics.ListAPIView):
@@ -67,6 +91,9 @@ class PlayerListApi(generics.ListAPIView):
     pagination_class = ApiPagination
     filterset_class = PlayerFilter
     queryset = Player.objects.select_related("user").order_by("id")
+
+    def get_serializer_context(self) -> dict:
+        return {**super().get_serializer_context(), **_login_context(self.request)}
 
     @extend_schema(responses={200: PlayerOutputSerializer(many=True), **error_responses(400)})
     def get(self, request: Request) -> Response:
@@ -82,12 +109,16 @@ class PlayerListApi(generics.ListAPIView):
         data = PlayerCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_create(**data.validated_data)
-        return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
+        body = PlayerOutputSerializer(player, context=_login_context(request)).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class PlayerDetailApi(generics.RetrieveAPIView):
     serializer_class = PlayerOutputSerializer
     queryset = Player.objects.select_related("user")
+
+    def get_serializer_context(self) -> dict:
+        return {**super().get_serializer_context(), **_login_context(self.request)}
 
     @extend_schema(responses={200: PlayerOutputSerializer, **error_responses(404)})
     def get(self, request: Request, pk: int) -> Response:
@@ -102,4 +133,4 @@ class MeApi(APIView):
         player = request_player(request)
         if player is None:
             raise NotFoundError("You have no player.")
-        return Response(PlayerOutputSerializer(player).data)
+        return Response(PlayerOutputSerializer(player, context={"viewer": request.user}).data)

@@ -19,12 +19,26 @@ class TokenOutputSerializer(serializers.Serializer):
 
 
 class PlayerOutputSerializer(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username", allow_null=True, default=None)
+    """A player. The login (`username`) is shown to the player themselves, organisers and
+    staff only (the context's `show_logins`, or the player's own user as `viewer`); null
+    for anyone else."""
+
+    username = serializers.SerializerMethodField(
+        help_text="The login: for the player, organisers and staff; null for anyone else."
+    )
 
     class Meta:
         model = Player
         fields = ["id", "name", "username", "club", "is_bot", "rating", "created_at"]
         read_only_fields = fields
+
+    def get_username(self, obj: Player) -> str | None:
+        if obj.user_id is None:
+            return None
+        viewer = self.context.get("viewer")
+        if self.context.get("show_logins") or (viewer is not None and viewer.pk == obj.user_id):
+            return obj.user.username
+        return None
 
 
 class PlayerCreateInputSerializer(serializers.Serializer):

@@ -1,12 +1,14 @@
 """`manage.py rebuild_projections`: rebuild every match's read models from the stored
-events alone (the same code as the incremental path), with a progress bar."""
+events alone (the same code as the incremental path), with a progress bar. An event that
+cannot be folded (an unknown type, a malformed one, a gap in its stream) is reported with
+its stream and position; the other streams are rebuilt, and the command exits with 1."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Sum
 from tqdm import tqdm
 
@@ -33,3 +35,14 @@ class Command(BaseCommand):
             f"Rebuilt {result.matches} matches ({result.created} recreated, {result.hands} "
             f"hands) from {result.events} events in {time.perf_counter() - started:.1f}s."
         )
+        for stream_id, version, position, problem in result.problems:
+            self.stderr.write(
+                f"BAD EVENT stream {stream_id} version {version} (position {position}):"
+                f" {problem}; this stream's read models were left as they were"
+            )
+        if result.problems:
+            raise CommandError(
+                f"{len(result.problems)} streams could not be rebuilt; first:"
+                f" {result.problems[0][0]}",
+                returncode=1,
+            )

@@ -4,8 +4,13 @@
     python manage.py verify_events --match <uuid>   # the stream "match-<uuid>"
     python manage.py verify_events --stream <id>    # any one stream
 
-Exits with status 1 when a chain is broken, or when a match's stream ends before the
-version its record holds (its last events were deleted: the chain left is still valid).
+    python manage.py verify_events --deep           # snapshots replayed too
+
+Exits with status 1 when a chain is broken (a changed, missing or extra event; a seal that
+is wrong or missing where one is due, i.e. an event forged without the key; an event with
+no writing transaction), when a stream ends before the version its record or a signed
+checkpoint holds (its last events were deleted: the chain left is still valid), or when a
+snapshot does not match the event it stands at (`--deep`: nor a replay of the stream).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from tqdm import tqdm
 
 import eventstore
 from eventstore.models import StoredEvent
-from games.selectors import matches_cut_short
+from games.selectors import matches_cut_short, snapshots_check
 
 
 class Command(BaseCommand):
@@ -29,6 +34,9 @@ class Command(BaseCommand):
         which = parser.add_mutually_exclusive_group()
         which.add_argument("--match", help="a match id: checks the stream match-<id>")
         which.add_argument("--stream", help="any stream id")
+        parser.add_argument(
+            "--deep", action="store_true", help="also replay each snapshot's stream to check it"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         stream_id = options["stream"]
@@ -57,9 +65,32 @@ class Command(BaseCommand):
                 f"CUT SHORT stream {cut_stream} ends at version {head}; the match's record is"
                 f" at version {recorded}: the last events were deleted"
             )
+        # Other streams kept by a read model (tournaments), as their apps registered them.
+        cut_others = eventstore.streams_cut_short(stream_id=stream_id)
+        for cut_stream, head, recorded in cut_others:
+            self.stderr.write(
+                f"CUT SHORT stream {cut_stream} ends at version {head}; its record is at"
+                f" version {recorded}: the last events were deleted"
+            )
+        cut = [*cut, *cut_others]
+        bad_snapshots = snapshots_check(stream_id=stream_id, deep=options["deep"])
+        for snapshot in bad_snapshots:
+            self.stderr.write(
+                f"BAD SNAPSHOT stream {snapshot.stream_id} {snapshot.kind} at version"
+                f" {snapshot.version}: {snapshot.reason} (ignored by readers)"
+            )
         if cut and result.ok:
             raise CommandError(
-                f"{len(cut)} match streams cut short; first: {cut[0][0]}", returncode=1
+                f"{len(cut)} streams cut short ({len(bad_snapshots)} bad snapshots); first:"
+                f" {cut[0][0]}",
+                returncode=1,
+            )
+        if bad_snapshots and result.ok:
+            first_bad = bad_snapshots[0]
+            raise CommandError(
+                f"{len(bad_snapshots)} bad snapshots; first: stream {first_bad.stream_id}"
+                f" version {first_bad.version}",
+                returncode=1,
             )
         if not result.ok:
             first = result.first_broken

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from tests.api.test_matches import act, preset_deck
+from tests.games.apis.helpers import act, preset_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -56,8 +56,8 @@ def test_an_action_reads_the_match_once_and_the_player_with_the_token(
     assert read.count("games_snapshot") == 1, read
     if connection.vendor == "postgresql":
         # Round trips: the token; the locked match with its snapshot and the events since;
-        # the append with its savepoint and the match row's update. Not counted: BEGIN and
-        # COMMIT, or the test transaction's savepoints standing in for them.
+        # the append with its savepoint, the match row's update and the NOTIFY. Not
+        # counted: BEGIN and COMMIT, or the test transaction's savepoints standing in for them.
         django_savepoint = re.compile(r'(RELEASE )?SAVEPOINT "\w+"$')
         sql = [q["sql"] for q in queries.captured_queries if not django_savepoint.match(q["sql"])]
         assert len(sql) == 3, sql
@@ -67,6 +67,7 @@ def test_an_action_reads_the_match_once_and_the_player_with_the_token(
             ["SAVEPOINT", "games_eventstore_append"],
             ["INSERT", "INTO"],
             ["UPDATE", '"games_match"'],
+            ["SELECT", "pg_notify('eventstore_appended',"],  # wakes live followers at commit
             ["RELEASE", "SAVEPOINT"],
         ]
         # A pass changes whose turn it is, not the scoresheet: only the turn's columns are
