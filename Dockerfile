@@ -6,8 +6,16 @@ COPY config ./config
 COPY games ./games
 COPY players ./players
 COPY tournaments ./tournaments
+COPY core ./core
+COPY eventstore ./eventstore
+COPY web ./web
+COPY demo ./demo
 COPY manage.py ./
 RUN pip install --no-cache-dir .
+# Static files (admin, desk CSS, vendored htmx) compressed and with hashed names, served by
+# WhiteNoise (config/settings/production.py); the key is a build-time placeholder only.
+RUN SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost \
+    DJANGO_SETTINGS_MODULE=config.settings.production python manage.py collectstatic --noinput
 RUN useradd --create-home gin
 USER gin
 EXPOSE 8000

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.http import HttpRequest
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 
-from games.models import Match, MatchHand
+from games.models import Match, MatchHand, TableEntry
 
 
 class _ReadOnly:
@@ -26,6 +26,10 @@ class MatchHandInline(_ReadOnly, admin.TabularInline):
     model = MatchHand
     extra = 0
     can_delete = False
+
+    class Media:
+        css = {"all": ["web/admin.css"]}  # no caption repeated above each hand
+
     fields = (
         "hand_number",
         "kind",
@@ -63,6 +67,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
     inlines = [MatchHandInline]
     readonly_fields = (
         "id",
+        "links",
         "stream_id",
         "events_link",
         "player1",
@@ -70,7 +75,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
         "label",
         "mode",
         "status",
-        "ruleset",
+        "ruleset_table",
         "version",
         "hand_number",
         "phase",
@@ -89,6 +94,32 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         # Viewing needs view permission only; nothing is editable in place.
         return False
+
+    @admin.display(description="pages")
+    def links(self, obj: Match) -> str:
+        """The match's page, its replay and, for a tournament match, its desk page."""
+        names = [
+            ("match-page", "scoresheet page"),
+            ("match-replay-page", "replay"),
+            ("desk-match", "desk (results at the table)"),
+        ]
+        found = []
+        for name, label in names:
+            try:
+                found.append((reverse(name, kwargs={"match_id": obj.pk}), label))
+            except NoReverseMatch:  # the pages are not installed
+                continue
+        return format_html_join(" · ", '<a href="{}">{}</a>', found) or "-"
+
+    @admin.display(description="ruleset")
+    def ruleset_table(self, obj: Match) -> str:
+        rows = sorted((obj.ruleset or {}).items())
+        if not rows:
+            return "-"
+        body = format_html_join(
+            "", "<tr><th>{}</th><td>{}</td></tr>", ((k.replace("_", " "), v) for k, v in rows)
+        )
+        return format_html("<table>{}</table>", body)
 
     @admin.display(description="games")
     def games_score(self, obj: Match) -> str:
@@ -123,3 +154,14 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
             obj.games_won_p1,
             obj.games_won_p2,
         )
+
+
+@admin.register(TableEntry)
+class TableEntryAdmin(_ReadOnly, admin.ModelAdmin):
+    """Hands entered on players' phones: confirmed, disputed, settled. They change only
+    through games.table_entries (the desk and the players' table page)."""
+
+    list_display = ("match", "__str__", "entered_by", "status", "decided_by", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("match__player1", "match__player2", "entered_by", "knocker")
+    search_fields = ("=match__id", "entered_by__name")

@@ -156,12 +156,47 @@ def match_record_hand(
     defender_deadwood: int | None = None,
     expected_version: int | None = None,
     request_id: str = "",
+    entered_by: Player | None = None,
 ) -> MatchSaved:
     """Scoresheet mode: record one hand played with physical cards at a club table. The
-    engine validates it against the ruleset and scores it as it would an online hand."""
+    engine validates it against the ruleset and scores it as it would an online hand.
+    `entered_by`: the player who entered it on their phone (an organiser accepting it)."""
+    return match_record_hand_in_tx(
+        match_id=match_id,
+        by=by,
+        drawn=drawn,
+        knocker=knocker,
+        gin=gin,
+        knocker_deadwood=knocker_deadwood,
+        defender_deadwood=defender_deadwood,
+        expected_version=expected_version,
+        request_id=request_id,
+        entered_by=entered_by,
+    )
+
+
+def match_record_hand_in_tx(
+    *,
+    match_id: uuid.UUID | str,
+    by: AbstractBaseUser,
+    drawn: bool = False,
+    knocker: Player | None = None,
+    gin: bool = False,
+    knocker_deadwood: int | None = None,
+    defender_deadwood: int | None = None,
+    expected_version: int | None = None,
+    request_id: str = "",
+    entered_by: Player | None = None,
+    confirmed_by: Player | None = None,
+) -> MatchSaved:
+    """`match_record_hand` inside the caller's transaction. A hand entered by one player of
+    the match and confirmed by the other (`entered_by`, `confirmed_by`: games.table_entries)
+    needs no organiser; who entered and who confirmed go into the event's metadata."""
     write = repository.match_lock(match_id=match_id)
     match = write.match
-    _require_organiser(by, match)
+    seats = {match.seat_of(p.pk) for p in (entered_by, confirmed_by) if p is not None}
+    if confirmed_by is None or seats != {0, 1}:
+        _require_organiser(by, match)
     if match.mode != "table":
         raise ValidationError("only a table match records hands", code="not_table_mode")
     _check_version(write, expected_version)
@@ -182,7 +217,13 @@ def match_record_hand(
             knocker_deadwood=knocker_deadwood,
             defender_deadwood=defender_deadwood,
         )
-    write.record(decide(write.state, action), _meta(actor=_user_actor(by), request_id=request_id))
+    meta = _meta(actor=_user_actor(by), request_id=request_id)
+    if entered_by is not None:
+        meta["entered_by"] = f"player:{entered_by.pk}"
+        meta["confirmed_by"] = (
+            f"player:{confirmed_by.pk}" if confirmed_by is not None else _user_actor(by)
+        )
+    write.record(decide(write.state, action), meta)
     return _finished_on_commit(repository.match_save(write))
 
 

@@ -1,4 +1,8 @@
+from typing import Any
+
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest
 
 from players.models import Club, Player
 
@@ -9,6 +13,12 @@ class ClubAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "organisers":
+            # People who can sign in: not the scheduler's identity (an inactive user).
+            kwargs["queryset"] = get_user_model().objects.filter(is_active=True)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
 @admin.register(Player)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist
 
@@ -30,3 +32,17 @@ def player_for_user(*, user: AbstractBaseUser | AnonymousUser | None) -> Player 
         return user.player
     except ObjectDoesNotExist:
         return None
+
+
+def player_list(*, exclude_ids: Iterable[int] = (), limit: int = 1000) -> list[Player]:
+    """Players by name (bots left out), e.g. to pick one to enter in a tournament."""
+    return list(Player.objects.filter(is_bot=False).exclude(pk__in=list(exclude_ids))[:limit])
+
+
+def player_get(*, player_id: int) -> Player | None:
+    return Player.objects.filter(pk=player_id).first()
+
+
+def players_named(*, name: str) -> list[Player]:
+    """The players whose name is `name` (case-insensitive), bots left out."""
+    return list(Player.objects.filter(name__iexact=name, is_bot=False))

@@ -4,30 +4,40 @@ same services as the API (admin actions), so every decision is an event in the s
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
 
 from core.admin import ServiceAdmin
 from core.errors import ApplicationError
 from games.errors import RuleError
-from games.selectors import ruleset_normalise
 from players.models import Player
 from tournaments import services
+from tournaments.admin_forms import TIEBREAK_SLOTS, TournamentAdminForm
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
-from tournaments.pairing import TIEBREAK_CHOICES
 from tournaments.projections import standings_rebuild
 from tournaments.selectors import pairing_overdue
-from tournaments.services import SETTINGS_FIXED_AFTER_START, SETTINGS_MUTABLE
+
+admin.site.site_header = "Hollywood Gin administration"
+admin.site.site_title = "Hollywood Gin admin"
+admin.site.index_title = "Clubs, players, tournaments and matches"
 
 
 class _ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = False
+
+    class Media:
+        # Hides the caption Django repeats on every row ("Anna in Tuesday Swiss").
+        css = {"all": ["web/admin.css"]}
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -72,55 +82,6 @@ def _call(request: HttpRequest, what: str, fn: Any, **kwargs: Any) -> Any:
     return result
 
 
-class TournamentAdminForm(forms.ModelForm):
-    """The same checks as the API's, as form errors rather than server errors."""
-
-    class Meta:
-        model = Tournament
-        fields = [  # the admin narrows these to the editable ones
-            "name",
-            "club",
-            "format",
-            "ruleset",
-            "rounds_planned",
-            "starts_at",
-            "round_interval",
-            "round_starts",
-            "round_duration",
-            "turn_time",
-            "play_mode",
-            "is_public",
-            "check_in_required",
-            "organisers",
-            "time_zone",
-            "tiebreaks",
-        ]
-
-    def clean_ruleset(self) -> dict:
-        try:
-            return ruleset_normalise(ruleset=self.cleaned_data["ruleset"] or {})
-        except RuleError as exc:
-            raise forms.ValidationError(str(exc)) from exc
-
-    def clean_tiebreaks(self) -> list[str]:
-        value = self.cleaned_data["tiebreaks"] or []
-        if not isinstance(value, list) or not set(value) <= set(TIEBREAK_CHOICES):
-            raise forms.ValidationError(f"a list of names among {', '.join(TIEBREAK_CHOICES)}")
-        if len(set(value)) != len(value):
-            raise forms.ValidationError("each tiebreak once")
-        return value
-
-    def clean(self) -> dict:
-        data = super().clean()
-        swiss = data.get("format") == Tournament.Format.SWISS
-        if swiss and not data.get("rounds_planned") and self.instance.pk is None:
-            self.add_error("rounds_planned", "a Swiss tournament needs a number of rounds")
-        return data
-
-
-SETTINGS_EDITABLE = (*SETTINGS_MUTABLE, *SETTINGS_FIXED_AFTER_START)
-
-
 @admin.register(Tournament)
 class TournamentAdmin(ServiceAdmin):
     form = TournamentAdminForm
@@ -129,7 +90,25 @@ class TournamentAdmin(ServiceAdmin):
     search_fields = ["name"]
     filter_horizontal = ["organisers"]
     inlines = [RegistrationInline, RoundInline, StandingInline]
-    readonly_fields = ["status", "current_round", "version", "created_by", "finished_at"]
+    readonly_fields = [
+        "desk_link", "status", "current_round", "version", "created_by", "finished_at",
+    ]  # fmt: skip
+    fieldsets = [
+        (None, {"fields": ["desk_link", "name", "club", "organisers", "is_public"]}),
+        (
+            "Format and schedule (times in the tournament's time zone)",
+            {
+                "fields": [
+                    "format", "rounds_planned", "play_mode", "check_in_required", "time_zone",
+                    "starts_at", "round_starts_text", "round_interval", "round_duration",
+                    "turn_time",
+                ]
+            },
+        ),
+        ("Ruleset", {"fields": list(TournamentAdminForm.RULESET_FIELDS)}),
+        ("Standings", {"fields": [f"tiebreak_{n}" for n in range(1, TIEBREAK_SLOTS + 1)]}),
+        ("State", {"fields": ["status", "current_round", "version", "created_by", "finished_at"]}),
+    ]  # fmt: skip
     actions = [
         "start_tournament",
         "pair_next_round",
@@ -139,9 +118,63 @@ class TournamentAdmin(ServiceAdmin):
     ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        # The format and the rounds shape the pairings already made: fixed once created.
+        # The format and the rounds shape the pairings already made: fixed once created;
+        # round starts are set when the tournament is created.
         fixed = ["format", "rounds_planned", "check_in_required"] if obj is not None else []
         return [*self.readonly_fields, *fixed]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None:  # nothing to show yet
+            drop = {"desk_link", "status", "current_round", "version", "created_by"}
+            drop |= {"finished_at"}
+        else:
+            drop = {"round_starts_text"}
+        return [
+            (name, {**opts, "fields": [f for f in opts["fields"] if f not in drop]})
+            for name, opts in fieldsets
+            if [f for f in opts["fields"] if f not in drop]
+        ]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kw: Any):
+        # The fieldsets name the form's own fields (ruleset, tiebreaks, round starts) too;
+        # the model form is built from the model's fields only.
+        kw["fields"] = None
+        return super().get_form(request, obj, change=change, **kw)
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """Every time on the page is entered and shown in the tournament's time zone (the
+        one being chosen, on a submitted form), and stored in UTC."""
+        zone = request.POST.get("time_zone") if request.method == "POST" else None
+        if not zone and object_id:
+            zone = (
+                Tournament.objects.filter(pk=object_id).values_list("time_zone", flat=True).first()
+            )
+        try:
+            tz = ZoneInfo(zone or "UTC")
+        except (ValueError, KeyError):  # ZoneInfoNotFoundError is a KeyError
+            tz = ZoneInfo("UTC")
+        with timezone.override(tz):
+            response = super().changeform_view(request, object_id, form_url, extra_context)
+            if hasattr(response, "render"):
+                response.render()  # the times are formatted now, in the zone
+            return response
+
+    @admin.display(description="desk")
+    def desk_link(self, obj: Tournament) -> str:
+        if obj.pk is None:
+            return "-"
+        url = reverse("desk-tournament", kwargs={"tournament_id": obj.pk})
+        public = reverse("tournament-page", kwargs={"tournament_id": obj.pk})
+        return format_html(
+            '<a href="{}">the organiser\'s desk</a> · <a href="{}">public page</a>', url, public
+        )
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -152,8 +185,7 @@ class TournamentAdmin(ServiceAdmin):
         if change:
             # Settings go through the service: one SettingsChanged event, refused where
             # the tournament has started and the setting may no longer change.
-            changes = {name: form.cleaned_data[name] for name in form.changed_data}
-            changes = {k: v for k, v in changes.items() if k in SETTINGS_EDITABLE}
+            changes = form.settings_changed()
             _call(
                 request,
                 f"{obj} settings",
@@ -169,9 +201,10 @@ class TournamentAdmin(ServiceAdmin):
             format=obj.format,
             created_by=request.user,
             club=obj.club,
-            ruleset=obj.ruleset,
+            ruleset=form.cleaned_data["ruleset"],
             rounds=obj.rounds_planned,
             starts_at=obj.starts_at,
+            round_starts=form.cleaned_data.get("round_starts") or (),
             round_interval=obj.round_interval,
             round_duration=obj.round_duration,
             turn_time=obj.turn_time,
@@ -179,7 +212,7 @@ class TournamentAdmin(ServiceAdmin):
             is_public=obj.is_public,
             check_in_required=obj.check_in_required,
             time_zone=obj.time_zone,
-            tiebreaks=obj.tiebreaks,
+            tiebreaks=form.cleaned_data["tiebreaks"] or None,
         )
         obj.pk = created.pk
         obj.refresh_from_db()
@@ -271,6 +304,9 @@ class RoundAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a read model: no Save button where nothing can change
+
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
@@ -290,6 +326,9 @@ class PairingAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a read model: no Save button where nothing can change
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -1,11 +1,16 @@
-from django.urls import path
+from django.urls import include, path
 
+from web.desk.phone import table_entry_page
 from web.health import healthz
 from web.pages import home, match_page, tournament_page
+from web.replay import match_replay_page
 
 urlpatterns = [
     path("", home, name="home"),
     path("tournaments/<int:tournament_id>/", tournament_page, name="tournament-page"),
     path("matches/<uuid:match_id>/", match_page, name="match-page"),
+    path("matches/<uuid:match_id>/replay/", match_replay_page, name="match-replay-page"),
     path("healthz", healthz, name="healthz"),
+    path("desk/", include("web.desk.urls")),
+    path("tables/<uuid:match_id>/", table_entry_page, name="table-entry"),
 ]

@@ -78,6 +78,7 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-created_at", "id"]
+        verbose_name_plural = "matches"
         indexes = [
             models.Index(fields=["status", "-created_at"], name="match_status_created"),
         ]

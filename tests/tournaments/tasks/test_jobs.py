@@ -111,13 +111,13 @@ def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
     refused = admin_client.post(
         "/admin/tournaments/tournament/add/",
         {"name": "Bad", "format": "swiss", "play_mode": "online", "time_zone": "Mars/Base",
-         "ruleset": '{"knock_limit": "ten"}', "round_starts": "[]", "tiebreaks": '["luck"]',
+         "knock_limit": "ten", "tiebreak_1": "luck",
          **{f"{p}-{k}": v for p in ("registrations", "rounds", "standings")
             for k, v in (("TOTAL_FORMS", "0"), ("INITIAL_FORMS", "0"))}},
     )  # fmt: skip
     assert refused.status_code == 200  # the form again, with its errors
     errors = refused.context["adminform"].form.errors
-    assert {"ruleset", "tiebreaks", "time_zone", "rounds_planned"} <= set(errors)
+    assert {"knock_limit", "tiebreak_1", "time_zone", "rounds_planned"} <= set(errors)
     assert not Tournament.objects.filter(name="Bad").exists()
     cup = Tournament.objects.get(name="Admin cup")
     assert stream_load(tournament=cup)[0].type == stream.TOURNAMENT_CREATED

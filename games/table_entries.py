@@ -1,0 +1,220 @@
+"""Players enter their table's hands on their phones (as bridge clubs' table terminals
+do): one player enters a hand, the opponent confirms it, or disputes it and an organiser
+decides. Only a confirmed or accepted entry becomes a hand of the match, recorded by the
+same service as the desk's (`match_record_hand_in_tx`, the same rules), with who entered
+and who confirmed it in the event's metadata. Writes here; the two reads at the end."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from core.errors import (
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+    ValidationError,
+    VersionConflictError,
+)
+from core.transactions import write_service
+from games import repository
+from games.engine import actions as A
+from games.engine.match import decide
+from games.models import Match, TableEntry
+from games.selectors import user_can_organise_match
+from games.services import match_record_hand_in_tx
+from players.models import Player
+
+OPEN = (TableEntry.Status.PENDING, TableEntry.Status.DISPUTED)
+
+
+def _action(match: Match, entry: dict[str, Any]) -> A.Action:
+    """The engine's action for an entry, shape-checked as the desk's service checks it."""
+    if entry.get("drawn"):
+        return A.RecordDrawnHand()
+    knocker = entry.get("knocker")
+    seat = match.seat_of(knocker.pk) if knocker is not None else None
+    if seat is None:
+        raise ValidationError("the knocker must be a player of the match", code="knocker")
+    counts = (entry.get("knocker_deadwood"), entry.get("defender_deadwood"))
+    if any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in counts):
+        raise ValidationError(
+            "knocker_deadwood and defender_deadwood are counts of 0 or more", code="deadwood"
+        )
+    return A.RecordHand(
+        knocker=seat,
+        gin=bool(entry.get("gin")),
+        knocker_deadwood=counts[0],
+        defender_deadwood=counts[1],
+    )
+
+
+@write_service
+def table_entry_submit(
+    *,
+    match_id: uuid.UUID | str,
+    player: Player,
+    drawn: bool = False,
+    knocker: Player | None = None,
+    gin: bool = False,
+    knocker_deadwood: int | None = None,
+    defender_deadwood: int | None = None,
+) -> TableEntry:
+    """A player of a table match enters the next hand. It is checked against the rules now
+    (the same engine decision as recording it, nothing stored in the match) and waits for
+    the opponent. One open entry a table at a time."""
+    write = repository.match_lock(match_id=match_id)  # serialises the two phones
+    match = write.match
+    if match.seat_of(player.pk) is None:
+        raise PermissionDeniedError("you are not a player in this match", code="not_a_player")
+    if match.mode != "table":
+        raise ValidationError("only a table match records hands", code="not_table_mode")
+    if match.status != "in_progress":
+        raise ConflictError("the match is over", code="match_finished")
+    if TableEntry.objects.filter(match=match, status__in=OPEN).exists():
+        raise ConflictError(
+            "a hand entered at this table waits for confirmation", code="entry_open"
+        )
+    entry = {
+        "drawn": drawn,
+        "knocker": knocker,
+        "gin": gin,
+        "knocker_deadwood": knocker_deadwood,
+        "defender_deadwood": defender_deadwood,
+    }
+    decide(write.state, _action(match, entry))  # a rule error here: nothing is written
+    return TableEntry.objects.create(
+        match=match,
+        version=write.version,
+        entered_by=player,
+        drawn=bool(drawn),
+        knocker=None if drawn else knocker,
+        gin=bool(gin) and not drawn,
+        knocker_deadwood=None if drawn else knocker_deadwood,
+        defender_deadwood=None if drawn else defender_deadwood,
+    )
+
+
+def _entry_lock(entry_id: int) -> TableEntry:
+    try:
+        return (
+            TableEntry.objects.select_for_update(of=("self",))
+            .select_related("match", "entered_by", "knocker")
+            .get(pk=entry_id)
+        )
+    except (TableEntry.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such entry", code="entry_not_found") from exc
+
+
+def _opponent_check(entry: TableEntry, player: Player) -> None:
+    if entry.match.seat_of(player.pk) is None:
+        raise PermissionDeniedError("you are not a player in this match", code="not_a_player")
+    if player.pk == entry.entered_by_id:
+        raise PermissionDeniedError(
+            "the opponent confirms or disputes a hand, not who entered it", code="own_entry"
+        )
+    if entry.status != TableEntry.Status.PENDING:
+        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
+
+
+def _record(entry: TableEntry, *, by: AbstractBaseUser, confirmed_by: Player | None) -> bool:
+    """Record the entry as a hand of the match; False when the scoresheet moved on since it
+    was entered (the entry is stale and nothing is recorded)."""
+    try:
+        match_record_hand_in_tx(
+            match_id=entry.match_id,
+            by=by,
+            drawn=entry.drawn,
+            knocker=entry.knocker,
+            gin=entry.gin,
+            knocker_deadwood=entry.knocker_deadwood,
+            defender_deadwood=entry.defender_deadwood,
+            expected_version=entry.version,
+            entered_by=entry.entered_by,
+            confirmed_by=confirmed_by,
+        )
+    except VersionConflictError:
+        return False
+    return True
+
+
+def _close(entry: TableEntry, status: str, by: AbstractBaseUser | None, note: str = "") -> None:
+    entry.status, entry.decided_by, entry.decided_at = status, by, timezone.now()
+    if note:
+        entry.note = note
+    entry.save(update_fields=["status", "decided_by", "decided_at", "note"])
+
+
+@write_service
+def table_entry_confirm(*, entry_id: int, player: Player) -> TableEntry:
+    """The opponent confirms: the hand is recorded (entered and confirmed by whom in the
+    event). If the scoresheet changed since the entry, it is marked stale instead."""
+    entry = _entry_lock(entry_id)
+    _opponent_check(entry, player)
+    if player.user is None:
+        raise PermissionDeniedError("confirm from your own login", code="no_login")
+    recorded = _record(entry, by=player.user, confirmed_by=player)
+    _close(entry, TableEntry.Status.CONFIRMED if recorded else TableEntry.Status.STALE, None)
+    return entry
+
+
+@write_service
+def table_entry_dispute(*, entry_id: int, player: Player, note: str) -> TableEntry:
+    """The opponent disputes: nothing is recorded; an organiser decides."""
+    if not isinstance(note, str) or not note.strip():
+        raise ValidationError("say what is wrong with the entry", code="note_required")
+    entry = _entry_lock(entry_id)
+    _opponent_check(entry, player)
+    entry.status, entry.note = TableEntry.Status.DISPUTED, note.strip()
+    entry.save(update_fields=["status", "note"])
+    return entry
+
+
+@write_service
+def table_entry_withdraw(*, entry_id: int, player: Player) -> TableEntry:
+    """Who entered a hand may take it back while it waits."""
+    entry = _entry_lock(entry_id)
+    if player.pk != entry.entered_by_id:
+        raise PermissionDeniedError("only who entered it may withdraw it", code="not_yours")
+    if entry.status != TableEntry.Status.PENDING:
+        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
+    _close(entry, TableEntry.Status.WITHDRAWN, None)
+    return entry
+
+
+@write_service
+def table_entry_decide(
+    *, entry_id: int, by: AbstractBaseUser, accept: bool, note: str = ""
+) -> TableEntry:
+    """An organiser settles an open entry (pending or disputed): accepted, it is recorded
+    with the organiser as who confirmed it; rejected, nothing is recorded."""
+    entry = _entry_lock(entry_id)
+    if not user_can_organise_match(user=by, match=entry.match):
+        raise PermissionDeniedError("only an organiser of this match may do this")
+    if entry.status not in OPEN:
+        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
+    if not accept:
+        _close(entry, TableEntry.Status.REJECTED, by, note)
+        return entry
+    recorded = _record(entry, by=by, confirmed_by=None)
+    _close(entry, TableEntry.Status.ACCEPTED if recorded else TableEntry.Status.STALE, by, note)
+    return entry
+
+
+# -- reads ----------------------------------------------------------------------------------
+
+
+def table_entry_open(*, match: Match) -> TableEntry | None:
+    """The entry waiting at this table (pending or disputed), if any."""
+    qs = TableEntry.objects.filter(match=match, status__in=OPEN)
+    return qs.select_related("entered_by", "knocker").first()
+
+
+def table_entries_open(*, match_ids: Iterable[Any]) -> dict[str, TableEntry]:
+    """The open entries of these matches, by match id (as a string)."""
+    qs = TableEntry.objects.filter(match_id__in=list(match_ids), status__in=OPEN)
+    return {str(e.match_id): e for e in qs.select_related("entered_by", "knocker")}

@@ -1,0 +1,89 @@
+"""Shared set-up of the desk's tests: an organiser who is not staff, a tournament at tables
+with checked-in players, and a started round."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from players.selectors import ORGANISERS_GROUP
+from players.services import player_create
+from tournaments import services
+
+
+def organiser(username: str = "td") -> Any:
+    """A club director: in the organisers group, not staff."""
+    user = get_user_model().objects.create_user(username=username, password="pw-desk-123")
+    group, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    user.groups.add(group)
+    return user
+
+
+def table_swiss(by: Any, *, players: int = 4, rounds: int = 2, **kwargs: Any) -> Any:
+    tournament = services.tournament_create(
+        name="Tuesday Swiss",
+        format="swiss",
+        created_by=by,
+        rounds=rounds,
+        play_mode="table",
+        time_zone=kwargs.pop("time_zone", "Europe/Berlin"),
+        **kwargs,
+    )
+    for i in range(players):
+        player = player_create(name=f"Player {i + 1:02d}")
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=by)
+        services.tournament_check_in(tournament_id=tournament.pk, player=player, by=by)
+    return tournament
+
+
+def started(by: Any, **kwargs: Any) -> Any:
+    tournament = table_swiss(by, **kwargs)
+    services.tournament_start(tournament_id=tournament.pk, by=by)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def version_of(page: str) -> str:
+    """The hidden `version` field of a page's form."""
+    match = re.search(r'name="version" value="(\d+)"', page)
+    assert match, "no version field on the page"
+    return match.group(1)
+
+
+# -- the browser (Debian's chromium driven by Playwright; no browser download) -------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+def shoot(page: Any, name: str, *, full_page: bool = True) -> Path:
+    """A screenshot for a person to look at: tests/artifacts/screenshots/<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def no_sideways_scroll(page: Any) -> bool:
+    """Nothing wider than the window: wide tables scroll inside their own box."""
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
+    )
+
+
+def player_with_login(name: str, username: str) -> Any:
+    """A player who signs in on a phone (password pw-desk-123)."""
+    return player_create(name=name, username=username, password="pw-desk-123")

@@ -1,0 +1,87 @@
+"""Printed sheets and CSV exports: pairings by table and by name, table slips with a QR
+code (inline SVG, no image service), standings with the tiebreak order, a match's
+scoresheet, a blank one; CSV of standings and results; all behind the organiser check."""
+
+import csv
+import io
+
+import pytest
+
+from players.services import player_create
+from tests.web.desk.helpers import organiser, started, table_swiss
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def td(client):
+    user = organiser()
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def tournament(td):
+    return started(td, players=5)
+
+
+def test_pairings_by_table_and_by_name(client, tournament):
+    page = client.get(f"/desk/{tournament.pk}/rounds/1/pairings/print/").content.decode()
+    assert "pairings by table" in page and "pairings by name" in page
+    assert page.count("Player 0") >= 10  # each player on both lists
+    assert "bye" in page  # five players: one bye
+    assert "@media print" not in page  # print CSS lives in the stylesheet
+    assert "(Europe/Berlin)" in page
+
+
+def test_slips_carry_a_qr_code_to_the_table(client, tournament):
+    page = client.get(f"/desk/{tournament.pk}/rounds/1/slips/print/").content.decode()
+    assert page.count("<svg") == 2  # two tables, the bye has no slip
+    assert "Round 1, table 1" in page
+    assert "cdn" not in page.lower()
+
+
+def test_standings_state_the_tiebreak_order(client, tournament):
+    page = client.get(f"/desk/{tournament.pk}/standings/print/").content.decode()
+    assert "Ranked by: match wins, then games won, then points difference, then Buchholz" in page
+
+
+def test_match_and_blank_scoresheets(client, tournament):
+    page = client.get(f"/desk/{tournament.pk}/rounds/1/tables/1/print/").content.decode()
+    assert "Games won" in page and "Game 3" in page
+    blank = client.get(f"/desk/{tournament.pk}/scoresheet/blank/").content.decode()
+    assert "Hollywood Gin scoresheet" in blank and "Game 3: B" in blank
+
+
+def test_csv_exports(client, tournament):
+    response = client.get(f"/desk/{tournament.pk}/standings.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][:3] == ["rank", "player_id", "player"]
+    assert len(rows) == 6
+    response = client.get(f"/desk/{tournament.pk}/results.csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][0] == "round" and len(rows) == 4  # two tables and a bye
+
+
+def test_a_name_that_looks_like_a_formula_is_written_as_text(client, td):
+    t = table_swiss(td, players=1)
+    evil = player_create(name="=HYPERLINK(1)")
+    services.tournament_register(tournament_id=t.pk, player=evil, by=td)
+    services.tournament_check_in(tournament_id=t.pk, player=evil, by=td)
+    services.tournament_start(tournament_id=t.pk, by=td)
+    for url in (f"/desk/{t.pk}/standings.csv", f"/desk/{t.pk}/results.csv"):
+        body = client.get(url).content.decode()
+        assert "'=HYPERLINK(1)" in body
+        assert ",=HYPERLINK" not in body
+
+
+def test_prints_are_for_organisers_only(client, tournament):
+    client.logout()
+    for url in (
+        f"/desk/{tournament.pk}/standings/print/",
+        f"/desk/{tournament.pk}/standings.csv",
+        f"/desk/{tournament.pk}/rounds/1/slips/print/",
+    ):
+        assert client.get(url).status_code == 302

@@ -1,0 +1,235 @@
+"""The desk's forms. They check the shape of the input; the services check the rules (and
+their errors are shown on the same form, see web.desk.access.FORM_ERRORS)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django import forms
+
+from games.selectors import ruleset_normalise
+from tournaments.pairing import TIEBREAK_CHOICES
+
+# The values the services accept (tournaments.models.Tournament's choices; the pages may
+# not import models, and the service validates them again).
+FORMATS = [
+    ("swiss", "Swiss"),
+    ("round_robin", "Round robin"),
+    ("knockout", "Single-elimination knockout"),
+]
+PLAY_MODES = [("table", "At tables (scoresheet)"), ("online", "Online")]
+DEFAULT_RULES = ruleset_normalise(ruleset=None)
+TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
+COMMON_ZONES = ["Europe/Berlin", "Europe/London", "Europe/Paris", "America/New_York", "UTC"]
+
+
+def local_to_aware(value: dt.datetime, zone_name: str) -> dt.datetime:
+    """A wall-clock time entered in `zone_name` as an aware time; a time that does not exist
+    there (the hour skipped when clocks go forward) is refused."""
+    zone = ZoneInfo(zone_name)
+    naive = value.replace(tzinfo=None)
+    aware = naive.replace(tzinfo=zone)
+    if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != naive:
+        raise forms.ValidationError(
+            f"{naive:%Y-%m-%d %H:%M} does not exist in {zone_name} (the clocks change then)"
+        )
+    return aware
+
+
+class TournamentCreateForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    format = forms.ChoiceField(choices=FORMATS, initial="swiss")
+    rounds = forms.IntegerField(
+        min_value=1, max_value=30, required=False, initial=4, help_text="Swiss only."
+    )
+    play_mode = forms.ChoiceField(choices=PLAY_MODES, initial="table")
+    time_zone = forms.ChoiceField(
+        choices=[(z, z) for z in COMMON_ZONES] + [(z, z) for z in TIME_ZONES],
+        initial="Europe/Berlin",
+    )
+    starts_at = forms.DateTimeField(
+        required=False,
+        label="Start (in the tournament's time zone)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        help_text="Leave empty to start by hand from the desk.",
+    )
+    round_minutes = forms.IntegerField(
+        min_value=5, max_value=600, required=False, initial=50, label="Minutes per round"
+    )
+    check_in_required = forms.BooleanField(
+        required=False, initial=True, label="Players check in before round 1"
+    )
+    is_public = forms.BooleanField(
+        required=False, initial=True, label="Public: anyone may follow it"
+    )
+    tiebreaks = forms.CharField(
+        required=False,
+        help_text=f"Optional order, comma-separated, among: {', '.join(TIEBREAK_CHOICES)}.",
+    )
+    # The ruleset (RULES.md section 9).
+    games = forms.TypedChoiceField(
+        choices=[(3, "Hollywood (3 games)"), (1, "Plain (1 game)")],
+        coerce=int,
+        initial=DEFAULT_RULES["games"],
+    )
+    knock_limit = forms.IntegerField(
+        min_value=0, max_value=10, initial=DEFAULT_RULES["knock_limit"]
+    )
+    gin_bonus = forms.IntegerField(min_value=0, max_value=100, initial=DEFAULT_RULES["gin_bonus"])
+    undercut_bonus = forms.IntegerField(
+        min_value=0, max_value=100, initial=DEFAULT_RULES["undercut_bonus"]
+    )
+    game_target = forms.IntegerField(
+        min_value=10, max_value=1000, initial=DEFAULT_RULES["game_target"]
+    )
+    end_when_decided = forms.BooleanField(required=False, label="End when two games are won")
+    discard_restriction = forms.BooleanField(required=False)
+    game_bonus = forms.IntegerField(min_value=0, max_value=500, initial=0)
+    box_bonus = forms.IntegerField(min_value=0, max_value=100, initial=0)
+    shutout_doubles = forms.BooleanField(required=False)
+
+    RULESET_FIELDS = (
+        "games",
+        "knock_limit",
+        "gin_bonus",
+        "undercut_bonus",
+        "game_target",
+        "end_when_decided",
+        "discard_restriction",
+        "game_bonus",
+        "box_bonus",
+        "shutout_doubles",
+    )
+
+    def clean_tiebreaks(self) -> list[str]:
+        names = [n.strip() for n in self.cleaned_data["tiebreaks"].split(",") if n.strip()]
+        unknown = [n for n in names if n not in TIEBREAK_CHOICES]
+        if unknown:
+            raise forms.ValidationError(f"unknown tiebreaks: {', '.join(unknown)}")
+        if len(set(names)) != len(names):
+            raise forms.ValidationError("name each tiebreak once")
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("format") == "swiss" and not data.get("rounds"):
+            self.add_error("rounds", "a Swiss tournament needs a number of rounds")
+        starts, zone = data.get("starts_at"), data.get("time_zone")
+        if starts is not None and zone:
+            try:
+                data["starts_at"] = local_to_aware(starts, zone)
+            except forms.ValidationError as exc:
+                self.add_error("starts_at", exc)
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        minutes = d.get("round_minutes")
+        return {
+            "name": d["name"],
+            "format": d["format"],
+            "rounds": d["rounds"] if d["format"] == "swiss" else None,
+            "play_mode": d["play_mode"],
+            "time_zone": d["time_zone"],
+            "starts_at": d.get("starts_at"),
+            "round_duration": dt.timedelta(minutes=minutes) if minutes else None,
+            "check_in_required": d["check_in_required"],
+            "is_public": d["is_public"],
+            "tiebreaks": d["tiebreaks"] or None,
+            "ruleset": {name: d[name] for name in self.RULESET_FIELDS},
+        }
+
+
+class WalkInForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Walk-in (name)")
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("a name, please")
+        return name
+
+
+class PasteNamesForm(forms.Form):
+    names = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="One name a line. A name that is exactly one existing player's is that "
+        "player; any other name makes a new player.",
+    )
+
+    def clean_names(self) -> list[str]:
+        names = [" ".join(line.split()) for line in self.cleaned_data["names"].splitlines()]
+        names = [n for n in names if n]
+        if not names:
+            raise forms.ValidationError("no names")
+        if len(names) > 200:
+            raise forms.ValidationError("at most 200 names at once")
+        folded = [n.casefold() for n in names]
+        repeated = sorted({n for n in names if folded.count(n.casefold()) > 1})
+        if repeated:
+            raise forms.ValidationError(f"named twice: {', '.join(repeated)}")
+        if any(len(n) > 120 for n in names):
+            raise forms.ValidationError("a name has at most 120 characters")
+        return names
+
+
+class AddPlayerForm(forms.Form):
+    player = forms.TypedChoiceField(coerce=int, label="Registered player")
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "— choose —"), *players]
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=500)
+
+
+class HandForm(forms.Form):
+    """One hand at a table: drawn, or who knocked, gin or not, and both deadwoods."""
+
+    result = forms.ChoiceField(choices=[])  # "p1", "p2" (the knocker) or "drawn"
+    gin = forms.BooleanField(required=False)
+    knocker_deadwood = forms.IntegerField(min_value=0, max_value=200, required=False)
+    defender_deadwood = forms.IntegerField(min_value=0, max_value=200, required=False)
+
+    def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["result"].choices = [
+            ("p1", f"{names[0]} knocked"),
+            ("p2", f"{names[1]} knocked"),
+            ("drawn", "Drawn hand"),
+        ]
+        self.fields["result"].widget = forms.RadioSelect(choices=self.fields["result"].choices)
+        self.fields["knocker_deadwood"].widget.attrs.update(inputmode="numeric")
+        self.fields["defender_deadwood"].widget.attrs.update(inputmode="numeric")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("result") in ("p1", "p2"):
+            if data.get("gin") and data.get("knocker_deadwood") in (None, 0):
+                data["knocker_deadwood"] = 0
+            for name in ("knocker_deadwood", "defender_deadwood"):
+                if data.get(name) is None:
+                    self.add_error(name, "needed unless the hand was drawn")
+        return data
+
+    def entry(self, players: tuple[Any, Any]) -> dict[str, Any]:
+        """The service's keyword arguments for this hand."""
+        d = self.cleaned_data
+        if d["result"] == "drawn":
+            return {"drawn": True}
+        return {
+            "knocker": players[0] if d["result"] == "p1" else players[1],
+            "gin": bool(d.get("gin")),
+            "knocker_deadwood": d["knocker_deadwood"],
+            "defender_deadwood": d["defender_deadwood"],
+        }
+
+
+class CorrectionForm(HandForm):
+    reason = forms.CharField(max_length=500)

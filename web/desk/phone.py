@@ -1,0 +1,89 @@
+"""The players' page of a table (the QR code on the table slip leads here): on a phone, a
+player enters the hand just played; the opponent confirms or disputes it on theirs. Hands
+become part of the match only once confirmed (or accepted by an organiser on the desk)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from core.errors import NotFoundError
+from games.selectors import match_get, user_can_organise_match
+from games.table_entries import (
+    table_entry_confirm,
+    table_entry_dispute,
+    table_entry_open,
+    table_entry_submit,
+    table_entry_withdraw,
+)
+from players.selectors import player_for_user
+from web.desk.access import FORM_ERRORS, LOGIN_URL, error_message
+from web.desk.forms import HandForm, ReasonForm
+from web.desk.rounds import scoresheet
+
+
+def table_entry_page(request: HttpRequest, match_id: Any) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), LOGIN_URL)
+    try:
+        match = match_get(match_id=match_id)
+    except NotFoundError as exc:
+        raise Http404("no such match") from exc
+    me = player_for_user(user=request.user)
+    seat = match.seat_of(me.pk) if me is not None else None
+    if seat is None:
+        if user_can_organise_match(user=request.user, match=match):
+            return redirect("desk-match", match_id=match.pk)
+        raise PermissionDenied("this table's page is for its two players")
+    names = (match.player1.name, match.player2.name)
+    form, dispute, error = HandForm(names=names), ReasonForm(prefix="dispute"), None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        entry = table_entry_open(match=match)
+        try:
+            if action == "enter":
+                form = HandForm(request.POST, names=names)
+                if form.is_valid():
+                    table_entry_submit(
+                        match_id=match.pk, player=me, **form.entry((match.player1, match.player2))
+                    )
+                    return redirect("table-entry", match_id=match.pk)
+            elif action in ("confirm", "dispute", "withdraw") and entry is not None:
+                if action == "confirm":
+                    table_entry_confirm(entry_id=entry.pk, player=me)
+                elif action == "withdraw":
+                    table_entry_withdraw(entry_id=entry.pk, player=me)
+                else:
+                    dispute = ReasonForm(request.POST, prefix="dispute")
+                    if dispute.is_valid():
+                        table_entry_dispute(
+                            entry_id=entry.pk, player=me, note=dispute.cleaned_data["reason"]
+                        )
+                if action != "dispute" or dispute.is_valid():
+                    return redirect("table-entry", match_id=match.pk)
+            else:
+                error = "that entry is no longer waiting (reload the page)"
+        except FORM_ERRORS as exc:
+            error = error_message(exc)
+        match = match_get(match_id=match.pk)
+    context = _context(match, me, form=form, dispute=dispute, error=error)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "desk/phone_table.html", context, status=status)
+
+
+def _context(match: Any, me: Any, **extra: Any) -> dict[str, Any]:
+    entry = table_entry_open(match=match)
+    return {
+        "match": match,
+        "me": me,
+        "sheet": scoresheet(match),
+        "entry": entry,
+        "mine": entry is not None and entry.entered_by_id == me.pk,
+        "finished": match.status != "in_progress",
+        "tournament": None,
+        **extra,
+    }

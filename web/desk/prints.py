@@ -1,0 +1,187 @@
+"""Printed sheets (print CSS, A4 and Letter) and CSV exports: pairings by table and by
+name, table slips with a QR code to the players' page of the table, standings with the
+tiebreak order, a match's scoresheet, a blank scoresheet; standings and results as CSV."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+import segno
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+
+from games.selectors import match_get
+from tournaments.pairing import TIEBREAKS
+from tournaments.selectors import tournament_pairings, tournament_rounds, tournament_standings
+from web.desk.access import desk_tournament
+from web.desk.rounds import _pairing, _round, scoresheet
+from web.templatetags.desk import in_zone
+
+TIEBREAK_LABELS = {
+    "match_wins": "match wins",
+    "games_won": "games won",
+    "points_diff": "points difference",
+    "buchholz": "Buchholz",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "median_buchholz": "median Buchholz",
+    "head_to_head": "head-to-head",
+}
+
+
+def tiebreak_order(tournament: Any) -> list[str]:
+    """The order standings are ranked by: the tournament's setting, or the default one
+    (as tournaments.projections.tournament_tiebreaks decides it)."""
+    if tournament.tiebreaks:
+        names = list(tournament.tiebreaks)
+    else:
+        names = list(TIEBREAKS) if tournament.format == "swiss" else list(TIEBREAKS[:3])
+    return [TIEBREAK_LABELS.get(n, n) for n in names]
+
+
+def _printed(tournament: Any) -> str:
+    return in_zone(timezone.now(), tournament)
+
+
+@desk_tournament
+def print_pairings(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
+    round_ = _round(tournament, number)
+    pairings = list(tournament_pairings(tournament=tournament, round_number=number))
+    by_name = []
+    for p in pairings:
+        by_name.append({"name": p.player1.name, "table": p.table, "opponent": p.player2})
+        if p.player2 is not None:
+            by_name.append({"name": p.player2.name, "table": p.table, "opponent": p.player1})
+    by_name.sort(key=lambda row: row["name"].casefold())
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "pairings": pairings,
+        "by_name": by_name,
+        "printed": _printed(tournament),
+    }
+    return render(request, "desk/print_pairings.html", context)
+
+
+def qr_svg(url: str) -> str:
+    """An inline SVG QR code (segno, pure Python: no image service, no CDN)."""
+    return mark_safe(  # noqa: S308 - segno's own SVG markup of our own URL
+        segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=False)
+    )
+
+
+@desk_tournament
+def print_slips(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
+    round_ = _round(tournament, number)
+    slips = []
+    for p in tournament_pairings(tournament=tournament, round_number=number):
+        if p.match_id is None:
+            continue
+        path = reverse("table-entry", kwargs={"match_id": p.match_id})
+        url = request.build_absolute_uri(path)
+        slips.append({"p": p, "url": url, "qr": qr_svg(url)})
+    context = {"tournament": tournament, "round": round_, "slips": slips}
+    return render(request, "desk/print_slips.html", context)
+
+
+@desk_tournament
+def print_standings(request: HttpRequest, tournament: Any) -> HttpResponse:
+    context = {
+        "tournament": tournament,
+        "standings": tournament_standings(tournament=tournament),
+        "completed": tournament_rounds(tournament=tournament).filter(status="completed").count(),
+        "tiebreaks": tiebreak_order(tournament),
+        "printed": _printed(tournament),
+    }
+    return render(request, "desk/print_standings.html", context)
+
+
+@desk_tournament
+def print_scoresheet(request: HttpRequest, tournament: Any, number: int, table: int) -> Any:
+    pairing = _pairing(tournament, number, table)
+    match = match_get(match_id=pairing.match_id)
+    context = {
+        "tournament": tournament,
+        "round_number": number,
+        "pairing": pairing,
+        "match": match,
+        "sheet": scoresheet(match),
+        "printed": _printed(tournament),
+    }
+    return render(request, "desk/print_scoresheet.html", context)
+
+
+@desk_tournament
+def print_blank(request: HttpRequest, tournament: Any) -> HttpResponse:
+    context = {"tournament": tournament, "lines": range(1, 26), "games": range(1, 4)}
+    return render(request, "desk/print_blank.html", context)
+
+
+def _csv(filename: str, header: list[str], rows: list[list[Any]]) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    writer.writerows([[_cell(v) for v in row] for row in rows])
+    return response
+
+
+def _cell(value: Any) -> Any:
+    """A name a spreadsheet would run as a formula (=, +, -, @) is written as text."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+@desk_tournament
+def standings_csv(request: HttpRequest, tournament: Any) -> HttpResponse:
+    header = [
+        "rank", "player_id", "player", "played", "match_wins", "games_won", "points_diff",
+        "buchholz", "sonneborn_berger", "byes", "withdrawn",
+    ]  # fmt: skip
+    rows = [
+        [
+            s.rank,
+            s.player_id,
+            s.player.name,
+            s.played,
+            s.match_wins,
+            s.games_won,
+            s.points_diff,
+            s.buchholz,
+            s.sonneborn_berger,
+            s.byes,
+            s.withdrawn,
+        ]  # fmt: skip
+        for s in tournament_standings(tournament=tournament)
+    ]
+    return _csv(f"standings-{tournament.pk}.csv", header, rows)
+
+
+@desk_tournament
+def results_csv(request: HttpRequest, tournament: Any) -> HttpResponse:
+    header = [
+        "round", "table", "player1", "player2", "status", "winner", "games1", "games2",
+        "points1", "points2", "result", "match_id",
+    ]  # fmt: skip
+    rows = [
+        [
+            p.round.number,
+            p.table,
+            p.player1.name,
+            p.player2.name if p.player2 else "",
+            p.status,
+            p.winner.name if p.winner else "",
+            p.games1,
+            p.games2,
+            p.points1,
+            p.points2,
+            p.result_reason,
+            p.match_id or "",
+        ]  # fmt: skip
+        for p in tournament_pairings(tournament=tournament, round_number=None)
+    ]
+    return _csv(f"results-{tournament.pk}.csv", header, rows)

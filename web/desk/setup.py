@@ -1,0 +1,204 @@
+"""The desk before the event: the organiser's tournaments, creating one, the roster (add a
+registered player, a walk-in by name, a pasted list), check-in (one tap a player) and the
+start. Every change goes through the tournament services, so every change is an event."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from core.transactions import request_transaction
+from players.selectors import player_get, player_list, players_named, user_is_organiser
+from players.services import player_create
+from tournaments import services
+from tournaments.selectors import tournament_list_for
+from web.desk.access import (
+    FORM_ERRORS,
+    LOGIN_URL,
+    desk_tournament,
+    desk_user,
+    error_message,
+)
+from web.desk.forms import AddPlayerForm, PasteNamesForm, TournamentCreateForm, WalkInForm
+
+
+def desk_home(request: HttpRequest) -> HttpResponse:
+    """The tournaments the user organises. Organisers (staff, the organisers group, club
+    organisers) may also create one; someone made organiser of one tournament sees it."""
+    user = request.user
+    if not user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), LOGIN_URL)
+    tournaments = tournament_list_for(user=user)
+    if not user.is_staff:
+        tournaments = tournaments.filter(Q(organisers=user) | Q(club__organisers=user))
+    tournaments = tournaments.distinct().order_by("-created_at")
+    may_create = user_is_organiser(user=user)
+    if not may_create and not tournaments.exists():
+        raise PermissionDenied("the desk is for organisers")
+    context = {"tournaments": tournaments[:100], "may_create": may_create}
+    return render(request, "desk/home.html", context)
+
+
+@desk_user
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(
+                created_by=request.user, **form.service_kwargs()
+            )
+        except FORM_ERRORS as exc:
+            form.add_error(None, error_message(exc))
+        else:
+            return redirect("desk-tournament", tournament_id=tournament.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "desk/tournament_new.html", {"form": form}, status=status)
+
+
+def _roster(tournament: Any) -> dict[str, Any]:
+    registrations = list(tournament.registrations.select_related("player").order_by("player__name"))
+    counts = {"registered": 0, "checked_in": 0, "withdrawn": 0}
+    for r in registrations:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    counts["total"] = len(registrations)
+    return {"registrations": registrations, "counts": counts}
+
+
+def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
+    roster = _roster(tournament)
+    entered = [r.player_id for r in roster["registrations"]]
+    players = [(p.pk, p.name) for p in player_list(exclude_ids=entered)]
+    return {
+        "tournament": tournament,
+        "rounds": list(tournament.rounds.order_by("number")),
+        "walk_in": forms.get("walk_in") or WalkInForm(),
+        "paste": forms.get("paste") or PasteNamesForm(),
+        "add": forms.get("add") or AddPlayerForm(players=players),
+        "error": forms.get("error"),
+        **roster,
+    }
+
+
+@desk_tournament
+def tournament_desk(request: HttpRequest, tournament: Any) -> HttpResponse:
+    return render(request, "desk/tournament.html", _tournament_context(tournament))
+
+
+def _again(request: HttpRequest, tournament: Any, **forms: Any) -> HttpResponse:
+    """The tournament's desk with the form that failed and its errors (400, nothing written)."""
+    tournament.refresh_from_db()
+    context = _tournament_context(tournament, **forms)
+    return render(request, "desk/tournament.html", context, status=400)
+
+
+@require_POST
+@desk_tournament
+def walk_in(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """A walk-in by name: a new player (no login) entered in the tournament, in one unit of
+    work (no player is left behind when the entry is refused)."""
+    form = WalkInForm(request.POST)
+    if not form.is_valid():
+        return _again(request, tournament, walk_in=form)
+    try:
+        with request_transaction():
+            player = player_create(name=form.cleaned_data["name"])
+            services.tournament_register(
+                tournament_id=tournament.pk, player=player, by=request.user
+            )
+    except FORM_ERRORS as exc:
+        form.add_error(None, error_message(exc))
+        return _again(request, tournament, walk_in=form)
+    return redirect("desk-tournament", tournament_id=tournament.pk)
+
+
+@require_POST
+@desk_tournament
+def paste_names(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """A pasted list: all the names are entered, or none (one unit of work)."""
+    form = PasteNamesForm(request.POST)
+    if not form.is_valid():
+        return _again(request, tournament, paste=form)
+    try:
+        with request_transaction():
+            for name in form.cleaned_data["names"]:
+                named = players_named(name=name)
+                player = named[0] if len(named) == 1 else player_create(name=name)
+                try:
+                    services.tournament_register(
+                        tournament_id=tournament.pk, player=player, by=request.user
+                    )
+                except FORM_ERRORS as exc:
+                    exc.message = f"{name}: {error_message(exc)}"
+                    raise
+    except FORM_ERRORS as exc:
+        form.add_error(None, f"{error_message(exc)} (nobody was entered)")
+        return _again(request, tournament, paste=form)
+    return redirect("desk-tournament", tournament_id=tournament.pk)
+
+
+@require_POST
+@desk_tournament
+def add_player(request: HttpRequest, tournament: Any) -> HttpResponse:
+    entered = tournament.registrations.values_list("player_id", flat=True)
+    players = [(p.pk, p.name) for p in player_list(exclude_ids=entered)]
+    form = AddPlayerForm(request.POST, players=players)
+    if not form.is_valid():
+        return _again(request, tournament, add=form)
+    player = player_get(player_id=form.cleaned_data["player"])
+    try:
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=request.user)
+    except FORM_ERRORS as exc:
+        form.add_error(None, error_message(exc))
+        return _again(request, tournament, add=form)
+    return redirect("desk-tournament", tournament_id=tournament.pk)
+
+
+@desk_tournament
+def check_in(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """The check-in screen: one tap a player (htmx swaps the row and the counts)."""
+    context = {"tournament": tournament, **_roster(tournament)}
+    return render(request, "desk/check_in.html", context)
+
+
+@require_POST
+@desk_tournament
+def check_in_player(request: HttpRequest, tournament: Any, player_id: int) -> HttpResponse:
+    registration = tournament.registrations.filter(player_id=player_id).first()
+    error = None
+    if registration is None:
+        error, status = "this player is not entered", 404
+    else:
+        try:
+            services.tournament_check_in(
+                tournament_id=tournament.pk, player=registration.player, by=request.user
+            )
+            status = 200
+        except FORM_ERRORS as exc:
+            error, status = error_message(exc), 409
+    htmx = request.headers.get("HX-Request")
+    if not htmx and error is None:
+        return redirect("desk-check-in", tournament_id=tournament.pk)
+    context = {"tournament": tournament, "error": error, **_roster(tournament)}
+    template = "desk/_check_in_panel.html" if htmx else "desk/check_in.html"
+    return render(request, template, context, status=status)
+
+
+@require_POST
+@desk_tournament
+def start(request: HttpRequest, tournament: Any) -> HttpResponse:
+    try:
+        services.tournament_start(
+            tournament_id=tournament.pk, by=request.user, reason="started from the desk"
+        )
+    except FORM_ERRORS as exc:
+        return _again(request, tournament, error=error_message(exc))
+    tournament.refresh_from_db()
+    return redirect(
+        "desk-round", tournament_id=tournament.pk, number=max(1, tournament.current_round)
+    )

@@ -1,0 +1,41 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from web.desk import prints, rounds, setup
+
+T = "<int:tournament_id>/"
+R = T + "rounds/<int:number>/"
+TABLE = R + "tables/<int:table>/"
+
+urlpatterns = [
+    path(
+        "login/",
+        # Without ?next= (the desk and the table pages send one), the home page.
+        auth_views.LoginView.as_view(template_name="desk/login.html", next_page="/"),
+        name="desk-login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(next_page="/desk/login/"), name="desk-logout"),
+    path("", setup.desk_home, name="desk-home"),
+    path("matches/<uuid:match_id>/", rounds.match_desk, name="desk-match"),
+    path("new/", setup.tournament_new, name="desk-tournament-new"),
+    path(T, setup.tournament_desk, name="desk-tournament"),
+    path(T + "walk-in/", setup.walk_in, name="desk-walk-in"),
+    path(T + "paste/", setup.paste_names, name="desk-paste"),
+    path(T + "add/", setup.add_player, name="desk-add-player"),
+    path(T + "check-in/", setup.check_in, name="desk-check-in"),
+    path(T + "check-in/<int:player_id>/", setup.check_in_player, name="desk-check-in-player"),
+    path(T + "start/", setup.start, name="desk-start"),
+    path(T + "standings/print/", prints.print_standings, name="desk-print-standings"),
+    path(T + "standings.csv", prints.standings_csv, name="desk-standings-csv"),
+    path(T + "results.csv", prints.results_csv, name="desk-results-csv"),
+    path(T + "scoresheet/blank/", prints.print_blank, name="desk-print-blank"),
+    path(R, rounds.round_view, name="desk-round"),
+    path(R + "repair/", rounds.round_repair, name="desk-round-repair"),
+    path(R + "pair-next/", rounds.round_pair_next, name="desk-round-pair-next"),
+    path(R + "pairings/print/", prints.print_pairings, name="desk-print-pairings"),
+    path(R + "slips/print/", prints.print_slips, name="desk-print-slips"),
+    path(TABLE, rounds.table_view, name="desk-table"),
+    path(TABLE + "hands/<int:hand>/", rounds.hand_correct, name="desk-hand"),
+    path(TABLE + "entries/<int:entry_id>/", rounds.entry_decide, name="desk-entry-decide"),
+    path(TABLE + "print/", prints.print_scoresheet, name="desk-print-scoresheet"),
+]
