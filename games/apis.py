@@ -57,7 +57,8 @@ def _view_after(request: Request, saved: services.MatchResult) -> dict:
 
 
 def _view(request: Request, match_id: object) -> dict:
-    return selectors.match_view_for(match=selectors.match_get(match_id=match_id), user=request.user)
+    match = selectors.match_get(match_id=match_id, user=request.user)
+    return selectors.match_view_for(match=match, user=request.user)
 
 
 # --- list and create ----------------------------------------------------------------------
@@ -165,7 +166,7 @@ class MatchEventsApi(APIView):
     def get(self, request: Request, match_id: str) -> Response:
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        match = selectors.match_get(match_id=match_id)
+        match = selectors.match_get(match_id=match_id, user=request.user)
         events = selectors.match_events_for(
             match=match, user=request.user, after=query.validated_data["after"]
         )
@@ -189,7 +190,7 @@ class MatchReplayApi(APIView):
     def get(self, request: Request, match_id: str) -> Response:
         query = ReplayQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        match = selectors.match_get(match_id=match_id)
+        match = selectors.match_get(match_id=match_id, user=request.user)
         return Response(
             selectors.match_replay(
                 match=match, user=request.user, version=query.validated_data["version"]
@@ -202,7 +203,8 @@ class MatchVerifyApi(APIView):
 
     @extend_schema(parameters=[MATCH_ID], responses={200: VerifySerializer, **error_responses(404)})
     def get(self, request: Request, match_id: str) -> Response:
-        return Response(selectors.match_verify(match=selectors.match_get(match_id=match_id)))
+        match = selectors.match_get(match_id=match_id, user=request.user)
+        return Response(selectors.match_verify(match=match))
 
 
 class MatchHandsApi(APIView):
@@ -248,3 +250,134 @@ class MatchRulingsApi(APIView):
         )
         body = _view_after(request, saved)
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+# --- audit bundle and disputes (games.audit, games.disputes) --------------------------------
+
+from games import audit, disputes  # noqa: E402 - this section's own imports
+from games.serializers_audit import (  # noqa: E402
+    BundleSerializer,
+    DisputeCommentInputSerializer,
+    DisputeListQuerySerializer,
+    DisputeOpenInputSerializer,
+    DisputeResolveInputSerializer,
+    DisputeSerializer,
+)
+
+DISPUTE = OpenApiParameter(
+    "dispute", OpenApiTypes.INT, OpenApiParameter.PATH, description="The dispute's number."
+)
+
+
+class MatchBundleApi(APIView):
+    """The audit bundle: every event with its hash (where the caller sees it in full), the
+    deck commitments with the revealed decks and salts, and the encodings; check it with
+    `python3 -I tools/verify_bundle.py FILE`. For the match's players and organisers."""
+
+    @extend_schema(
+        parameters=[MATCH_ID], responses={200: BundleSerializer, **error_responses(403, 404)}
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        match = selectors.match_get(match_id=match_id)
+        response = Response(audit.match_bundle(match=match, user=request.user))
+        response["Content-Disposition"] = f'inline; filename="match-{match.pk}-bundle.json"'
+        return response
+
+
+def _dispute(request: Request, saved: services.MatchResult, number: int) -> dict:
+    cases = audit.match_disputes(match=saved.match, user=request.user)
+    return next(c for c in cases if c["dispute"] == number)
+
+
+class MatchDisputesApi(APIView):
+    """A match's dispute cases (its players and organisers); a player opens one on a hand
+    or the whole match. Opening, comments and resolution are events of the match."""
+
+    @extend_schema(
+        parameters=[MATCH_ID, DisputeListQuerySerializer],
+        responses={200: DisputeSerializer(many=True), **error_responses(400, 403, 404)},
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        query = DisputeListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        match = selectors.match_get(match_id=match_id)
+        return Response(
+            audit.match_disputes(match=match, user=request.user, **query.validated_data)
+        )
+
+    @extend_schema(
+        parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
+        request=DisputeOpenInputSerializer,
+        responses={201: DisputeSerializer, **error_responses(400, 403, 404)},
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        data = DisputeOpenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = request_player(request)
+        if player is None:
+            raise PermissionDeniedError(
+                "only the match's players open disputes", code="not_a_player"
+            )
+        saved = disputes.match_dispute_open(
+            match_id=match_id,
+            player=player,
+            request_id=_request_id(request),
+            **data.validated_data,
+        )
+        number = saved.state.disputes[-1]["dispute"]
+        return Response(_dispute(request, saved, number), status=status.HTTP_201_CREATED)
+
+
+class MatchDisputeCommentApi(APIView):
+    """A comment on an open dispute, by a player of the match or an organiser."""
+
+    @extend_schema(
+        parameters=[MATCH_ID, DISPUTE, IDEMPOTENCY_KEY_PARAMETER],
+        request=DisputeCommentInputSerializer,
+        responses={201: DisputeSerializer, **error_responses(400, 403, 404, 409)},
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str, dispute: int) -> Response:
+        data = DisputeCommentInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        saved = disputes.match_dispute_comment(
+            match_id=match_id,
+            by=request.user,
+            dispute=dispute,
+            request_id=_request_id(request),
+            **data.validated_data,
+        )
+        return Response(_dispute(request, saved, dispute), status=status.HTTP_201_CREATED)
+
+
+class MatchDisputeResolveApi(APIView):
+    """An organiser settles an open dispute: "ruled" with a ruling (void, correct, adjust,
+    forfeit... as POST /rulings/, recorded first) or "dismissed" with a reason."""
+
+    @extend_schema(
+        parameters=[MATCH_ID, DISPUTE, IDEMPOTENCY_KEY_PARAMETER],
+        request=DisputeResolveInputSerializer,
+        responses={201: DisputeSerializer, **error_responses(400, 403, 404, 409, 422)},
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str, dispute: int) -> Response:
+        data = DisputeResolveInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        saved = disputes.match_dispute_resolve(
+            match_id=match_id,
+            by=request.user,
+            dispute=dispute,
+            request_id=_request_id(request),
+            **data.validated_data,
+        )
+        return Response(_dispute(request, saved, dispute), status=status.HTTP_201_CREATED)
+
+
+class OpenDisputesApi(APIView):
+    """The open disputes of the matches the caller organises (all matches for staff),
+    oldest first: the organiser's queue."""
+
+    @extend_schema(responses={200: DisputeSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(audit.disputes_open_for(user=request.user))

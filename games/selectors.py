@@ -15,9 +15,12 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 import eventstore
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from eventstore.models import Snapshot
 from games import repository
-from games.engine.match import MatchState
+from games.engine.events import event_from_dict
+from games.engine.match import MatchState, replay
 from games.engine.ruleset import Ruleset
+from games.engine.state import state_to_dict
 from games.engine.view import ends_hand, full_state, hands_over, public_view
 from games.models import Match, MatchDealPlan
 from players.models import Player
@@ -412,11 +415,15 @@ def matches_cut_short(*, stream_id: str | None = None) -> list[tuple[str, int, i
 
 
 def match_verify(*, match: Match) -> dict[str, Any]:
-    """Check the hash chain of the match's stream, and that it still ends where the match's
-    record says it does: deleting the last events leaves a valid chain, which only the
-    version kept in the read model gives away."""
+    """Check the hash chain of the match's stream (seals and signed checkpoints too), and
+    that it still ends where the match's record says it does: deleting the last events
+    leaves a valid chain, which only the version kept in the read model gives away."""
     result = eventstore.verify(stream_id=match.stream_id)
     cut = matches_cut_short(stream_id=match.stream_id)
+    # The latest signed checkpoint of the stream: a receipt to keep, which a later rewrite
+    # of the history can no longer match (eventstore.checkpoint_valid checks one).
+    receipts = eventstore.checkpoints_export(stream_id=match.stream_id, latest_only=True)
+    receipt = {"receipt": receipts[0]} if receipts else {}
     if result.ok and cut:
         _, head, recorded = cut[0]
         return {
@@ -425,16 +432,48 @@ def match_verify(*, match: Match) -> dict[str, Any]:
             "first_broken_version": head + 1,
             "reason": f"events {head + 1} to {recorded} are missing: the match's record is at"
             f" version {recorded}",
+            **receipt,
         }
     if result.ok:
-        return {"ok": True, "events": result.events_checked}
+        return {"ok": True, "events": result.events_checked, **receipt}
     return {
         "ok": False,
         "events": result.events_checked,
         "first_broken_version": result.first_broken.version if result.first_broken else None,
         "reason": result.reason,
+        **receipt,
     }
 
 
 def player_in_match(*, player: Player, match: Match) -> bool:
     return match.seat_of(player.pk) is not None
+
+
+def snapshots_check(*, stream_id: str | None = None, deep: bool = False) -> list[Any]:
+    """Snapshots that do not match the event they stand at (their seal, eventstore), and
+    with `deep` also the match snapshots whose state differs from a replay of the events up
+    to their version (snapshots older than seals included). Readers ignore neither by
+    themselves: a bad snapshot is deleted (`eventstore.snapshot_delete`) and rebuilt."""
+    bad = list(eventstore.snapshots_check(stream_id=stream_id))
+    if not deep:
+        return bad
+    known = {(b.stream_id, b.kind, b.version) for b in bad}
+    snapshots = Snapshot.objects.filter(kind=repository.SNAPSHOT_KIND).order_by(
+        "stream_id", "version"
+    )
+    if stream_id is not None:
+        snapshots = snapshots.filter(stream_id=stream_id)
+    for sid, version, state in snapshots.values_list("stream_id", "version", "state").iterator(
+        chunk_size=100
+    ):
+        if (sid, repository.SNAPSHOT_KIND, version) in known:
+            continue
+        events = eventstore.load(stream_id=sid, up_to_version=version)
+        replayed = replay(event_from_dict(e.type, e.data) for e in events)
+        if eventstore.canonical_json(state_to_dict(replayed)) != eventstore.canonical_json(state):
+            bad.append(
+                eventstore.BadSnapshot(
+                    sid, repository.SNAPSHOT_KIND, version, "its state is not the replay's"
+                )
+            )
+    return bad

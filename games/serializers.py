@@ -267,6 +267,9 @@ class MatchViewSerializer(serializers.Serializer):
     status = serializers.CharField()
     mode = serializers.CharField()
     label = serializers.CharField(allow_blank=True)
+    preset_deals = serializers.BooleanField(
+        help_text="An organiser chose this match's deals (a seed or decks): never a tournament's."
+    )
     ruleset = RulesetSerializer()
     players = MatchPlayerSerializer(many=True)
     hand_number = serializers.IntegerField()
@@ -298,6 +301,9 @@ class MatchSummarySerializer(serializers.Serializer):
     status = serializers.CharField()
     mode = serializers.CharField()
     label = serializers.CharField(allow_blank=True)
+    preset_deals = serializers.BooleanField(
+        help_text="An organiser chose this match's deals (a seed or decks): never a tournament's."
+    )
     player1 = serializers.IntegerField(source="player1_id")
     player2 = serializers.IntegerField(source="player2_id")
     version = serializers.IntegerField()
@@ -333,7 +339,18 @@ class EventPageSerializer(serializers.Serializer):
 class ReplaySerializer(serializers.Serializer):
     id = serializers.UUIDField()
     version = serializers.IntegerField()
+    preset_deals = serializers.BooleanField(
+        help_text="An organiser chose this match's deals (a seed or decks): never a tournament's."
+    )
     state = serializers.DictField(help_text="Both hands, stock, discard pile, scoresheet.")
+
+
+class CheckpointSerializer(serializers.Serializer):
+    stream_id = serializers.CharField()
+    version = serializers.IntegerField()
+    hash = serializers.CharField()
+    signature = serializers.CharField(help_text="HMAC-SHA256 under the server's chain key.")
+    created_at = serializers.DateTimeField()
 
 
 class VerifySerializer(serializers.Serializer):
@@ -341,3 +358,8 @@ class VerifySerializer(serializers.Serializer):
     events = serializers.IntegerField()
     first_broken_version = serializers.IntegerField(allow_null=True, required=False)
     reason = serializers.CharField(allow_null=True, required=False)
+    receipt = CheckpointSerializer(
+        required=False,
+        help_text="The latest signed checkpoint of the match's stream (once one was taken),"
+        " to keep: a later rewrite of the history no longer matches it.",
+    )

@@ -170,6 +170,32 @@ class MatchCancelled:
     by: str
 
 
+@dataclass(frozen=True)
+class DisputeOpened:
+    """A player of the match disputes hand `hand_number` (None: the whole match). Disputes
+    are records only: they change no score (a ruling that settles one is its own event)."""
+
+    dispute: int  # 1, 2, ... within the match
+    seat: int
+    hand_number: int | None
+    statement: str
+
+
+@dataclass(frozen=True)
+class DisputeCommented:
+    dispute: int
+    comment: str
+    by: str  # a player's or organiser's name
+
+
+@dataclass(frozen=True)
+class DisputeResolved:
+    dispute: int
+    outcome: str  # "ruled" (a ruling event comes just before) | "dismissed"
+    reason: str
+    by: str
+
+
 Event = (
     MatchStarted
     | HandDealt
@@ -190,6 +216,9 @@ Event = (
     | MatchForfeited
     | PlayerResigned
     | MatchCancelled
+    | DisputeOpened
+    | DisputeCommented
+    | DisputeResolved
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -214,6 +243,9 @@ EVENT_TYPES: dict[str, type] = {
         MatchForfeited,
         PlayerResigned,
         MatchCancelled,
+        DisputeOpened,
+        DisputeCommented,
+        DisputeResolved,
     )
 }
 

@@ -8,10 +8,14 @@ from typing import Any
 
 from games.engine.cards import FULL_DECK
 from games.engine.corrections import hand_corrected, past_hand_voided
+from games.engine.disputes import disputes_after
 from games.engine.events import (
     CardDiscarded,
     CardDrawn,
     DefenceLaidOut,
+    DisputeCommented,
+    DisputeOpened,
+    DisputeResolved,
     Event,
     GameWon,
     HandCorrected,
@@ -187,6 +191,8 @@ def evolve(state: MatchState, event: Event) -> MatchState:
                 finish_reason="cancelled",
                 rulings=(*state.rulings, _ruling(event)),
             )
+        case DisputeOpened() | DisputeCommented() | DisputeResolved():
+            return _replace(state, disputes=disputes_after(state.disputes, event))
     raise TypeError(f"not an event: {event!r}")
 
 

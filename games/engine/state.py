@@ -57,6 +57,9 @@ class MatchState:
     rulings: tuple[dict[str, Any], ...] = ()
     winner: int | None = None
     finish_reason: str | None = None
+    # Dispute cases (records only, no effect on scoring): {"dispute", "seat", "hand_number",
+    # "statement", "comments": [{"comment", "by"}], "outcome", "reason", "by"}.
+    disputes: tuple[dict[str, Any], ...] = ()
 
     @property
     def in_play(self) -> bool:
@@ -120,6 +123,7 @@ def state_from_dict(d: dict[str, Any]) -> MatchState:
         rulings=tuple(d["rulings"]),
         winner=d["winner"],
         finish_reason=d["finish_reason"],
+        disputes=tuple(d.get("disputes", ())),  # snapshots from before disputes have none
     )
 
 

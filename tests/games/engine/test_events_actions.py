@@ -19,7 +19,7 @@ from games.engine import (
 from games.engine.bot import choose_action
 from games.engine.events import EVENT_TYPES, CardDrawn, HandDealt
 
-from .builders import play_match
+from .helpers import play_match
 
 
 def test_every_event_of_a_match_round_trips_through_json():
@@ -53,6 +53,9 @@ def test_all_event_types_are_registered():
         "MatchForfeited",
         "PlayerResigned",
         "MatchCancelled",
+        "DisputeOpened",
+        "DisputeCommented",
+        "DisputeResolved",
     }
 
 

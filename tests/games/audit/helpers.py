@@ -1,0 +1,80 @@
+"""Matches for the audit tests: played by the bots' moves through the services, between
+players who can sign in."""
+
+from __future__ import annotations
+
+from demo.bots import match_play_bots
+from games.models import Match
+from games.selectors import match_state_at
+from games.services import match_act, match_create
+from players.models import Player
+
+SHORT = {"game_target": 10, "games": 1}
+
+
+def finished_match(alice: Player, bob: Player, *, seed: str = "audit", **kwargs) -> Match:
+    match = match_create(player1=alice, player2=bob, seed=seed, ruleset=SHORT, **kwargs)
+    return match_play_bots(match_id=match.id, bots_only=False)
+
+
+def match_in_play(alice: Player, bob: Player, *, seed: str = "audit", moves: int = 3) -> Match:
+    """A match whose first hand is in play after `moves` moves."""
+    match = match_create(player1=alice, player2=bob, seed=seed, ruleset=SHORT)
+    return match_play_bots(match_id=match.id, bots_only=False, max_actions=moves)
+
+
+def play_until_hand(match: Match, hand_number: int) -> Match:
+    """Bot moves until hand `hand_number` is in play (dealt, not over)."""
+    from games.engine.bot import choose_action
+
+    players = {0: match.player1, 1: match.player2}
+    while True:
+        state, version = match_state_at(match=match)
+        if state.hand_number >= hand_number and state.in_play:
+            return match
+        assert state.status == "in_progress"
+        action = choose_action(state, state.turn)
+        match = match_act(
+            match_id=match.id, player=players[state.turn], action=action, expected_version=version
+        ).match
+
+
+def tamper_event(*, stream_id: str, version: int, data: dict) -> None:
+    """Change a stored event's data behind the store's back (its hash stays as it was)."""
+    import json
+
+    from django.db import connection
+
+    import eventstore
+    from eventstore.models import StoredEvent
+
+    table = StoredEvent._meta.db_table
+    with eventstore.immutability_suspended(), connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET data = %s::jsonb WHERE stream_id = %s AND version = %s",  # noqa: S608
+            [json.dumps(data), stream_id, version],
+        )
+
+
+def deck_swapped(data: dict) -> dict:
+    """A HandDealt's data with the first two cards of the deck swapped."""
+    deck = list(data["deck"])
+    deck[0], deck[1] = deck[1], deck[0]
+    return {**data, "deck": deck}
+
+
+def table_match_with_corrections(alice: Player, bob: Player, organiser) -> Match:
+    """A table match: three hands recorded, hand 1 corrected, hand 2 voided."""
+    from games.services import match_record_hand, match_rule
+
+    match = match_create(player1=alice, player2=bob, mode="table", ruleset={"games": 1},
+                         organisers=[organiser], first_dealer=alice)  # fmt: skip
+    for knocker, k, d in ((alice, 5, 20), (bob, 3, 30), (alice, 4, 12)):
+        match_record_hand(match_id=match.id, by=organiser, knocker=knocker,
+                          knocker_deadwood=k, defender_deadwood=d)  # fmt: skip
+    match_rule(match_id=match.id, by=organiser, type="correct_hand", hand_number=1,
+               knocker=alice, knocker_deadwood=2, defender_deadwood=20,
+               reason="deadwood miscounted")  # fmt: skip
+    match_rule(match_id=match.id, by=organiser, type="void_hand", hand_number=2,
+               reason="misdeal")  # fmt: skip
+    return Match.objects.get(pk=match.pk)

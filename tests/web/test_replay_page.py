@@ -1,0 +1,83 @@
+"""The replay page (server side): who may open it, and what its embedded data holds."""
+
+import json
+import re
+
+import pytest
+
+from tests.factories import UserFactory
+from tests.games.audit.helpers import finished_match, match_in_play
+
+pytestmark = pytest.mark.django_db
+
+
+def _data(response):
+    found = re.search(
+        r'<script id="replay-data" type="application/json">(.*?)</script>',
+        response.content.decode(),
+        re.S,
+    )
+    return json.loads(found.group(1))
+
+
+def test_a_player_opens_the_replay_with_every_event(client, alice, bob):
+    match = finished_match(alice, bob)
+    client.force_login(alice.user)
+    response = client.get(f"/matches/{match.pk}/replay/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    for asset in ("replay/replay.js", "replay/verify.js", "replay/cards.js", "replay/replay.css"):
+        assert f"/static/{asset}" in page
+    assert "cdn" not in page.lower()
+    data = _data(response)
+    assert len(data["events"]) == match.version
+    assert 'id="dispute-form"' in page
+
+
+def test_a_visitor_is_sent_to_sign_in_and_a_stranger_gets_404(client, alice, bob):
+    match = finished_match(alice, bob)
+    response = client.get(f"/matches/{match.pk}/replay/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/api-auth/login/?next=")
+    client.force_login(UserFactory())
+    assert client.get(f"/matches/{match.pk}/replay/").status_code == 404
+    assert client.get("/matches/00000000-0000-0000-0000-000000000000/replay/").status_code == 404
+
+
+def test_staff_see_a_hand_in_play_without_its_cards(client, alice, bob):
+    match = match_in_play(alice, bob, moves=2)
+    client.force_login(UserFactory(is_staff=True))
+    data = _data(client.get(f"/matches/{match.pk}/replay/"))
+    assert data["auditor"] is True
+    assert all(e["table"]["hands"] == [None, None] for e in data["events"])
+    assert 'id="dispute-form"' not in client.get(f"/matches/{match.pk}/replay/").content.decode()
+
+
+def test_the_static_files_exist():
+    from django.contrib.staticfiles import finders
+
+    for asset in ("replay/replay.js", "replay/verify.js", "replay/cards.js", "replay/replay.css"):
+        assert finders.find(asset), asset
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_visitor_replays_a_public_tournament_match_without_hidden_cards(client):
+    from demo.simulation import tournament_simulate
+    from games.models import Match
+
+    tournament = tournament_simulate(
+        players=2, format="round_robin", rounds=None,
+        ruleset={"game_target": 10, "games": 1}, progress=False,
+    )  # fmt: skip
+    match = Match.objects.filter(tournament_pairing__round__tournament=tournament).first()
+    response = client.get(f"/matches/{match.pk}/replay/")
+    assert response.status_code == 200
+    data = _data(response)
+    assert data["auditor"] is False and data["your_seat"] is None
+    assert len(data["events"]) == match.version
+    assert all(e["table"]["hands"] == [None, None] for e in data["events"])
+    deals = [e for e in data["events"] if e["type"] == "HandDealt"]
+    assert deals and all("deck" not in e["data"] and "salt" not in e["data"] for e in deals)
+    assert data["hashed_to"] < deals[0]["version"]
+    assert 'id="dispute-form"' not in response.content.decode()
+    assert "download the audit bundle" not in response.content.decode()

@@ -1,0 +1,38 @@
+"""The replay page: a match stepped through event by event, as the viewer may see it, with
+the deck commitments and the hash chain recomputed in the browser (static/replay/replay.js).
+
+The page's data comes from `games.audit.match_replay_data`, built on the same redacted
+selectors as the events API: a player sees no hidden card of a hand in play."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+
+from core.errors import NotFoundError
+from games.audit import match_replay_data
+from games.selectors import match_get
+from tournaments.selectors import match_followable
+
+LOGIN_URL = "/api-auth/login/"
+
+
+def match_replay_page(request: HttpRequest, match_id: str) -> HttpResponse:
+    try:
+        match = match_get(match_id=match_id)
+    except NotFoundError as exc:
+        raise Http404("no such match") from exc
+    if not match_followable(user=request.user, match=match):
+        if not request.user.is_authenticated:
+            # A player who has not signed in yet: sign in, then come back here.
+            return HttpResponseRedirect(f"{LOGIN_URL}?{urlencode({'next': request.path})}")
+        raise Http404("no such match")
+    data = match_replay_data(match=match, user=request.user)
+    context = {
+        "match": match,
+        "replay": data,
+        "may_dispute": data["your_seat"] is not None,
+    }
+    return render(request, "replay/replay.html", context)
