@@ -17,11 +17,13 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
-# SQLite + eager Celery: no services needed.
+# SQLite + eager Celery: no services needed. Served by uvicorn (ASGI), so the live streams
+# (/api/.../stream/) work too; on SQLite they poll once a second.
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/uvicorn config.asgi:application \
+		--host $(HOST) --port $(PORT) --reload
 
 # The whole suite. Uses PostgreSQL/Redis when DATABASE_URL/CELERY_BROKER_URL point at them.
 test: install

@@ -1,6 +1,17 @@
+"""The ASGI entry point: `uvicorn config.asgi:application`. Serves every URL, and is what
+the live streams (server-sent events, core.live) need: an async view waits on an event
+loop, not in a worker thread. `make run` serves with it too (config.settings.local), with
+the static files served as runserver would when DEBUG is on."""
+
 import os
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 application = get_asgi_application()
+
+if settings.DEBUG:
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    application = ASGIStaticFilesHandler(application)

@@ -1,6 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 
 from core.api import PingApi
 
@@ -9,6 +13,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path(
+        "api/redoc/",
+        SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
+        name="redoc",
+    ),
     path("api/ping/", PingApi.as_view(), name="api-ping"),
     path("api/", include("players.urls")),
     path("api/", include("games.urls")),
@@ -16,5 +25,6 @@ urlpatterns = [
     path("api-auth/", include("rest_framework.urls")),
 ]
 
+handler400 = "core.api.bad_request"
 handler404 = "core.api.not_found"
 handler500 = "core.api.server_error"

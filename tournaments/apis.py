@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,12 +24,33 @@ from tournaments.models import Tournament
 WRITE = {"parameters": [IDEMPOTENCY_KEY_PARAMETER]}
 
 
+class TournamentApi(APIView):
+    """Every tournament endpoint: anyone may read what the selectors let them see (a public
+    tournament, anonymously too; a private one is 404 to strangers); writing needs a user,
+    and the service decides whether that user may."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+
 def _tournament(request: Request, tournament_id: int) -> Tournament:
     return selectors.tournament_get(tournament_id=tournament_id, user=request.user)
 
 
-def _render(serializer: type, obj: Any, tournament: Tournament, **kwargs: Any) -> Any:
-    return serializer(obj, context=s.zone_context(tournament), **kwargs).data
+def _render(
+    serializer: type,
+    obj: Any,
+    tournament: Tournament,
+    *,
+    request: Request | None = None,
+    **kwargs: Any,
+) -> Any:
+    """`request`: whose view (organiser user ids are shown to organisers and staff only)."""
+    context = s.zone_context(tournament)
+    if request is not None:
+        context["show_organisers"] = selectors.user_can_organise(
+            user=request.user, tournament=tournament
+        )
+    return serializer(obj, context=context, **kwargs).data
 
 
 def _number(raw: str, name: str) -> int:
@@ -51,7 +72,7 @@ def _player(request: Request, player_id: int | None) -> Player:
     return player
 
 
-class TournamentListApi(APIView):
+class TournamentListApi(TournamentApi):
     """Tournaments the caller may see; organisers create them."""
 
     pagination_class = ApiPagination  # also tells the schema the list is paginated
@@ -75,7 +96,7 @@ class TournamentListApi(APIView):
         page = paginator.paginate_queryset(
             tournaments.prefetch_related("organisers"), request, view=self
         )
-        data = [_render(s.TournamentOutputSerializer, t, t) for t in page]
+        data = [_render(s.TournamentOutputSerializer, t, t, request=request) for t in page]
         return paginator.get_paginated_response(data)
 
     @extend_schema(
@@ -101,27 +122,31 @@ class TournamentListApi(APIView):
             get_user_model().objects.filter(pk__in=fields.get("organisers", []))
         )
         tournament = services.tournament_create(created_by=request.user, **fields)
-        body = _render(s.TournamentOutputSerializer, tournament, tournament)
+        body = _render(s.TournamentOutputSerializer, tournament, tournament, request=request)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class TournamentDetailApi(APIView):
+class TournamentDetailApi(TournamentApi):
     @extend_schema(responses={200: s.TournamentOutputSerializer, **error_responses(404)})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
-        return Response(_render(s.TournamentOutputSerializer, tournament, tournament))
+        body = _render(s.TournamentOutputSerializer, tournament, tournament, request=request)
+        return Response(body)
 
 
-class RegistrationListApi(APIView):
-    """Entries of a tournament; POST registers a player (the caller's own by default)."""
+class RegistrationListApi(TournamentApi):
+    """Entries of a tournament, in the order they came; POST registers a player (the
+    caller's own by default)."""
+
+    pagination_class = ApiPagination  # also tells the schema the list is paginated
 
     @extend_schema(
-        responses={200: s.RegistrationOutputSerializer(many=True), **error_responses(404)}
+        responses={200: s.RegistrationOutputSerializer(many=True), **error_responses(400, 404)}
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
-        regs = tournament.registrations.select_related("player")
-        return Response(_render(s.RegistrationOutputSerializer, regs, tournament, many=True))
+        regs = selectors.tournament_registrations(tournament=tournament)
+        return _page(self, request, regs, s.RegistrationOutputSerializer, tournament)
 
     @extend_schema(
         request=s.PlayerRefInputSerializer,
@@ -142,7 +167,7 @@ class RegistrationListApi(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class CheckInApi(APIView):
+class CheckInApi(TournamentApi):
     @extend_schema(
         request=s.PlayerRefInputSerializer,
         responses={200: s.RegistrationOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
@@ -161,7 +186,7 @@ class CheckInApi(APIView):
         return Response(_render(s.RegistrationOutputSerializer, reg, tournament))
 
 
-class WithdrawApi(APIView):
+class WithdrawApi(TournamentApi):
     @extend_schema(
         request=s.WithdrawInputSerializer,
         responses={200: s.RegistrationOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
@@ -182,15 +207,17 @@ class WithdrawApi(APIView):
         return Response(_render(s.RegistrationOutputSerializer, reg, tournament))
 
 
-class RoundListApi(APIView):
-    @extend_schema(responses={200: s.RoundOutputSerializer(many=True), **error_responses(404)})
+class RoundListApi(TournamentApi):
+    pagination_class = ApiPagination
+
+    @extend_schema(responses={200: s.RoundOutputSerializer(many=True), **error_responses(400, 404)})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
         rounds = selectors.tournament_rounds(tournament=tournament)
-        return Response(_render(s.RoundOutputSerializer, rounds, tournament, many=True))
+        return _page(self, request, rounds, s.RoundOutputSerializer, tournament)
 
 
-class RoundStartApi(APIView):
+class RoundStartApi(TournamentApi):
     """Organisers: pair and start the next round now (round 1 starts the tournament)."""
 
     @extend_schema(
@@ -218,7 +245,7 @@ class RoundStartApi(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class RoundRepairApi(APIView):
+class RoundRepairApi(TournamentApi):
     """Organisers: re-pair a round, only while none of its matches has started."""
 
     @extend_schema(
@@ -242,7 +269,7 @@ class RoundRepairApi(APIView):
         return Response(_render(s.RoundOutputSerializer, round_, tournament))
 
 
-class RoundDeadlineApi(APIView):
+class RoundDeadlineApi(TournamentApi):
     """Organisers: move (or, with null, lift) a round's deadline."""
 
     @extend_schema(
@@ -265,7 +292,7 @@ class RoundDeadlineApi(APIView):
         return Response(_render(s.RoundOutputSerializer, round_, tournament))
 
 
-class RoundRuleApi(APIView):
+class RoundRuleApi(TournamentApi):
     """Organisers: rule a match of the round won by forfeit."""
 
     @extend_schema(
@@ -297,7 +324,7 @@ def _page(view: APIView, request: Request, rows: Any, serializer: Any, t: Tourna
     return paginator.get_paginated_response(_render(serializer, page, t, many=True))
 
 
-class PairingListApi(APIView):
+class PairingListApi(TournamentApi):
     pagination_class = ApiPagination  # also tells the schema the list is paginated
 
     @extend_schema(
@@ -314,7 +341,7 @@ class PairingListApi(APIView):
         return _page(self, request, pairings, s.PairingOutputSerializer, tournament)
 
 
-class StandingListApi(APIView):
+class StandingListApi(TournamentApi):
     pagination_class = ApiPagination
 
     @extend_schema(responses={200: s.StandingOutputSerializer(many=True), **error_responses(404)})
@@ -324,7 +351,7 @@ class StandingListApi(APIView):
         return _page(self, request, standings, s.StandingOutputSerializer, tournament)
 
 
-class EventListApi(APIView):
+class EventListApi(TournamentApi):
     """The tournament's decision log: every decision with who made it and why. Who it was
     (id, username) is shown to the tournament's organisers and staff only; everyone else
     sees whether an organiser, the player or the system decided."""

@@ -13,7 +13,7 @@ from core.errors import NotFoundError
 from games.selectors import match_list_followable, match_seat_for, user_can_organise_match
 from players.models import Player
 from tournaments import stream
-from tournaments.models import Pairing, Round, Standing, Tournament
+from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -49,6 +49,30 @@ def matches_followable(*, user: User) -> QuerySet:
     visible = tournament_list_for(user=user)
     ids = Pairing.objects.filter(round__tournament__in=visible, match__isnull=False)
     return match_list_followable(user=user, also_ids=ids.values("match_id"))
+
+
+def matches_hidden_from(*, user: User) -> QuerySet:
+    """The ids of the matches of private tournaments that `user` may not see (registered
+    with games.selectors in TournamentsConfig.ready(): games know nothing of tournaments)."""
+    private = Tournament.objects.filter(is_public=False).exclude(
+        pk__in=tournament_list_for(user=user).values("pk")
+    )
+    pairings = Pairing.objects.filter(round__tournament__in=private, match__isnull=False)
+    return pairings.values("match_id")
+
+
+def tournament_stream_heads(*, stream_id: str | None = None) -> list[tuple[str, int]]:
+    """(stream id, version the tournament's record holds) of every tournament (or of the
+    one with that stream): registered with the event store, which finds a stream cut short
+    by them (TournamentsConfig.ready())."""
+    tournaments = Tournament.objects.all()
+    if stream_id is not None:
+        number = stream_id.removeprefix("tournament-")
+        if not number.isdigit() or stream_id == number:
+            return []
+        tournaments = tournaments.filter(pk=int(number))
+    rows = tournaments.values_list("pk", "version")
+    return [(f"tournament-{pk}", version) for pk, version in rows]
 
 
 def knockout_dependent_match_in_play(*, match_id: Any, winner: Any) -> tuple | None:
@@ -112,6 +136,11 @@ def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
     return tournament.rounds.order_by("number")
 
 
+def tournament_registrations(*, tournament: Tournament) -> QuerySet[Registration]:
+    """Its entries with their players, seed order first (the model's order, stable for pages)."""
+    return tournament.registrations.select_related("player").order_by("seed", "registered_at", "id")
+
+
 def tournament_pairings(*, tournament: Tournament, round_number: int | None) -> QuerySet[Pairing]:
     qs = Pairing.objects.filter(round__tournament=tournament).select_related(
         "round", "player1", "player2", "winner", "match"
@@ -157,7 +186,7 @@ def tournament_events(
     username); everyone else (spectators of a public tournament, its players) sees no
     organiser's id or login name, neither in `by` nor inside the event's data.
     """
-    events = [e for e in stream.stream_load(tournament=tournament) if e.version > after]
+    events = stream.stream_load(tournament=tournament, after=after)
     players = _player_users(events)
     insider = user_can_organise(user=viewer, tournament=tournament)
     rows = []

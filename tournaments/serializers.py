@@ -68,7 +68,10 @@ class TournamentOutputSerializer(serializers.ModelSerializer):
     created_at = ZonedDateTimeField()
     finished_at = ZonedDateTimeField(allow_null=True)
     rounds = serializers.IntegerField(source="rounds_planned", allow_null=True)
-    organisers = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    organisers = serializers.SerializerMethodField(
+        help_text="The organisers' user ids: shown to the tournament's organisers and staff"
+        " only (the context's `show_organisers`); empty for anyone else."
+    )
 
     class Meta:
         model = Tournament
@@ -96,6 +99,11 @@ class TournamentOutputSerializer(serializers.ModelSerializer):
             "created_at",
             "finished_at",
         ]
+
+    def get_organisers(self, obj: Tournament) -> list[int]:
+        if not self.context.get("show_organisers"):
+            return []
+        return sorted(user.pk for user in obj.organisers.all())
 
     def get_round_starts(self, obj: Tournament) -> list[str]:
         zone = obj.zone

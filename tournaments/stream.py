@@ -83,5 +83,5 @@ def stream_append(
     return recorded
 
 
-def stream_load(*, tournament: Tournament) -> list[eventstore.RecordedEvent]:
-    return eventstore.load(stream_id=tournament.stream_id)
+def stream_load(*, tournament: Tournament, after: int = 0) -> list[eventstore.RecordedEvent]:
+    return eventstore.load(stream_id=tournament.stream_id, after_version=after)

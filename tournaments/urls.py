@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import apis
+from tournaments import apis, streams
 
 urlpatterns = [
     path("", apis.TournamentListApi.as_view(), name="api-tournaments"),
@@ -52,4 +52,5 @@ urlpatterns = [
         name="api-tournament-standings",
     ),
     path("<int:tournament_id>/events/", apis.EventListApi.as_view(), name="api-tournament-events"),
+    path("<int:tournament_id>/stream/", streams.tournament_stream, name="api-tournament-stream"),
 ]

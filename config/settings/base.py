@@ -21,6 +21,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "axes",  # failed logins by account and client address (core.login_throttle)
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served by the app: docs work offline
     "core",
     "eventstore",
     "players",
@@ -41,6 +43,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with 429
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -94,6 +97,14 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis: a job taken by a worker that dies (acks_late) goes back to the queue after this
+# many seconds (Celery's default: an hour). Every job is idempotent (a status or version
+# guard), so one still running when the timeout passes and run a second time does nothing
+# more; jobs with an ETA further off than this are re-delivered at their time, and run
+# once (the same guards).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+}
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs (celery beat): round start times and deadlines of club tournaments.
 CELERY_BEAT_SCHEDULE: dict = {
@@ -110,11 +121,20 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "tournaments.results_reconcile",
         "schedule": env.float("TOURNAMENT_RECONCILE_SECONDS", default=60.0),
     },
+    # Signed checkpoints of every stream head that moved (eventstore.checkpoints).
+    "eventstore-checkpoints-take": {
+        "task": "eventstore.checkpoints_take",
+        "schedule": env.float("EVENT_CHECKPOINT_SECONDS", default=300.0),
+    },
     "idempotency-records-expire": {
         "task": "core.idempotency_records_expire",
         "schedule": env.float("IDEMPOTENCY_EXPIRE_SECONDS", default=3600.0),
     },
 }
+# The key of the event seals and checkpoint signatures (eventstore.seals): never in the
+# database. EVENT_CHAIN_KEY, or a file holding it; unset: derived from SECRET_KEY.
+EVENT_CHAIN_KEY = env("EVENT_CHAIN_KEY", default="")
+EVENT_CHAIN_KEY_FILE = env("EVENT_CHAIN_KEY_FILE", default="")
 # How long a POST's Idempotency-Key is remembered (its first response replayed to retries).
 IDEMPOTENCY_KEY_TTL_HOURS = env.float("IDEMPOTENCY_KEY_TTL_HOURS", default=24.0)
 
@@ -128,6 +148,12 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": [
         "core.renderers.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    # DRF's JSON parser with a depth limit, no lone surrogates, DATA_UPLOAD_MAX_MEMORY_SIZE.
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -143,8 +169,31 @@ REST_FRAMEWORK = {
         "anon": env("THROTTLE_ANON", default="120/min"),
         "login": env("THROTTLE_LOGIN", default="20/min"),
         "user": env("THROTTLE_USER", default=None),
+        "login_account": env("THROTTLE_LOGIN_ACCOUNT", default="10/min"),
     },
+    # How many proxies of ours stand in front of the app (each appends to X-Forwarded-For):
+    # the client's address is the one the nearest of them saw. 0 (no proxy): the header is
+    # ignored, so a client cannot spoof its address to dodge the throttles.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+
+# Login throttling on every login path (core.login_throttle): django-axes locks an account,
+# or a client address, out for AXES_COOLOFF_TIME after AXES_FAILURE_LIMIT failed logins.
+AUTHENTICATION_BACKENDS = [
+    "core.login_throttle.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# The database handler: counts shared by every worker without Redis, visible in the admin.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful login
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = env.float("LOGIN_COOLOFF_HOURS", default=0.25)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks out
+AXES_CLIENT_IP_CALLABLE = "core.login_throttle.client_ip"
+AXES_LOCKOUT_CALLABLE = "core.login_throttle.lockout_response"
+# A success does not wipe the failures: else one's own login would reset an address's count.
+AXES_RESET_ON_SUCCESS = False
+AXES_VERBOSE = False
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hollywood Gin tournaments API",
@@ -152,6 +201,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    # No badge from validator.swagger.io: the docs page talks to this app only.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

@@ -1,0 +1,241 @@
+"""Followers of one tournament stream (server-sent events) on one ASGI worker process.
+
+1. Recreates the PostgreSQL database --db (default hg_bench_streams), migrates it, creates an
+   organiser, a public tournament and --events players.
+2. For each N of --followers (default 100,500,1000,2000): starts one uvicorn worker process
+   serving config.asgi on 127.0.0.1:--port, opens N followers of
+   GET /api/tournaments/{id}/stream/ from this process (asyncio sockets, loopback only,
+   each resuming from the stream's current version), reads the server's resident memory
+   before and after they connect, then has a second process commit --events registrations
+   (one event per commit) at --rate per second, each stamped with its commit time.
+3. Prints, per N: commit-to-delivery latency p50/p99 over every (follower, event), whether
+   every follower got every event exactly once and in order, and the server's memory per
+   connection ((RSS with N followers - RSS with none) / N).
+
+    .venv/bin/python bench/streams.py [--followers 100,500,1000,2000] [--events 50] [--rate 10]
+
+Target (issue 13): at 1,000 followers, p99 under 1 s and under 200 KB per connection, every
+follower receiving every event exactly once, in order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+
+SETUP = """
+import json
+from players.models import Player
+from players.services import player_create
+from tournaments import services
+org = player_create(name="Organiser", username="organiser", password="bench-pass-1").user
+org.is_staff = True
+org.save()
+t = services.tournament_create(name="Bench", format="swiss", rounds=3, created_by=org)
+ids = [Player.objects.create(name=f"P{i}").pk for i in range(EVENTS)]
+print(json.dumps({"tournament": t.pk, "organiser": org.pk, "players": ids}))
+"""
+
+# Registrations at a steady rate; each printed with the time its commit returned.
+COMMIT = """
+import json, sys, time
+from django.contrib.auth import get_user_model
+from players.models import Player
+from tournaments import services
+from tournaments.models import Tournament
+org = get_user_model().objects.get(pk=ORG)
+period = 1.0 / RATE
+start = time.monotonic()
+for n, pid in enumerate(PLAYERS):
+    time.sleep(max(0.0, start + n * period - time.monotonic()))
+    services.tournament_register(tournament_id=TID, player=Player.objects.get(pk=pid), by=org)
+    committed = time.time()
+    version = Tournament.objects.get(pk=TID).version
+    print(json.dumps({"version": version, "t": committed}), flush=True)
+"""
+
+
+def _env(db: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.base",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{db}",
+        "DEBUG": "false",
+        "CONN_MAX_AGE": "600",
+        "LOG_LEVEL": "WARNING",
+        "CELERY_BROKER_URL": "",
+    }
+
+
+def _shell(db: str, code: str) -> str:
+    return subprocess.run(
+        [PYTHON, "manage.py", "shell", "-c", code],
+        cwd=ROOT, env=_env(db), check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+
+
+def prepare(db: str, events: int) -> dict:
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+        c.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+        c.execute(f'CREATE DATABASE "{db}"')
+    subprocess.run(
+        [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT, env=_env(db), check=True,
+    )  # fmt: skip
+    return json.loads(_shell(db, SETUP.replace("EVENTS", str(events))).strip().splitlines()[-1])
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _version(db: str, tid: int) -> int:
+    with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{db}") as c:
+        return c.execute(
+            "SELECT version FROM tournaments_tournament WHERE id = %s", [tid]
+        ).fetchone()[0]
+
+
+async def _follow(port: int, tid: int, after: int, got: list, connected: asyncio.Event) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+    writer.write(
+        f"GET /api/tournaments/{tid}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Accept: text/event-stream\r\nLast-Event-ID: {after}\r\n\r\n".encode()
+    )
+    await writer.drain()
+    status = await reader.readline()
+    if b" 200 " not in status:
+        raise RuntimeError(status)
+    while (await reader.readline()) not in (b"\r\n", b""):
+        pass
+    connected.set()
+    try:
+        # Chunked framing lines interleave, but each message is inside one chunk.
+        while line := await reader.readline():
+            if line.startswith(b"id: "):
+                got.append((int(line[4:]), time.time()))
+    finally:
+        writer.close()
+
+
+async def run_one(n: int, args: argparse.Namespace, setup: dict, players: list) -> dict:
+    tid = setup["tournament"]
+    env = {**_env(args.db), "LIVE_KEEPALIVE_SECONDS": "15"}
+    server = subprocess.Popen(
+        [PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+         "--port", str(args.port), "--workers", "1", "--no-access-log", "--log-level",
+         "warning", "--backlog", "4096", "--timeout-graceful-shutdown", "2"],
+        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "config.settings.base"},
+    )  # fmt: skip
+    try:
+        for _ in range(100):
+            try:
+                _, w = await asyncio.open_connection("127.0.0.1", args.port)
+                w.close()
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        after = _version(args.db, tid)
+        # One follower first: the server's code and caches warm, its LISTEN open.
+        warm: list = []
+        warm_ready = asyncio.Event()
+        warm_task = asyncio.create_task(_follow(args.port, tid, after, warm, warm_ready))
+        await asyncio.wait_for(warm_ready.wait(), 30)
+        await asyncio.sleep(1.0)
+        rss0 = _rss_kb(server.pid)
+        logs = [[] for _ in range(n)]
+        ready = [asyncio.Event() for _ in range(n)]
+        gate = asyncio.Semaphore(100)
+
+        async def one(i: int) -> None:
+            async with gate:
+                task = asyncio.create_task(_follow(args.port, tid, after, logs[i], ready[i]))
+                await asyncio.wait_for(ready[i].wait(), 60)
+            await task
+
+        tasks = [asyncio.create_task(one(i)) for i in range(n)]
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 300)
+        await asyncio.sleep(2.0)
+        rss1 = _rss_kb(server.pid)
+        code = (
+            COMMIT.replace("ORG", str(setup["organiser"]))
+            .replace("RATE", str(args.rate))
+            .replace("TID", str(tid))
+            .replace("PLAYERS", json.dumps(players))
+        )
+        committer = await asyncio.create_subprocess_exec(
+            PYTHON, "manage.py", "shell", "-c", code, cwd=ROOT, env=_env(args.db),
+            stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, _ = await committer.communicate()
+        commits = {}
+        for line in out.decode().splitlines():
+            if line.startswith("{"):
+                row = json.loads(line)
+                commits[row["version"]] = row["t"]
+        expected = sorted(commits)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(len(log) < len(expected) for log in logs):
+            await asyncio.sleep(0.1)
+        for task in [*tasks, warm_task]:
+            task.cancel()
+        await asyncio.gather(*tasks, warm_task, return_exceptions=True)
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    latencies = [t - commits[v] for log in logs for v, t in log if v in commits]
+    exact = sum(1 for log in logs if expected and [v for v, _ in log] == expected)
+    latencies.sort()
+    return {
+        "followers": n,
+        "events": len(expected),
+        "exactly_once_in_order": f"{exact}/{n}",
+        "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
+        "p99_ms": round(latencies[int(0.99 * (len(latencies) - 1))] * 1000, 1)
+        if latencies
+        else None,
+        "max_ms": round(latencies[-1] * 1000, 1) if latencies else None,
+        "rss_before_mb": round(rss0 / 1024, 1),
+        "rss_after_mb": round(rss1 / 1024, 1),
+        "kb_per_connection": round((rss1 - rss0) / n, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--followers", default="100,500,1000,2000")
+    parser.add_argument("--events", type=int, default=50)
+    parser.add_argument("--rate", type=float, default=10.0)
+    parser.add_argument("--db", default="hg_bench_streams")
+    parser.add_argument("--port", type=int, default=8766)
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it
+    sizes = [int(x) for x in args.followers.split(",")]
+    setup = prepare(args.db, args.events * len(sizes))
+    print(f"cores: {os.cpu_count()}; one uvicorn worker; {args.events} events at {args.rate}/s")
+    for i, n in enumerate(sizes):
+        players = setup["players"][i * args.events : (i + 1) * args.events]
+        print(json.dumps(asyncio.run(run_one(n, args, setup, players))), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,327 @@
+"""Live streams (server-sent events) served by Django async views under an ASGI server.
+
+A follower's connection costs no thread and no database connection while it waits: it
+waits on an `asyncio.Event` of this process's `Waker`, which one PostgreSQL connection per
+process wakes (LISTEN on a channel that writers NOTIFY when they commit). On SQLite (`make
+run`) there is no NOTIFY: followers poll every `LIVE_POLL_SECONDS`. Reads run on a small
+pool of threads (`LIVE_DB_THREADS`, each with its own database connection), and followers
+woken by the same commit that need the same read share it (`shared`), so 1,000 followers
+of one stream cost one or two reads per commit, not 1,000.
+
+The kernel knows no app: the channel and what is read are the caller's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import orjson
+from django.conf import settings
+from django.db import DatabaseError, connection, connections
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+KEEPALIVE = b": keep-alive\n\n"
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+# --- reads off the event loop --------------------------------------------------------------
+
+_executor: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def _pool() -> concurrent.futures.ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=int(_setting("LIVE_DB_THREADS", 4)), thread_name_prefix="live-db"
+        )
+    return _executor
+
+
+def _run_sync(fn: Callable[[], T]) -> T:
+    """Run `fn` in a pool thread: its connection is kept (no request ends there to close
+    it); one that the server dropped is closed and `fn` tried once more."""
+    try:
+        return fn()
+    except DatabaseError:
+        if connection.in_atomic_block or connection.connection is None:
+            raise
+        connections.close_all()
+        return fn()
+
+
+async def db(fn: Callable[[], T]) -> T:
+    """`fn` (which uses the ORM) run on the stream readers' thread pool."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_pool(), _run_sync, fn)
+
+
+_in_flight: dict[Any, asyncio.Future] = {}
+
+
+async def shared(key: Any, fn: Callable[[], T]) -> T:
+    """`await db(fn)`, shared by every follower asking for the same `key` while it runs:
+    followers woken by one commit read the new events once per audience."""
+    running = _in_flight.get(key)
+    if running is None:
+        running = asyncio.ensure_future(db(fn))
+        _in_flight[key] = running
+        running.add_done_callback(lambda _: _in_flight.pop(key, None))
+    return await asyncio.shield(running)
+
+
+# --- waking followers ----------------------------------------------------------------------
+
+
+class Waker:
+    """Wakes the followers of a key (a stream id) when a NOTIFY names it: one LISTEN
+    connection per process and channel, opened on first use, reopened after a failure
+    (followers are woken then, so they read again and miss nothing)."""
+
+    def __init__(self, channel: str) -> None:
+        self.channel = channel
+        self.waiting: dict[str, set[asyncio.Event]] = {}
+        self.task: asyncio.Task | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.ready: asyncio.Event | None = None  # made in the loop that listens
+
+    def _ensure_listening(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.loop is not loop:
+            self.loop = loop
+            self.ready = asyncio.Event()
+            self.task = loop.create_task(self._listen())
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(database_conninfo(), autocommit=True)
+                async with conn:
+                    await conn.execute(f'LISTEN "{self.channel}"')
+                    self._wake_all()  # anything committed while we were not listening
+                    self.ready.set()
+                    async for note in conn.notifies():
+                        for event in self.waiting.get(note.payload, ()):
+                            event.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("live: LISTEN %s failed; retrying", self.channel, exc_info=True)
+            self.ready.clear()
+            self._wake_all()
+            await asyncio.sleep(1.0)
+
+    def _wake_all(self) -> None:
+        for events in self.waiting.values():
+            for event in events:
+                event.set()
+
+    async def subscribe(self, key: str) -> asyncio.Event:
+        """An event set whenever `key` is notified (clear it before each read). Returns once
+        the process listens, so a commit after this returns is never missed."""
+        event = asyncio.Event()
+        self.waiting.setdefault(key, set()).add(event)
+        if connection.vendor == "postgresql":
+            self._ensure_listening()
+            # Not listening after 5 s: the follower polls until the process is.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ready.wait(), timeout=5.0)
+        return event
+
+    def unsubscribe(self, key: str, event: asyncio.Event) -> None:
+        events = self.waiting.get(key)
+        if events is not None:
+            events.discard(event)
+            if not events:
+                del self.waiting[key]
+
+    def listening(self) -> bool:
+        return connection.vendor == "postgresql" and bool(self.ready and self.ready.is_set())
+
+
+_wakers: dict[str, Waker] = {}
+
+
+def waker(channel: str) -> Waker:
+    if channel not in _wakers:
+        _wakers[channel] = Waker(channel)
+    return _wakers[channel]
+
+
+def database_conninfo() -> str:
+    """The default database's connection string for psycopg, from Django's settings."""
+    import psycopg.conninfo
+
+    db_settings = connection.settings_dict
+    params = {
+        "dbname": db_settings.get("NAME") or "",
+        "user": db_settings.get("USER") or "",
+        "password": db_settings.get("PASSWORD") or "",
+        "host": db_settings.get("HOST") or "",
+        "port": str(db_settings.get("PORT") or ""),
+    }
+    return psycopg.conninfo.make_conninfo(**{k: v for k, v in params.items() if v})
+
+
+# --- the response --------------------------------------------------------------------------
+
+
+def sse(data: Any, *, event: str | None = None, id: int | None = None) -> bytes:  # noqa: A002
+    """One server-sent event: `data` as JSON on one line."""
+    head = b""
+    if id is not None:
+        head += b"id: %d\n" % id
+    if event is not None:
+        head += b"event: " + event.encode() + b"\n"
+    return head + b"data: " + orjson.dumps(data, default=str) + b"\n\n"
+
+
+def last_event_id(request: HttpRequest) -> int | None:
+    """Where a follower resumes: the `Last-Event-ID` header (a browser's EventSource sends
+    it on reconnecting) or the `after` query parameter; None if neither is given.
+    ValueError if the one given is not a whole number."""
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("after")
+    if raw is None or raw == "":
+        return None
+    raw = raw.strip()
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+        raise ValueError(raw)
+    return int(raw)
+
+
+def error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+Read = Callable[[int], Awaitable[tuple[list[bytes], int]]]
+
+
+async def follow(
+    *, channel: str, key: str, after: int, read: Read, first: bytes = b""
+) -> AsyncIterator[bytes]:
+    """The body of a stream: `first`, then whatever `read(after)` returns (the messages
+    after a version and the version they reach), again each time `key` is notified (or
+    every LIVE_POLL_SECONDS without NOTIFY), with a keep-alive comment when nothing has
+    been sent for LIVE_KEEPALIVE_SECONDS. Subscribes before the first read, so that nothing
+    committed in between is missed."""
+    wake = waker(channel)
+    event = await wake.subscribe(key)
+    keepalive = _setting("LIVE_KEEPALIVE_SECONDS", 15.0)
+    poll = _setting("LIVE_POLL_SECONDS", 1.0)
+    clock = asyncio.get_running_loop().time
+    try:
+        if first:
+            yield first
+        sent = clock()
+        while True:
+            event.clear()
+            messages, after = await read(after)
+            if messages:
+                yield b"".join(messages)
+                sent = clock()
+            while True:  # until notified (or, without NOTIFY, until the next poll)
+                listening = wake.listening()
+                timeout = max(
+                    min(keepalive if listening else poll, keepalive - (clock() - sent)), 0
+                )
+                try:
+                    await asyncio.wait_for(event.wait(), timeout=timeout)
+                    break
+                except TimeoutError:
+                    if clock() - sent >= keepalive:
+                        yield KEEPALIVE
+                        sent = clock()
+                    if not listening:
+                        break
+    finally:
+        wake.unsubscribe(key, event)
+
+
+def stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # no buffering by an nginx in front
+    return response
+
+
+def authenticate(request: HttpRequest) -> Any:
+    """The caller, as the API's authentication classes see it: a token in the
+    `Authorization` header, else the session (a browser's EventSource sends the cookie).
+    Run it with `db`. Raises AuthenticationFailed for a bad token."""
+    from django.contrib.auth import get_user
+    from rest_framework.authentication import get_authorization_header
+
+    from core.authentication import ProfileTokenAuthentication
+
+    if get_authorization_header(request):
+        found = ProfileTokenAuthentication().authenticate(request)
+        if found is not None:
+            return found[0]
+    return get_user(request)
+
+
+async def caller(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
+    """(the caller, None), or (None, the 401 to answer) for a bad token."""
+    from rest_framework.exceptions import AuthenticationFailed
+
+    try:
+        return await db(lambda: authenticate(request)), None
+    except AuthenticationFailed as exc:
+        return None, error(401, "authentication_failed", str(exc.detail))
+
+
+def resume_point(request: HttpRequest) -> tuple[int | None, JsonResponse | None]:
+    """(the version to resume after, or None), or (None, the 400 to answer)."""
+    try:
+        return last_event_id(request), None
+    except ValueError:
+        message = "Last-Event-ID (or after) must be a version: a whole number"
+        return None, error(400, "validation_error", message)
+
+
+def shutdown() -> None:
+    """Stop this process's readers and listeners (tests; a server's exit does as much)."""
+    global _executor
+    for wake in _wakers.values():
+        if wake.task is not None and wake.loop is not None and not wake.loop.is_closed():
+            wake.loop.call_soon_threadsafe(wake.task.cancel)
+    _wakers.clear()
+    if _executor is not None:
+        # One task per thread (each waits for the others), so every thread closes its own.
+        threads = _executor._max_workers
+        barrier = threading.Barrier(threads)
+
+        def close() -> None:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                barrier.wait(timeout=5)
+            connections.close_all()
+
+        for _ in range(threads):
+            _executor.submit(close)
+        _executor.shutdown(wait=True)
+        _executor = None
+
+
+def refuse_unless_asgi(request: HttpRequest) -> JsonResponse | None:
+    """A 503 for a stream asked of a WSGI server (gunicorn, runserver), which would hold a
+    worker for as long as the stream stays open, buffering it; None under ASGI. A browser's
+    EventSource does not retry after an error status."""
+    from django.core.handlers.asgi import ASGIRequest
+
+    if isinstance(request, ASGIRequest):
+        return None
+    return error(503, "stream_unavailable", "Live streams are served by the ASGI service.")

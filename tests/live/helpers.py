@@ -1,0 +1,125 @@
+"""Helpers of the live-stream tests: the app served by a real uvicorn in a thread (on the
+test database, which the tests commit to), and a server-sent-events reader."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+
+@contextmanager
+def asgi_server() -> Iterator[str]:
+    """The Django ASGI app under uvicorn on 127.0.0.1 (a free port): yields its base URL."""
+    import uvicorn
+    from django.core.asgi import get_asgi_application
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        get_asgi_application(), log_level="warning", lifespan="off", timeout_graceful_shutdown=1
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+        from core import live
+
+        live.shutdown()
+
+
+@dataclass
+class Message:
+    event: str
+    data: Any
+    id: int | None = None
+
+
+@dataclass
+class Follower:
+    """A connection to a stream, read message by message (comments counted apart)."""
+
+    url: str
+    headers: dict[str, str] = field(default_factory=dict)
+    comments: int = 0
+
+    def __post_init__(self) -> None:
+        self.client = httpx.Client(timeout=httpx.Timeout(10.0, read=10.0))
+        self.context = self.client.stream("GET", self.url, headers=self.headers)
+        self.response = self.context.__enter__()
+        self.lines = self.response.iter_lines()
+
+    @property
+    def status(self) -> int:
+        return self.response.status_code
+
+    def next(self, within: float = 10.0) -> Message:
+        """The next message; AssertionError if none comes `within` seconds (keep-alive
+        comments do not count)."""
+        deadline = time.monotonic() + within
+        event, data, id_ = "message", [], None
+        for line in self.lines:
+            if time.monotonic() >= deadline:
+                raise AssertionError("no message in time")
+            if line == "":
+                if data:
+                    return Message(event, json.loads("\n".join(data)), id_)
+                continue
+            if line.startswith(":"):
+                self.comments += 1
+                continue
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "event":
+                event = value
+            elif name == "data":
+                data.append(value)
+            elif name == "id":
+                id_ = int(value)
+        raise EOFError("the stream ended")
+
+    def quiet(self, seconds: float) -> list[Message]:
+        """Every message that comes in the next `seconds` (the stream's keep-alive comments
+        end the wait on an idle stream)."""
+        deadline = time.monotonic() + seconds
+        out = []
+        comments = self.comments
+        while time.monotonic() < deadline:
+            try:
+                out.append(self.next(within=seconds))
+            except AssertionError:
+                break
+            if self.comments > comments and time.monotonic() >= deadline:
+                break
+        return out
+
+    def take(self, n: int, event: str = "event") -> list[Message]:
+        """The next `n` messages of kind `event` (others are skipped)."""
+        out = []
+        while len(out) < n:
+            message = self.next()
+            if message.event == event:
+                out.append(message)
+        return out
+
+    def close(self) -> None:
+        self.context.__exit__(None, None, None)
+        self.client.close()

@@ -1,0 +1,108 @@
+"""GET /api/tournaments/{id}/stream/: the tournament's events as its events API shows them,
+pushed as they are committed, in order, exactly once; resumable with Last-Event-ID."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from tests.live.helpers import Follower
+from tests.tournaments.helpers import make_bots, make_tournament
+from tournaments import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def organiser(transactional_db):
+    from players.models import Club
+
+    user = get_user_model().objects.create_user(username="org", password="pw-organiser")
+    Club.objects.create(name="Gin Club", slug="gin-club").organisers.add(user)
+    return user
+
+
+def _register(tournament, organiser, players):
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
+
+
+def test_a_follower_gets_each_event_committed_after_it_connected_in_order_once(server, organiser):
+    tournament = make_tournament(organiser, [])
+    url = f"{server}/api/tournaments/{tournament.pk}/stream/"
+    follower = Follower(url, headers={"Last-Event-ID": str(tournament.version)})
+    assert follower.status == 200
+    assert follower.response.headers["content-type"].startswith("text/event-stream")
+    bots = make_bots(6)
+    _register(tournament, organiser, bots[:3])  # three commits, one event each
+    got = follower.take(3)
+    assert [m.id for m in got] == [2, 3, 4]
+    assert [m.data["type"] for m in got] == ["PlayerRegistered"] * 3
+    assert [m.data["data"]["player"] for m in got] == [b.pk for b in bots[:3]]
+    follower.close()
+
+    # Reconnect from the last id seen: the events committed meanwhile, and only those.
+    _register(tournament, organiser, bots[3:5])
+    again = Follower(url, headers={"Last-Event-ID": str(got[-1].id)})
+    _register(tournament, organiser, bots[5:])
+    resumed = again.take(3)
+    assert [m.id for m in resumed] == [5, 6, 7]
+    assert [m.data["data"]["player"] for m in resumed] == [b.pk for b in bots[3:]]
+    # Nothing more (keep-alive comments come instead): nothing was sent twice.
+    assert again.quiet(1.5) == []
+    assert again.comments > 0
+    again.close()
+
+
+def test_the_stream_shows_what_the_events_api_shows_to_that_viewer(server, organiser):
+    tournament = make_tournament(organiser, make_bots(2))
+    api = APIClient().get(f"/api/tournaments/{tournament.pk}/events/").json()["results"]
+    anonymous = Follower(f"{server}/api/tournaments/{tournament.pk}/stream/")
+    streamed = [m.data for m in anonymous.take(len(api))]
+    anonymous.close()
+    assert streamed == api
+    assert all(e["by"] in (None, {"role": "organiser"}, {"role": "player"}) for e in streamed)
+    assert "organisers" not in streamed[0]["data"]
+
+
+def test_a_private_tournament_is_404_to_strangers_and_bad_input_is_400(server, organiser):
+    private = make_tournament(organiser, [], is_public=False)
+    for headers in ({}, {"Authorization": "Token not-a-token"}):
+        refused = Follower(f"{server}/api/tournaments/{private.pk}/stream/", headers=headers)
+        assert refused.status in (401, 404)
+        refused.response.read()
+        assert refused.response.json()["error"]["code"] in ("not_found", "authentication_failed")
+        refused.close()
+    bad = Follower(f"{server}/api/tournaments/{private.pk}/stream/", headers={"Last-Event-ID": "x"})
+    assert bad.status == 400
+    bad.response.read()
+    assert bad.response.json()["error"]["code"] == "validation_error"
+    bad.close()
+
+
+def test_an_idle_stream_sends_a_keep_alive_comment(server, organiser):
+    tournament = make_tournament(organiser, [])
+    follower = Follower(
+        f"{server}/api/tournaments/{tournament.pk}/stream/",
+        headers={"Last-Event-ID": str(tournament.version)},
+    )
+    assert follower.quiet(1.2) == []
+    assert follower.comments >= 1
+    follower.close()
+
+
+def test_a_wsgi_server_refuses_streams_at_once_instead_of_holding_a_worker(organiser, client):
+    tournament = make_tournament(organiser, [])
+    response = client.get(f"/api/tournaments/{tournament.pk}/stream/")
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "stream_unavailable"
+    assert client.get("/api/matches/x/stream/").status_code == 503
+
+
+def test_the_public_page_follows_the_stream_from_the_version_it_shows(organiser, client):
+    tournament = make_tournament(organiser, make_bots(2))
+    tournament.refresh_from_db()
+    html = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    stream = f"/api/tournaments/{tournament.pk}/stream/?after={tournament.version}"
+    assert f'data-stream="{stream}"' in html and "web/live.js" in html
