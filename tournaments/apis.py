@@ -106,7 +106,9 @@ class TournamentListApi(TournamentApi):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        zone_name = request.data.get("time_zone") or "UTC"
+        # A body that is not a JSON object is the serializer's to refuse (400), below.
+        body = request.data if hasattr(request.data, "get") else {}
+        zone_name = body.get("time_zone") or "UTC"
         try:
             zone = ZoneInfo(str(zone_name))
         except (ZoneInfoNotFoundError, ValueError) as exc:

@@ -146,11 +146,6 @@ def test_no_hostile_body_gets_a_5xx_anywhere(match_id, organiser_client, bob):
     assert not _failures(endpoints(match_id), organiser_client, bob)
 
 
-@pytest.mark.xfail(
-    reason="tournaments/apis.py reads request.data.get('time_zone') before validating: a JSON"
-    ' body that is not an object (null, [], "x") is a 500 (owned by the tournaments work)',
-    strict=False,
-)
 def test_no_hostile_body_gets_a_5xx_from_tournaments(organiser_client, bob):
     assert not _failures(["/api/tournaments/"], organiser_client, bob)
 
