@@ -8,7 +8,6 @@ import django_filters
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,7 +27,7 @@ from players.serializers import (
     TokenInputSerializer,
     TokenOutputSerializer,
 )
-from players.services import player_create
+from players.services import auth_token_issue, player_create
 
 
 class TokenApi(APIView):
@@ -56,8 +55,7 @@ class TokenApi(APIView):
             raise ApplicationError(
                 "Unable to log in with these credentials.", code="invalid_credentials"
             )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response({"token": auth_token_issue(user=user)})
 
 
 def _login_context(request: Request) -> dict:

@@ -1,9 +1,10 @@
-"""Writes about players: creating players with or without a login; expiring the records
-of idempotent requests."""
+"""Writes about players: creating players with or without a login; issuing API tokens."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from rest_framework.authtoken.models import Token
 
 from core.errors import ValidationError
 from core.transactions import write_service
@@ -31,3 +32,9 @@ def player_create(
             )
         user = user_model.objects.create_user(username=username, password=password, email=email)
     return Player.objects.create(user=user, name=name, club=club, is_bot=is_bot)
+
+
+def auth_token_issue(*, user: AbstractBaseUser) -> str:
+    """The user's API token (created on first use; the same one afterwards)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key

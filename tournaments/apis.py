@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -15,7 +14,7 @@ from rest_framework.views import APIView
 from core.api import ApiPagination, error_responses
 from core.errors import NotFoundError, ValidationError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
-from players.models import Club, Player
+from players.models import Player
 from players.selectors import player_for_user
 from tournaments import selectors, services
 from tournaments import serializers as s
@@ -115,15 +114,9 @@ class TournamentListApi(TournamentApi):
             raise ValidationError(f"unknown time zone {zone_name!r}", code="time_zone") from exc
         data = s.TournamentCreateInputSerializer(data=request.data, context={"zone": zone})
         data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
-        if fields.get("club") is not None:
-            fields["club"] = Club.objects.filter(pk=fields["club"]).first()
-            if fields["club"] is None:
-                raise NotFoundError("no such club")
-        fields["organisers"] = list(
-            get_user_model().objects.filter(pk__in=fields.get("organisers", []))
+        tournament = services.tournament_create_by_ids(
+            created_by=request.user, **data.validated_data
         )
-        tournament = services.tournament_create(created_by=request.user, **fields)
         body = _render(s.TournamentOutputSerializer, tournament, tournament, request=request)
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -232,17 +225,9 @@ class RoundStartApi(TournamentApi):
         tournament = _tournament(request, tournament_id)
         data = s.ReasonInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        number = tournament.current_round + 1
-        round_ = services.tournament_round_pair(
-            tournament_id=tournament.pk,
-            round_number=number,
-            by=request.user,
-            reason=data.validated_data["reason"],
+        round_ = services.tournament_round_start_next(
+            tournament_id=tournament.pk, by=request.user, reason=data.validated_data["reason"]
         )
-        if round_ is None:
-            from core.errors import ConflictError
-
-            raise ConflictError(f"round {number} cannot be started", code="round")
         body = _render(s.RoundOutputSerializer, round_, tournament)
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -267,6 +252,7 @@ class RoundRepairApi(TournamentApi):
             by=request.user,
             reason=data.validated_data["reason"],
             pairs=[tuple(p) for p in pairs] if pairs is not None else None,
+            expected_version=data.validated_data.get("expected_version"),
         )
         return Response(_render(s.RoundOutputSerializer, round_, tournament))
 

@@ -227,6 +227,24 @@ def _result_data(p: Pairing) -> dict[str, Any]:
     }
 
 
+def tournament_round_start_next(
+    *, tournament_id: int, by: AbstractBaseUser, reason: str = ""
+) -> Round:
+    """Pair and start the round after the current one now (round 1 starts the
+    tournament); a round that cannot be paired now (already paired, previous round in
+    play) is 409 `round`."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFoundError("no such tournament")
+    number = tournament.current_round + 1
+    round_ = tournament_round_pair(
+        tournament_id=tournament_id, round_number=number, by=by, reason=reason
+    )
+    if round_ is None:
+        raise ConflictError(f"round {number} cannot be started", code="round")
+    return round_
+
+
 def tournament_start(*, tournament_id: int, by: AbstractBaseUser, reason: str = "") -> Round | None:
     """Start the tournament now: pair round 1 (by hand, before any scheduled time)."""
     return tournament_round_pair(tournament_id=tournament_id, round_number=1, by=by, reason=reason)

@@ -163,6 +163,12 @@ class RepairInputSerializer(serializers.Serializer):
         required=False,
         help_text="[[player1, player2], [player, null] (a bye)]; default: paired afresh.",
     )
+    expected_version = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text="The tournament's `version` you saw: a stale one is 409 version_conflict "
+        "(a second click, another organiser's re-pairing).",
+    )
 
 
 class DeadlineInputSerializer(serializers.Serializer):

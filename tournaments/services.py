@@ -11,11 +11,18 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Max
 from django.utils import timezone
 
-from core.errors import ConflictError, PermissionDeniedError, ValidationError, VersionConflictError
+from core.errors import (
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+    ValidationError,
+    VersionConflictError,
+)
 from core.transactions import service_transaction, write_service
 from games.selectors import ruleset_normalise
 from players.models import Club, Player
@@ -37,6 +44,7 @@ from tournaments.rounds import (  # noqa: F401 - the public service API lives he
     tournament_results_take,
     tournament_round_pair,
     tournament_round_repair,
+    tournament_round_start_next,
     tournament_start,
 )
 from tournaments.rulings import (  # noqa: F401
@@ -253,6 +261,24 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, dt.datetime):
         return value.isoformat()
     return value
+
+
+def tournament_create_by_ids(
+    *,
+    created_by: AbstractBaseUser,
+    club: int | None = None,
+    organisers: Sequence[int] = (),
+    **fields: Any,
+) -> Tournament:
+    """`tournament_create` for a caller that names the club and the organisers by id (the
+    API): an unknown club is 404; unknown organiser ids are left out."""
+    club_row = None
+    if club is not None:
+        club_row = Club.objects.filter(pk=club).first()
+        if club_row is None:
+            raise NotFoundError("no such club")
+    users = list(get_user_model().objects.filter(pk__in=list(organisers)))
+    return tournament_create(created_by=created_by, club=club_row, organisers=users, **fields)
 
 
 def _created_data(t: Tournament) -> dict[str, Any]:
