@@ -115,3 +115,47 @@ def test_a_reopened_match_withdraws_its_result(organiser):
     assert pairing.status == "pending" and pairing.winner_id is None
     withdrawn = [e for e in _events(tournament) if e.type == "ResultCorrected"]
     assert withdrawn[-1].data["after"] is None
+
+
+def test_once_the_next_round_has_started_its_pairings_stand(organiser):
+    ann, ben, cy, di = (Player.objects.create(name=n) for n in ("Ann", "Ben", "Cy", "Di"))
+    tournament = _tournament(organiser, [ann, ben, cy, di])
+    first = list(Pairing.objects.filter(round__tournament=tournament, round__number=1))
+    for pairing in first:
+        _win(pairing.match_id, organiser, pairing.player1)
+    second = list(Pairing.objects.filter(round__tournament=tournament, round__number=2))
+    assert len(second) == 2
+    # A hand is recorded at one table of round 2: the round has started.
+    match_record_hand(
+        match_id=second[0].match_id,
+        by=organiser,
+        knocker=second[0].player1,
+        gin=False,
+        knocker_deadwood=5,
+        defender_deadwood=20,
+    )
+    before = {row.player_id: row.match_wins for row in tournament_standings(tournament=tournament)}
+    loser = first[0].player2
+    # Round 1, table 1 was really the other player's: both hands corrected.
+    for hand in (1, 2):
+        match_rule(
+            match_id=first[0].match_id,
+            by=organiser,
+            type="correct_hand",
+            reason="entered the wrong way round",
+            hand_number=hand,
+            knocker=loser,
+            gin=True,
+            knocker_deadwood=0,
+            defender_deadwood=30,
+        )
+    corrected = [e for e in _events(tournament) if e.type == "ResultCorrected"]
+    assert corrected[-1].data["next_round"] == 2
+    assert corrected[-1].data["repair_possible"] is False  # the pairings stand
+    after = {row.player_id: row.match_wins for row in tournament_standings(tournament=tournament)}
+    assert after[loser.pk] == before[loser.pk] + 1
+    assert after[first[0].player1_id] == before[first[0].player1_id] - 1
+    # Round 2's pairings are those made before the correction.
+    assert {
+        p.pk for p in Pairing.objects.filter(round__number=2, round__tournament=tournament)
+    } == {p.pk for p in second}
