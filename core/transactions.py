@@ -62,3 +62,12 @@ def write_service(fn: Callable[P, R]) -> Callable[P, R]:
 
     wrapper.write_service = True  # type: ignore[attr-defined]
     return wrapper
+
+
+def write_service_of(fn: Callable[P, R], *, name: str, doc: str) -> Callable[P, R]:
+    """The entry point (`write_service`) named `name` of `fn`, a helper that runs inside a
+    caller's transaction (`..._in_tx`): one body, two ways in, the signature kept."""
+    entry = write_service(fn)
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = doc
+    return entry

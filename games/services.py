@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import PermissionDeniedError, ValidationError, VersionConflictError
-from core.transactions import write_service
+from core.transactions import write_service, write_service_of
 from games import projections, repository
 from games.engine import actions as A
 from games.engine.cards import FULL_DECK, validate_deck
@@ -36,38 +36,6 @@ MODES = ("online", "table")
 RULING_TYPES = ("void_hand", "correct_hand", "adjust_score", "forfeit", "resign", "cancel")
 
 
-@write_service
-def match_create(
-    *,
-    player1: Player,
-    player2: Player,
-    ruleset: dict | None = None,
-    first_dealer: Player | None = None,
-    seed: str | None = None,
-    decks: list[list[str]] | None = None,
-    mode: str = "online",
-    organisers: Iterable[AbstractBaseUser] = (),
-    created_by: AbstractBaseUser | None = None,
-    label: str = "",
-) -> Match:
-    """Start a match between two players under `ruleset` (copied into its first event) and,
-    online, deal its first hand. Decks come from `decks` (one full order per hand, RULES 3
-    dealing order), then from `seed`, then from a `secrets` shuffle. An entry point: its
-    own transaction (see `match_create_in_tx` for a caller that has one)."""
-    return match_create_in_tx(
-        player1=player1,
-        player2=player2,
-        ruleset=ruleset,
-        first_dealer=first_dealer,
-        seed=seed,
-        decks=decks,
-        mode=mode,
-        organisers=organisers,
-        created_by=created_by,
-        label=label,
-    )
-
-
 def match_create_in_tx(
     *,
     player1: Player,
@@ -81,7 +49,10 @@ def match_create_in_tx(
     created_by: AbstractBaseUser | None = None,
     label: str = "",
 ) -> Match:
-    """`match_create` inside the caller's transaction (a round's pairing makes many)."""
+    """Start a match between two players under `ruleset` (copied into its first event) and,
+    online, deal its first hand, inside the caller's transaction (a round's pairing makes
+    many). Decks come from `decks` (one full order per hand, RULES 3 dealing order), then
+    from `seed`, then from a `secrets` shuffle."""
     if player1.pk == player2.pk:
         raise ValidationError("a match needs two different players", code="same_player")
     if mode not in MODES:
@@ -113,6 +84,13 @@ def match_create_in_tx(
     _deal_if_needed(write)
     _finished_on_commit(repository.match_save(write))
     return match
+
+
+match_create = write_service_of(
+    match_create_in_tx,
+    name="match_create",
+    doc="`match_create_in_tx` as an entry point: the outermost transaction of its own.",
+)
 
 
 @write_service
@@ -227,46 +205,6 @@ def match_record_hand_in_tx(
     return _finished_on_commit(repository.match_save(write))
 
 
-@write_service
-def match_rule(
-    *,
-    match_id: uuid.UUID | str,
-    by: AbstractBaseUser,
-    type: str,  # noqa: A002 - the ruling's name in the API
-    reason: str,
-    player: Player | None = None,
-    game: int | None = None,
-    points: int | None = None,
-    hand_number: int | None = None,
-    knocker: Player | None = None,
-    gin: bool = False,
-    knocker_deadwood: int | None = None,
-    defender_deadwood: int | None = None,
-    drawn: bool = False,
-    request_id: str = "",
-) -> MatchSaved:
-    """An organiser's ruling, recorded as an event with the reason and who ruled:
-    void_hand, adjust_score (player, game, points), forfeit (player = the WINNER), resign
-    (player resigns), cancel (the match ends unplayed, no winner). Nothing is edited in
-    place; a replay shows the ruling where it was."""
-    return match_rule_in_tx(
-        match_id=match_id,
-        by=by,
-        type=type,
-        reason=reason,
-        player=player,
-        game=game,
-        points=points,
-        hand_number=hand_number,
-        knocker=knocker,
-        gin=gin,
-        knocker_deadwood=knocker_deadwood,
-        defender_deadwood=defender_deadwood,
-        drawn=drawn,
-        request_id=request_id,
-    )
-
-
 def match_rule_in_tx(
     *,
     match_id: uuid.UUID | str,
@@ -284,7 +222,12 @@ def match_rule_in_tx(
     drawn: bool = False,
     request_id: str = "",
 ) -> MatchSaved:
-    """`match_rule` inside the caller's transaction (a tournament's ruling)."""
+    """An organiser's ruling, recorded as an event with the reason and who ruled, inside
+    the caller's transaction (a tournament's ruling): void_hand (the hand in play, or
+    `hand_number`), correct_hand (a table hand's entry), adjust_score (player, game,
+    points), forfeit (player = the WINNER), resign (player resigns), cancel (the match ends
+    unplayed, no winner). Nothing is edited in place; a replay shows the ruling where it
+    was, and the match is derived again from the corrected hands."""
     if type not in RULING_TYPES:
         raise ValidationError(f"type must be one of {', '.join(RULING_TYPES)}", code="ruling")
     if not isinstance(reason, str) or not reason.strip():
@@ -304,6 +247,13 @@ def match_rule_in_tx(
 
 
 # -- helpers ---------------------------------------------------------------------------
+
+
+match_rule = write_service_of(
+    match_rule_in_tx,
+    name="match_rule",
+    doc="`match_rule_in_tx` as an entry point: the outermost transaction of its own.",
+)
 
 
 def _check_version(write: MatchWrite, expected_version: int | None) -> None:

@@ -55,3 +55,41 @@ def forfeit_round(tournament: Tournament, organiser: Any, *, winner_seat: int = 
         match_rule(
             match_id=pairing.match_id, by=organiser, type="forfeit", player=winner, reason="test"
         )
+
+
+def table_tournament(
+    organiser: Any, players: list[Player], *, start: bool = True, **kwargs: Any
+) -> Tournament:
+    """A tournament played at tables (hands recorded, short games: 25 points, decided at
+    two), its players registered and checked in, and (`start`) round 1 paired."""
+    kwargs.setdefault("format", "swiss")
+    kwargs.setdefault("rounds", 2 if kwargs["format"] == "swiss" else None)
+    tournament = services.tournament_create(
+        name="Tuesday",
+        created_by=organiser,
+        ruleset={"game_target": 25, "end_when_decided": True},
+        play_mode="table",
+        **kwargs,
+    )
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
+        services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
+    if start:
+        services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    return tournament
+
+
+def record_gins(match_id: Any, organiser: Any, knocker: Player, hands: int = 2) -> None:
+    """`hands` table hands won by `knocker` with gin against 30 deadwood (55 points each:
+    with the short games above, two of them decide a match)."""
+    from games.services import match_record_hand
+
+    for _ in range(hands):
+        match_record_hand(
+            match_id=match_id,
+            by=organiser,
+            knocker=knocker,
+            gin=True,
+            knocker_deadwood=0,
+            defender_deadwood=30,
+        )

@@ -11,40 +11,13 @@ import pytest
 from games.models import Match
 from games.services import match_record_hand, match_rule
 from players.models import Player
+from tests.tournaments.helpers import record_gins, table_tournament
 from tournaments import services
 from tournaments.models import Pairing
 from tournaments.projections import standings_from_events
 from tournaments.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the result jobs run after commit
-
-
-def _tournament(organiser: Any, players: list[Player]) -> Any:
-    tournament = services.tournament_create(
-        name="Tuesday",
-        format="swiss",
-        rounds=2,
-        created_by=organiser,
-        ruleset={"game_target": 25, "end_when_decided": True},
-        play_mode="table",
-    )
-    for player in players:
-        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
-        services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
-    services.tournament_start(tournament_id=tournament.pk, by=organiser)
-    return tournament
-
-
-def _win(match_id: Any, organiser: Any, knocker: Player, hands: int = 2) -> None:
-    for _ in range(hands):
-        match_record_hand(
-            match_id=match_id,
-            by=organiser,
-            knocker=knocker,
-            gin=True,
-            knocker_deadwood=0,
-            defender_deadwood=30,
-        )
 
 
 def _events(tournament: Any) -> list[Any]:
@@ -55,11 +28,11 @@ def _events(tournament: Any) -> list[Any]:
 
 def test_a_corrected_last_result_flows_into_the_standings(organiser):
     ann, ben = (Player.objects.create(name=n) for n in ("Ann", "Ben"))
-    tournament = _tournament(organiser, [ann, ben])
+    tournament = table_tournament(organiser, [ann, ben])
     pairing = Pairing.objects.get(round__tournament=tournament, round__number=1)
     seat_of_ann = 0 if pairing.player1_id == ann.pk else 1
-    _win(pairing.match_id, organiser, ben, hands=1)  # entered as Ben's gin: a typo
-    _win(pairing.match_id, organiser, ann, hands=2)
+    record_gins(pairing.match_id, organiser, ben, hands=1)  # entered as Ben's gin: a typo
+    record_gins(pairing.match_id, organiser, ann, hands=2)
     pairing.refresh_from_db()
     assert pairing.status == "finished" and pairing.winner_id == ann.pk
     assert sorted((pairing.games1, pairing.games2)) == [1, 2]
@@ -100,9 +73,9 @@ def test_a_corrected_last_result_flows_into_the_standings(organiser):
 
 def test_a_reopened_match_withdraws_its_result(organiser):
     ann, ben = (Player.objects.create(name=n) for n in ("Ann", "Ben"))
-    tournament = _tournament(organiser, [ann, ben])
+    tournament = table_tournament(organiser, [ann, ben])
     pairing = Pairing.objects.get(round__tournament=tournament, round__number=1)
-    _win(pairing.match_id, organiser, ann)
+    record_gins(pairing.match_id, organiser, ann)
     match_rule(
         match_id=pairing.match_id,
         by=organiser,
@@ -119,10 +92,10 @@ def test_a_reopened_match_withdraws_its_result(organiser):
 
 def test_once_the_next_round_has_started_its_pairings_stand(organiser):
     ann, ben, cy, di = (Player.objects.create(name=n) for n in ("Ann", "Ben", "Cy", "Di"))
-    tournament = _tournament(organiser, [ann, ben, cy, di])
+    tournament = table_tournament(organiser, [ann, ben, cy, di])
     first = list(Pairing.objects.filter(round__tournament=tournament, round__number=1))
     for pairing in first:
-        _win(pairing.match_id, organiser, pairing.player1)
+        record_gins(pairing.match_id, organiser, pairing.player1)
     second = list(Pairing.objects.filter(round__tournament=tournament, round__number=2))
     assert len(second) == 2
     # A hand is recorded at one table of round 2: the round has started.

@@ -10,8 +10,9 @@ import pytest
 
 import eventstore
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
-from games.services import match_record_hand, match_rule
+from games.services import match_rule
 from players.models import Player
+from tests.tournaments.helpers import record_gins, table_tournament
 from tournaments import services
 from tournaments.models import Pairing, Tournament
 
@@ -19,19 +20,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _tournament(organiser, players, **kwargs) -> Tournament:
-    kwargs.setdefault("format", "swiss")
-    kwargs.setdefault("rounds", 3 if kwargs["format"] == "swiss" else None)
-    tournament = services.tournament_create(
-        name="Tuesday",
-        created_by=organiser,
-        ruleset={"game_target": 25, "end_when_decided": True},
-        play_mode="table",
-        **kwargs,
-    )
-    for player in players:
-        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
-        services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
-    return tournament
+    kwargs.setdefault("rounds", 3 if kwargs.get("format", "swiss") == "swiss" else None)
+    return table_tournament(organiser, players, start=False, **kwargs)
 
 
 def _settings_events(tournament):
@@ -107,18 +97,6 @@ def test_what_may_no_longer_change_after_the_start_is_refused(organiser):
             )
 
 
-def _win(match_id, organiser, knocker, hands=2):
-    for _ in range(hands):
-        match_record_hand(
-            match_id=match_id,
-            by=organiser,
-            knocker=knocker,
-            gin=True,
-            knocker_deadwood=0,
-            defender_deadwood=30,
-        )
-
-
 def test_a_knockout_correction_cannot_change_who_advanced_while_they_play_on(
     organiser, django_capture_on_commit_callbacks
 ):
@@ -129,7 +107,7 @@ def test_a_knockout_correction_cannot_change_who_advanced_while_they_play_on(
     first = list(Pairing.objects.filter(round__tournament=tournament, round__number=1))
     for pairing in first:
         with django_capture_on_commit_callbacks(execute=True):
-            _win(pairing.match_id, organiser, pairing.player1)
+            record_gins(pairing.match_id, organiser, pairing.player1)
     final = Pairing.objects.get(round__tournament=tournament, round__number=2)
     assert final.status == "pending"
     pairing = first[0]

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from kombu.exceptions import OperationalError as BrokerDown
 
 from core.errors import PermissionDeniedError
-from games.services import match_record_hand
 from players.models import Player
+from tests.tournaments.helpers import record_gins, table_tournament
 from tournaments import services
 from tournaments.models import Pairing
 from tournaments.tasks import tournament_results_reconcile_task
@@ -19,39 +19,15 @@ from tournaments.tasks import tournament_results_reconcile_task
 pytestmark = pytest.mark.django_db
 
 
-def _table_tournament(organiser, players):
-    tournament = services.tournament_create(
-        name="Tuesday",
-        format="swiss",
-        rounds=2,
-        created_by=organiser,
-        ruleset={"game_target": 25, "end_when_decided": True},
-        play_mode="table",
-    )
-    for player in players:
-        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
-        services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
-    services.tournament_start(tournament_id=tournament.pk, by=organiser)
-    return tournament
-
-
 def _finish(pairing, organiser):
-    for _ in range(2):
-        match_record_hand(
-            match_id=pairing.match_id,
-            by=organiser,
-            knocker=pairing.player1,
-            gin=True,
-            knocker_deadwood=0,
-            defender_deadwood=30,
-        )
+    record_gins(pairing.match_id, organiser, pairing.player1)
 
 
 def test_a_result_whose_job_was_lost_is_recorded_by_the_reconciler(
     organiser, monkeypatch, django_capture_on_commit_callbacks, caplog
 ):
     players = [Player.objects.create(name=n) for n in ("Ann", "Ben")]
-    tournament = _table_tournament(organiser, players)
+    tournament = table_tournament(organiser, players)
     pairing = Pairing.objects.get(round__tournament=tournament, round__number=1)
     task = current_app.tasks["tournaments.match_finished"]
 
@@ -75,7 +51,7 @@ def test_a_result_whose_job_was_lost_is_recorded_by_the_reconciler(
 
 def test_an_organiser_can_take_the_results_of_a_stuck_round(organiser, monkeypatch):
     players = [Player.objects.create(name=n) for n in ("Ann", "Ben")]
-    tournament = _table_tournament(organiser, players)
+    tournament = table_tournament(organiser, players)
     pairing = Pairing.objects.get(round__tournament=tournament, round__number=1)
     from tournaments import jobs
 
