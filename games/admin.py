@@ -41,10 +41,22 @@ class MatchHandInline(_ReadOnly, admin.TabularInline):
         "games",
         "voided",
         "void_reason",
+        "after_end",
+        "correction_history",
         "version",
     )
     readonly_fields = fields
     ordering = ("hand_number",)
+
+    @admin.display(description="corrections")
+    def correction_history(self, obj: MatchHand) -> str:
+        """Each crossed-out entry: who corrected it, when and why (the match page and the
+        replay show the entries in full)."""
+        lines = [
+            f"{c.get('by', '?')} at {c.get('at', '?')}: {c.get('reason', '')}"
+            for c in obj.corrections or []
+        ]
+        return "; ".join(lines) or "—"
 
 
 @admin.register(Match)

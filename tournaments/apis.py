@@ -336,7 +336,10 @@ class StandingListApi(TournamentApi):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
         standings = selectors.tournament_standings(tournament=tournament)
-        return _page(self, request, standings, s.StandingOutputSerializer, tournament)
+        response = _page(self, request, standings, s.StandingOutputSerializer, tournament)
+        # The order the rows are ranked by, stated with them.
+        response.data["tiebreaks"] = selectors.tournament_tiebreak_order(tournament=tournament)
+        return response
 
 
 class EventListApi(TournamentApi):

@@ -172,6 +172,13 @@ def pairings_in_play_of(*, tournament: Tournament, player: Any) -> list[Pairing]
     )
 
 
+def tournament_tiebreak_order(*, tournament: Tournament) -> list[str]:
+    """The tiebreaks the standings are ranked by, in order (the setting or the default)."""
+    from tournaments.projections import tournament_tiebreaks
+
+    return tournament_tiebreaks(tournament=tournament)
+
+
 def tournament_standings(*, tournament: Tournament) -> QuerySet[Standing]:
     return tournament.standings.select_related("player").order_by("rank")
 

@@ -38,7 +38,7 @@ def test_anonymous_reads_a_public_tournament(evening, what):
     assert response.status_code == 200, response.content
     if what:
         body = response.json()
-        assert set(body) == {"count", "next", "previous", "results"}
+        assert {"count", "next", "previous", "results"} <= set(body)  # standings add "tiebreaks"
         assert body["count"] == len(body["results"]) > 0
 
 
