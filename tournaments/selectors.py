@@ -172,6 +172,29 @@ def pairings_in_play_of(*, tournament: Tournament, player: Any) -> list[Pairing]
     )
 
 
+def results_corrected_after_pairing(*, tournament: Tournament, round_number: int) -> list[dict]:
+    """The results of earlier rounds corrected after round `round_number` was (last)
+    paired: the organiser may want to re-pair it while none of its matches has started.
+    Each: round, table, whether a result stands after, and whether re-pairing was still
+    possible when it was corrected."""
+    found: list[dict] = []
+    for event in stream.stream_load(tournament=tournament):
+        data = event.data
+        if event.type in ("RoundPaired", "RoundRepaired") and data.get("round") == round_number:
+            found = []  # corrections before this pairing were taken into account
+        elif event.type == "ResultCorrected" and data.get("next_round") == round_number:
+            found.append(
+                {
+                    "round": data["round"],
+                    "table": data["table"],
+                    "withdrawn": data.get("after") is None,
+                    "repair_possible": bool(data.get("repair_possible")),
+                    "at": event.recorded_at,
+                }
+            )
+    return found
+
+
 def tournament_tiebreak_order(*, tournament: Tournament) -> list[str]:
     """The tiebreaks the standings are ranked by, in order (the setting or the default)."""
     from tournaments.projections import tournament_tiebreaks

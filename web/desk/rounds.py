@@ -22,6 +22,7 @@ from games.table_entries import table_entries_open, table_entry_decide, table_en
 from tournaments import services
 from tournaments.selectors import (
     pairing_overdue,
+    results_corrected_after_pairing,
     tournament_pairings,
     tournament_rounds,
     user_can_organise,
@@ -99,6 +100,7 @@ def _round_context(tournament: Any, number: int) -> dict[str, Any]:
         and number == tournament.current_round
         and tournament.status != "finished",
         "repair_form": ReasonForm(),
+        "corrected": results_corrected_after_pairing(tournament=tournament, round_number=number),
     }
 
 
