@@ -46,7 +46,7 @@ ensure_database(os.environ["DATABASE_URL"])
 django.setup()
 
 from django.core.management import call_command  # noqa: E402
-from django.db import connection, transaction  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.db.models import Sum  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
@@ -82,9 +82,8 @@ def build(*, matches: int, events: int) -> None:
             a, b = bots[i % 16], bots[(i * 7 + 3) % 16]
             if a == b:
                 b = bots[(i + 1) % 16]
-            with transaction.atomic():
-                match = match_create(player1=a, player2=b, seed=f"bench-{i}")
-                match_play_bots_batched(match=match)
+            match = match_create(player1=a, player2=b, seed=f"bench-{i}")
+            match_play_bots_batched(match=match)
             match.refresh_from_db(fields=["version", "status"])
             have, have_events, i = have + 1, have_events + match.version, i + 1
             bar.update(match.version)
