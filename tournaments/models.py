@@ -60,6 +60,11 @@ class Tournament(models.Model):
     turn_time = models.DurationField(
         null=True, blank=True, help_text="A player who does not act within this forfeits."
     )
+    dispute_window = models.DurationField(
+        null=True,
+        blank=True,
+        help_text="Disputes must be opened within this time after the match ends (empty: no limit).",
+    )
     play_mode = models.CharField(max_length=10, choices=PlayMode.choices, default="online")
     is_public = models.BooleanField(default=True)
     check_in_required = models.BooleanField(default=True)
