@@ -101,7 +101,7 @@ class TournamentAdmin(ServiceAdmin):
                 "fields": [
                     "format", "rounds_planned", "play_mode", "check_in_required", "time_zone",
                     "starts_at", "round_starts_text", "round_interval", "round_duration",
-                    "turn_time",
+                    "turn_time", "dispute_window",
                 ]
             },
         ),
@@ -208,6 +208,7 @@ class TournamentAdmin(ServiceAdmin):
             round_interval=obj.round_interval,
             round_duration=obj.round_duration,
             turn_time=obj.turn_time,
+            dispute_window=obj.dispute_window,
             play_mode=obj.play_mode,
             is_public=obj.is_public,
             check_in_required=obj.check_in_required,
@@ -332,3 +333,7 @@ class PairingAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+# Webhook endpoints and their delivery log (tournaments/webhooks/admin.py registers them).
+from tournaments.webhooks import admin as webhooks_admin  # noqa: E402, F401

@@ -42,3 +42,13 @@ def match_finished_on_commit(*, match_id: Any) -> None:
 def match_reopened_on_commit(*, match_id: Any) -> None:
     """Withdraw a reopened match's result after this transaction commits."""
     transaction.on_commit(lambda: _queue("tournaments.match_reopened", (str(match_id),)))
+
+
+def webhooks_dispatch_on_commit(*, tournament_id: int) -> None:
+    """Turn the tournament's new events into webhook deliveries after this commit."""
+    transaction.on_commit(lambda: _queue("tournaments.webhooks_dispatch", (tournament_id,)))
+
+
+def webhook_deliver_on_commit(*, delivery_id: int, eta: dt.datetime | None = None) -> None:
+    """Send a webhook delivery after this transaction commits: now, or at `eta`."""
+    transaction.on_commit(lambda: _queue("tournaments.webhook_deliver", (delivery_id,), eta))

@@ -63,7 +63,9 @@ class Tournament(models.Model):
     dispute_window = models.DurationField(
         null=True,
         blank=True,
-        help_text="Disputes must be opened within this time after the match ends (empty: no limit).",
+        help_text=(
+            "Disputes must be opened within this time after the match ends (empty: no limit)."
+        ),
     )
     play_mode = models.CharField(max_length=10, choices=PlayMode.choices, default="online")
     is_public = models.BooleanField(default=True)
@@ -231,3 +233,7 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.player}"
+
+
+# Webhook endpoints and their delivery log live in tournaments/webhooks/ (models of this app).
+from tournaments.webhooks.models import Delivery, WebhookEndpoint  # noqa: E402, F401

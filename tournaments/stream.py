@@ -11,9 +11,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 
 import eventstore
 from tournaments.models import Tournament
+from tournaments.signals import tournament_events_committed
 
 # Event types (past tense). The data of each is documented where it is appended.
 TOURNAMENT_CREATED = "TournamentCreated"
@@ -80,6 +82,11 @@ def stream_append(
     )
     tournament.version = recorded[-1].version
     Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
+    # Followers of the committed events (webhooks) hear of them after commit.
+    pk = tournament.pk
+    transaction.on_commit(
+        lambda: tournament_events_committed.send(sender=Tournament, tournament_id=pk)
+    )
     return recorded
 
 

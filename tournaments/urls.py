@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import apis, streams
+from tournaments.webhooks import apis as webhook_apis
 
 urlpatterns = [
     path("", apis.TournamentListApi.as_view(), name="api-tournaments"),
@@ -51,6 +52,42 @@ urlpatterns = [
         apis.StandingListApi.as_view(),
         name="api-tournament-standings",
     ),
+    path(
+        "<int:tournament_id>/standings.csv",
+        apis.StandingsCsvApi.as_view(),
+        name="api-tournament-standings-csv",
+    ),
+    path(
+        "<int:tournament_id>/results.csv",
+        apis.ResultsCsvApi.as_view(),
+        name="api-tournament-results-csv",
+    ),
     path("<int:tournament_id>/events/", apis.EventListApi.as_view(), name="api-tournament-events"),
     path("<int:tournament_id>/stream/", streams.tournament_stream, name="api-tournament-stream"),
+    # Webhooks (tournaments.webhooks): the organisers' endpoints and their delivery logs.
+    path(
+        "<int:tournament_id>/webhooks/",
+        webhook_apis.WebhookListApi.as_view(),
+        name="api-tournament-webhooks",
+    ),
+    path(
+        "<int:tournament_id>/webhooks/<int:webhook_id>/",
+        webhook_apis.WebhookDetailApi.as_view(),
+        name="api-tournament-webhook",
+    ),
+    path(
+        "<int:tournament_id>/webhooks/<int:webhook_id>/deliveries/",
+        webhook_apis.DeliveryListApi.as_view(),
+        name="api-tournament-webhook-deliveries",
+    ),
+    path(
+        "<int:tournament_id>/webhooks/<int:webhook_id>/deliveries/<int:delivery_id>/redeliver/",
+        webhook_apis.DeliveryRedeliverApi.as_view(),
+        name="api-tournament-webhook-delivery-redeliver",
+    ),
+    path(
+        "<int:tournament_id>/webhooks/<int:webhook_id>/redeliver/",
+        webhook_apis.WebhookRedeliverApi.as_view(),
+        name="api-tournament-webhook-redeliver",
+    ),
 ]

@@ -1,0 +1,129 @@
+"""Reads of webhooks: who may manage a tournament's endpoints, the endpoints, the delivery
+log, and the events an endpoint has still to be sent (as the public sees them)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import F, QuerySet
+
+from core.errors import NotFoundError, PermissionDeniedError
+from tournaments import selectors as tournament_selectors
+from tournaments import stream
+from tournaments.models import Tournament
+from tournaments.webhooks.models import Delivery, WebhookEndpoint
+
+# The event types an endpoint may ask for (tournaments.stream).
+EVENT_TYPES = (
+    stream.TOURNAMENT_CREATED,
+    stream.PLAYER_REGISTERED,
+    stream.PLAYER_CHECKED_IN,
+    stream.PLAYER_WITHDRAWN,
+    stream.TOURNAMENT_STARTED,
+    stream.ROUND_PAIRED,
+    stream.ROUND_REPAIRED,
+    stream.RESULT_RECORDED,
+    stream.RESULT_RULED,
+    stream.SETTINGS_CHANGED,
+    stream.RESULT_CORRECTED,
+    stream.ROUND_DEADLINE_MOVED,
+    stream.ROUND_COMPLETED,
+    stream.TOURNAMENT_FINISHED,
+)
+
+
+def webhook_tournament_for(*, tournament_id: Any, user: Any) -> Tournament:
+    """The tournament, if `user` may manage its webhooks (its organisers and staff): 404 if
+    they may not see it at all, 403 if they see it but do not organise it."""
+    tournament = tournament_selectors.tournament_get(tournament_id=tournament_id, user=user)
+    if not tournament_selectors.user_can_organise(user=user, tournament=tournament):
+        raise PermissionDeniedError("only the tournament's organisers and staff manage webhooks")
+    return tournament
+
+
+def webhook_list(*, tournament: Tournament) -> QuerySet[WebhookEndpoint]:
+    return WebhookEndpoint.objects.filter(tournament=tournament).order_by("id")
+
+
+def webhook_get(*, tournament: Tournament, webhook_id: Any) -> WebhookEndpoint:
+    try:
+        return WebhookEndpoint.objects.get(pk=webhook_id, tournament=tournament)
+    except (WebhookEndpoint.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such webhook") from exc
+
+
+def delivery_list(*, endpoint: WebhookEndpoint, status: str | None = None) -> QuerySet[Delivery]:
+    """The endpoint's delivery log, latest event first."""
+    rows = Delivery.objects.filter(endpoint=endpoint)
+    if status:
+        rows = rows.filter(status=status)
+    return rows.order_by("-event_position", "-id")
+
+
+def delivery_get(*, endpoint: WebhookEndpoint, delivery_id: Any) -> Delivery:
+    try:
+        return Delivery.objects.get(pk=delivery_id, endpoint=endpoint)
+    except (Delivery.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such delivery") from exc
+
+
+def endpoints_behind() -> QuerySet[WebhookEndpoint]:
+    """Active endpoints whose tournament's stream has events past their cursor (the
+    tournament row's version is the stream's head, written with each append)."""
+    return WebhookEndpoint.objects.filter(is_active=True, cursor__lt=F("tournament__version"))
+
+
+def tournament_has_active_webhooks(*, tournament_id: Any) -> bool:
+    return WebhookEndpoint.objects.filter(tournament_id=tournament_id, is_active=True).exists()
+
+
+def deliveries_due(*, now: dt.datetime, limit: int = 500) -> list[int]:
+    """Ids of pending deliveries whose time has come and that nobody is sending: what a
+    lost job (broker down at commit, a worker killed) left behind."""
+    rows = (
+        Delivery.objects.filter(
+            status=Delivery.Status.PENDING,
+            next_attempt_at__lte=now,
+            endpoint__is_active=True,
+        )
+        .exclude(leased_until__gt=now)
+        .order_by("next_attempt_at", "id")
+        .values_list("id", flat=True)
+    )
+    return list(rows[:limit])
+
+
+def events_to_send(
+    *, tournament: Tournament, after: int, up_to: int | None = None
+) -> list[dict[str, Any]]:
+    """The tournament's events after version `after` (up to `up_to`), each as the body of a
+    delivery: what `/events/` shows the public (no organiser's id or login), with the
+    event's id in the store and its position (version) in the tournament's stream."""
+    recorded = stream.stream_load(tournament=tournament, after=after)
+    if up_to is not None:
+        recorded = [e for e in recorded if e.version <= up_to]
+    if not recorded:
+        return []
+    last = recorded[-1].version
+    # The same redaction as the events API for someone who does not organise it.
+    public = {
+        row["version"]: row
+        for row in tournament_selectors.tournament_events(
+            tournament=tournament, viewer=None, after=after
+        )
+        if row["version"] <= last
+    }
+    return [
+        {
+            "event_id": e.position,
+            "position": e.version,
+            "tournament": tournament.pk,
+            "type": e.type,
+            "recorded_at": e.recorded_at.astimezone(dt.UTC).isoformat().replace("+00:00", "Z"),
+            "by": public[e.version]["by"],
+            "reason": public[e.version]["reason"],
+            "data": public[e.version]["data"],
+        }
+        for e in recorded
+    ]
