@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +18,7 @@ from core.errors import NotFoundError, ValidationError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from players.models import Player
 from players.selectors import player_for_user
-from tournaments import selectors, services
+from tournaments import exports, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Tournament
 
@@ -360,3 +362,52 @@ class EventListApi(TournamentApi):
             tournament=tournament, viewer=request.user, after=after
         )
         return _page(self, request, events, s.EventOutputSerializer, tournament)
+
+
+def _csv_response(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _csv_schema(columns: list[str], what: str, operation_id: str) -> dict[str, Any]:
+    """A CSV answer in the schema: the body is text/csv; errors stay JSON."""
+    return {
+        "operation_id": operation_id,
+        "responses": {
+            (200, "text/csv"): OpenApiResponse(
+                response=OpenApiTypes.STR,
+                description=f"{what} as CSV (UTF-8, a header row), the columns: "
+                + ", ".join(columns)
+                + ". A text a spreadsheet would run as a formula starts with an apostrophe.",
+                examples=[OpenApiExample("header", value=",".join(columns) + "\n")],
+            ),
+            **error_responses(404),
+        },
+    }
+
+
+class StandingsCsvApi(TournamentApi):
+    """The standings as CSV, in rank order: the columns of the desk's CSV, for whoever may
+    read the standings (a public tournament's, anonymously too)."""
+
+    @extend_schema(
+        **_csv_schema(selectors.STANDINGS_COLUMNS, "The standings", "tournaments_standings_csv")
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = _tournament(request, tournament_id)
+        text = exports.standings_csv(tournament=tournament)
+        return _csv_response(text, f"standings-{tournament.pk}.csv")
+
+
+class ResultsCsvApi(TournamentApi):
+    """Every pairing with its result as CSV, by round and table (players by name; a bye has
+    no second player): the columns of the desk's CSV, for whoever may read the pairings."""
+
+    @extend_schema(
+        **_csv_schema(selectors.RESULTS_COLUMNS, "The results", "tournaments_results_csv")
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = _tournament(request, tournament_id)
+        text = exports.results_csv(tournament=tournament)
+        return _csv_response(text, f"results-{tournament.pk}.csv")

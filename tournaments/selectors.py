@@ -61,6 +61,20 @@ def matches_hidden_from(*, user: User) -> QuerySet:
     return pairings.values("match_id")
 
 
+def match_in_public_tournament(*, match_id: Any) -> bool:
+    """Whether the match is played in a public tournament (registered with games.audit in
+    TournamentsConfig.ready(): the hands of such a match, once over, are for everyone)."""
+    return Pairing.objects.filter(match_id=match_id, round__tournament__is_public=True).exists()
+
+
+def match_dispute_window(*, match_id: Any) -> dt.timedelta | None:
+    """The dispute window of the tournament the match is played in (None: no limit, or
+    not a tournament match)."""
+    pairing = Pairing.objects.filter(match_id=match_id).select_related("round__tournament")
+    found = pairing.first()
+    return found.round.tournament.dispute_window if found is not None else None
+
+
 def tournament_stream_heads(*, stream_id: str | None = None) -> list[tuple[str, int]]:
     """(stream id, version the tournament's record holds) of every tournament (or of the
     one with that stream): registered with the event store, which finds a stream cut short
@@ -204,6 +218,61 @@ def tournament_tiebreak_order(*, tournament: Tournament) -> list[str]:
 
 def tournament_standings(*, tournament: Tournament) -> QuerySet[Standing]:
     return tournament.standings.select_related("player").order_by("rank")
+
+
+STANDINGS_COLUMNS = [
+    "rank", "player_id", "player", "played", "match_wins", "games_won", "points_diff",
+    "buchholz", "sonneborn_berger", "byes", "withdrawn",
+]  # fmt: skip
+RESULTS_COLUMNS = [
+    "round", "table", "player1", "player2", "status", "winner", "games1", "games2",
+    "points1", "points2", "result", "match_id",
+]  # fmt: skip
+
+
+def tournament_standings_table(*, tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    """The standings as a table (columns, rows), in rank order: the CSV of the desk and the
+    API."""
+    rows = [
+        [
+            s.rank,
+            s.player_id,
+            s.player.name,
+            s.played,
+            s.match_wins,
+            s.games_won,
+            s.points_diff,
+            s.buchholz,
+            s.sonneborn_berger,
+            s.byes,
+            s.withdrawn,
+        ]  # fmt: skip
+        for s in tournament_standings(tournament=tournament)
+    ]
+    return list(STANDINGS_COLUMNS), rows
+
+
+def tournament_results_table(*, tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    """Every pairing with its result as a table (columns, rows), by round and table; players
+    by name, a bye with no second player: the CSV of the desk and the API."""
+    rows = [
+        [
+            p.round.number,
+            p.table,
+            p.player1.name,
+            p.player2.name if p.player2 else "",
+            p.status,
+            p.winner.name if p.winner else "",
+            p.games1,
+            p.games2,
+            p.points1,
+            p.points2,
+            p.result_reason,
+            str(p.match_id) if p.match_id else "",
+        ]  # fmt: skip
+        for p in tournament_pairings(tournament=tournament, round_number=None)
+    ]
+    return list(RESULTS_COLUMNS), rows
 
 
 def tournament_events(

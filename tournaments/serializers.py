@@ -1,13 +1,15 @@
 """Input and output shapes of the tournaments API.
 
-Times are stored in UTC and shown in the tournament's time zone: output serializers take the
-zone from their context ("zone"); a time entered without an offset is read in that zone
-(daylight saving included, via zoneinfo).
+Times are stored in UTC and shown in UTC, ISO 8601 with a `Z`, as everywhere in the API
+(the tournament's `time_zone` says how to show them). A time entered without an offset is
+read in the tournament's zone, from the serializer context ("zone"), daylight saving
+included (zoneinfo); one with an offset is taken as it is.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -24,11 +26,23 @@ def id_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
+def utc_text(value: dt.datetime) -> str:
+    """An instant as the API writes it: ISO 8601 in UTC with a `Z` (as DRF writes a
+    datetime under TIME_ZONE = "UTC": microseconds only where there are any)."""
+    return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
 class ZonedDateTimeField(serializers.DateTimeField):
-    """A datetime read and written in the zone given by the serializer context."""
+    """A datetime read in the zone given by the serializer context when it comes without an
+    offset, and written in UTC (`Z`), as every instant of the API."""
 
     def default_timezone(self) -> dt.tzinfo:
         return self.context.get("zone") or dt.UTC
+
+    def to_representation(self, value: Any) -> Any:
+        if isinstance(value, dt.datetime) and value.tzinfo is not None:
+            return utc_text(value)
+        return super().to_representation(value)
 
 
 class TournamentFilterInputSerializer(serializers.Serializer):
@@ -52,6 +66,11 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     round_starts = serializers.ListField(child=ZonedDateTimeField(), required=False)
     round_duration = serializers.DurationField(required=False, allow_null=True)
     turn_time = serializers.DurationField(required=False, allow_null=True)
+    dispute_window = serializers.DurationField(
+        required=False,
+        allow_null=True,
+        help_text="Disputes are opened within this time after a match ends; none: no limit.",
+    )
     play_mode = serializers.ChoiceField(choices=Tournament.PlayMode.choices, required=False)
     is_public = serializers.BooleanField(required=False)
     check_in_required = serializers.BooleanField(required=False)
@@ -87,6 +106,7 @@ class TournamentOutputSerializer(serializers.ModelSerializer):
             "round_starts",
             "round_duration",
             "turn_time",
+            "dispute_window",
             "play_mode",
             "is_public",
             "check_in_required",
@@ -106,8 +126,7 @@ class TournamentOutputSerializer(serializers.ModelSerializer):
         return sorted(user.pk for user in obj.organisers.all())
 
     def get_round_starts(self, obj: Tournament) -> list[str]:
-        zone = obj.zone
-        return [dt.datetime.fromisoformat(s).astimezone(zone).isoformat() for s in obj.round_starts]
+        return [utc_text(dt.datetime.fromisoformat(s)) for s in obj.round_starts]
 
 
 class PlayerRefInputSerializer(serializers.Serializer):
@@ -253,13 +272,38 @@ class DeciderOutputSerializer(serializers.Serializer):
     )
 
 
+_INSTANT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,6})?)?([+-]\d\d:\d\d|Z)")
+
+
+def instants_in_utc(value: Any) -> Any:
+    """`value` with every ISO 8601 instant it holds (a string with an offset) in UTC with a
+    `Z`: how the API writes the times inside an event's data (stored as they were
+    written, e.g. `+00:00`; the stored event and its hash stay as they are)."""
+    if isinstance(value, dict):
+        return {k: instants_in_utc(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [instants_in_utc(v) for v in value]
+    if isinstance(value, str) and _INSTANT.fullmatch(value):
+        try:
+            return utc_text(dt.datetime.fromisoformat(value.replace("Z", "+00:00")))
+        except ValueError:
+            return value
+    return value
+
+
+class EventDataField(serializers.DictField):
+    def to_representation(self, value: Any) -> Any:
+        return instants_in_utc(super().to_representation(value))
+
+
 class EventOutputSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     type = serializers.CharField()
-    data = serializers.DictField(
+    data = EventDataField(
         help_text=(
             "The event's own fields. For anyone but organisers and staff, `by` is the role "
-            "only (as below) and TournamentCreated's `organisers` is left out."
+            "only (as below) and TournamentCreated's `organisers` is left out. Times in it "
+            "are written in UTC with a `Z`, as everywhere in the API."
         )
     )
     by = DeciderOutputSerializer(allow_null=True, help_text="null = the system.")

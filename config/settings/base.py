@@ -130,7 +130,22 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "core.idempotency_records_expire",
         "schedule": env.float("IDEMPOTENCY_EXPIRE_SECONDS", default=3600.0),
     },
+    # Webhook deliveries no job made or sent (a lost job, a killed worker).
+    "tournament-webhooks-reconcile": {
+        "task": "tournaments.webhooks_reconcile",
+        "schedule": env.float("WEBHOOK_RECONCILE_SECONDS", default=60.0),
+    },
 }
+# Webhooks (tournaments.webhooks): each attempt's timeout, the backoff between attempts
+# (doubled each time, with jitter, capped) and the attempts before a delivery is parked.
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=30.0)
+WEBHOOK_BACKOFF_MAX_SECONDS = env.float("WEBHOOK_BACKOFF_MAX_SECONDS", default=3600.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
+# Endpoints on private, loopback, link-local and reserved addresses are refused, at
+# registration and at each delivery, except in these networks (CIDRs, e.g. 127.0.0.1/32
+# for a receiver on this machine in tests or development). Empty in production.
+WEBHOOK_ALLOWED_NETWORKS = env.list("WEBHOOK_ALLOWED_NETWORKS", default=[])
 # The key of the event seals and checkpoint signatures (eventstore.seals): never in the
 # database. EVENT_CHAIN_KEY, or a file holding it; unset: derived from SECRET_KEY.
 EVENT_CHAIN_KEY = env("EVENT_CHAIN_KEY", default="")
@@ -155,6 +170,9 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
+    # ISO 8601 in the current zone, which is TIME_ZONE = "UTC": every instant ends in `Z`
+    # (README, "API overview"); tournament times too (tournaments.serializers).
+    "DATETIME_FORMAT": "iso-8601",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -206,6 +224,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The live streams are async Django views, not DRF's: described by config/openapi.py.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.openapi.add_live_streams",
+    ],
 }
 
 LOGGING = {

@@ -16,7 +16,13 @@ from django.utils.safestring import mark_safe
 
 from games.selectors import match_get
 from tournaments.pairing import TIEBREAKS
-from tournaments.selectors import tournament_pairings, tournament_rounds, tournament_standings
+from tournaments.selectors import (
+    tournament_pairings,
+    tournament_results_table,
+    tournament_rounds,
+    tournament_standings,
+    tournament_standings_table,
+)
 from web.desk.access import desk_tournament
 from web.desk.rounds import _pairing, _round, scoresheet
 from web.templatetags.desk import in_zone
@@ -138,50 +144,11 @@ def _cell(value: Any) -> Any:
 
 @desk_tournament
 def standings_csv(request: HttpRequest, tournament: Any) -> HttpResponse:
-    header = [
-        "rank", "player_id", "player", "played", "match_wins", "games_won", "points_diff",
-        "buchholz", "sonneborn_berger", "byes", "withdrawn",
-    ]  # fmt: skip
-    rows = [
-        [
-            s.rank,
-            s.player_id,
-            s.player.name,
-            s.played,
-            s.match_wins,
-            s.games_won,
-            s.points_diff,
-            s.buchholz,
-            s.sonneborn_berger,
-            s.byes,
-            s.withdrawn,
-        ]  # fmt: skip
-        for s in tournament_standings(tournament=tournament)
-    ]
+    header, rows = tournament_standings_table(tournament=tournament)
     return _csv(f"standings-{tournament.pk}.csv", header, rows)
 
 
 @desk_tournament
 def results_csv(request: HttpRequest, tournament: Any) -> HttpResponse:
-    header = [
-        "round", "table", "player1", "player2", "status", "winner", "games1", "games2",
-        "points1", "points2", "result", "match_id",
-    ]  # fmt: skip
-    rows = [
-        [
-            p.round.number,
-            p.table,
-            p.player1.name,
-            p.player2.name if p.player2 else "",
-            p.status,
-            p.winner.name if p.winner else "",
-            p.games1,
-            p.games2,
-            p.points1,
-            p.points2,
-            p.result_reason,
-            p.match_id or "",
-        ]  # fmt: skip
-        for p in tournament_pairings(tournament=tournament, round_number=None)
-    ]
+    header, rows = tournament_results_table(tournament=tournament)
     return _csv(f"results-{tournament.pk}.csv", header, rows)

@@ -13,7 +13,7 @@ from django.db.models import Sum
 from tqdm import tqdm
 
 from games.models import Match
-from games.projections import projections_rebuild
+from games.projections import projections_rebuild, streams_rebuild
 
 
 class Command(BaseCommand):
@@ -22,6 +22,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--page-size", type=int, default=20_000)
         parser.add_argument("--no-progress", action="store_true")
+        parser.add_argument(
+            "--stream",
+            action="append",
+            dest="streams",
+            help="only this match stream (repeatable), read stream by stream",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
@@ -30,7 +36,10 @@ class Command(BaseCommand):
         with tqdm(
             total=expected, unit=" events", disable=options["no_progress"], file=self.stderr._out
         ) as bar:
-            result = projections_rebuild(progress=bar.update, page_size=options["page_size"])
+            if options["streams"]:
+                result = streams_rebuild(stream_ids=options["streams"])
+            else:
+                result = projections_rebuild(progress=bar.update, page_size=options["page_size"])
         self.stdout.write(
             f"Rebuilt {result.matches} matches ({result.created} recreated, {result.hands} "
             f"hands) from {result.events} events in {time.perf_counter() - started:.1f}s."

@@ -25,15 +25,18 @@ def create(client, **overrides):
     return client.post("/api/tournaments/", body, format="json")
 
 
-def test_times_are_entered_and_shown_in_the_tournament_zone(org_client):
-    # 19:30 in London in July is 18:30 UTC (summer time); in January it is 19:30 UTC.
+def test_times_are_entered_in_the_tournament_zone_and_shown_in_utc(org_client):
+    # 19:30 in London in July is 18:30 UTC (summer time); in January it is 19:30 UTC. The
+    # API writes every instant in UTC with a Z (README); `time_zone` says how to show it.
     summer = create(org_client, time_zone="Europe/London", starts_at="2026-07-07T19:30:00")
     winter = create(org_client, time_zone="Europe/London", starts_at="2026-01-06T19:30:00")
     assert summer.status_code == 201, summer.json()
-    assert summer.json()["starts_at"] == "2026-07-07T19:30:00+01:00"
-    assert winter.json()["starts_at"] == "2026-01-06T19:30:00Z" or winter.json()[
-        "starts_at"
-    ].startswith("2026-01-06T19:30:00+00:00")
+    assert summer.json()["starts_at"] == "2026-07-07T18:30:00Z"
+    assert summer.json()["time_zone"] == "Europe/London"
+    assert winter.json()["starts_at"] == "2026-01-06T19:30:00Z"
+    # An offset given is taken as it is.
+    offset = create(org_client, time_zone="Europe/London", starts_at="2026-07-07T19:30:00+02:00")
+    assert offset.json()["starts_at"] == "2026-07-07T17:30:00Z"
     stored = Tournament.objects.get(pk=summer.json()["id"]).starts_at
     assert stored == dt.datetime(2026, 7, 7, 18, 30, tzinfo=dt.UTC)
     # Per-round start times across the October clock change, entered as local times.
@@ -43,10 +46,7 @@ def test_times_are_entered_and_shown_in_the_tournament_zone(org_client):
         round_starts=["2026-10-24T19:00:00", "2026-10-25T19:00:00"],
     )
     assert rounds.status_code == 201, rounds.json()
-    assert rounds.json()["round_starts"] == [
-        "2026-10-24T19:00:00+01:00",
-        "2026-10-25T19:00:00+00:00",
-    ]
+    assert rounds.json()["round_starts"] == ["2026-10-24T18:00:00Z", "2026-10-25T19:00:00Z"]
     stored = Tournament.objects.get(pk=rounds.json()["id"])
     assert stored.round_starts == ["2026-10-24T18:00:00+00:00", "2026-10-25T19:00:00+00:00"]
     assert stored.starts_at == dt.datetime(2026, 10, 24, 18, 0, tzinfo=dt.UTC)
@@ -192,7 +192,9 @@ def test_the_schema_covers_the_tournament_endpoints(org_client):
     schema = org_client.get("/api/schema/?format=json").json()
     paths = [p for p in schema["paths"] if p.startswith("/api/tournaments/")]
     assert "/api/tournaments/{tournament_id}/standings/" in paths
-    assert len(paths) == 13
+    assert "/api/tournaments/{tournament_id}/standings.csv" in paths
+    assert "/api/tournaments/{tournament_id}/results.csv" in paths
+    assert len([p for p in paths if "/webhooks" not in p]) == 16
 
 
 def test_the_list_filters_by_status_format_and_club(org_client, club):
