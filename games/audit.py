@@ -1,6 +1,12 @@
 """Reads for auditing a match: the replay page's frames (the table after each event, as the
 viewer may see it) and the audit bundle (every event with its hash, the commitments and the
-encodings, for `tools/verify_bundle.py`).
+encodings, for `tools/verify_match.py`).
+
+Who audits: the match's players, its organisers and staff, always (with the hand in play
+redacted as for them); anyone else who may see the match, when an app that groups matches
+says the match is public (`match_audit_public_register`: a match of a public tournament),
+for the hands already over: the replay up to the hand in play, the bundle once the match is
+finished (then no hand is in play, nothing is hidden any more).
 
 What a viewer may see is decided by `selectors.match_events_for`, never again here: a hand's
 cards are shown in full only when that selector gave this viewer its deal in full (deck and
@@ -10,12 +16,14 @@ hidden would let anyone find that card by trying the 52 candidates)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 
 import eventstore
-from core.errors import PermissionDeniedError
+from core.errors import ConflictError, PermissionDeniedError
 from eventstore.models import StoredEvent
 from games.engine.events import event_from_dict
 from games.engine.match import evolve, initial_state
@@ -29,6 +37,9 @@ from games.selectors import (
     match_seat_for,
     match_state_at,
     match_view_for,
+    match_visible_to,
+    scoresheet_for,
+    seats_as_players,
     user_can_organise_match,
 )
 from players.models import Player
@@ -58,6 +69,35 @@ def match_may_audit(*, user: User, match: Match) -> bool:
     return user_can_organise_match(user=user, match=match)
 
 
+# Games know nothing of tournaments: an app that groups matches registers, from its
+# AppConfig.ready(), `public(match_id=...) -> bool`: whether anyone who may see the match may
+# also see its hands once they are over (e.g. a match of a public tournament).
+PublicMatch = Callable[..., bool]
+_public_checks: list[PublicMatch] = []
+
+
+def match_audit_public_register(public: PublicMatch) -> None:
+    """Register `public(match_id=...)`: the match's hands, once over, are for everyone."""
+    if public not in _public_checks:
+        _public_checks.append(public)
+
+
+def _public_reader(*, user: User, match: Match) -> bool:
+    """Not an auditor, but may see the match's hands once over: the match is public (a
+    registered app says so) and visible to `user`."""
+    return any(public(match_id=match.pk) for public in _public_checks) and match_visible_to(
+        user=user, match=match
+    )
+
+
+def match_bundle_allowed(*, user: User, match: Match) -> bool:
+    """Who may download the audit bundle: the match's players, organisers and staff; and
+    anyone (anonymous too) who may see a finished public match."""
+    if match_may_audit(user=user, match=match):
+        return True
+    return match.status == Match.Status.FINISHED and _public_reader(user=user, match=match)
+
+
 # Who is named in an event's metadata: who acted; for a table hand entered by a player on
 # their phone, who entered it and who confirmed it.
 _PEOPLE_KEYS = ("actor", "entered_by", "confirmed_by")
@@ -83,16 +123,18 @@ def _actor_names(match: Match, recorded: list[eventstore.RecordedEvent]) -> dict
     return names
 
 
-def _frame(state: MatchState, *, seat: int | None, full: bool) -> dict[str, Any]:
+def _frame(match: Match, state: MatchState, *, seat: int | None, full: bool) -> dict[str, Any]:
     """The table after an event: both hands when the viewer may see the hand in full,
-    otherwise the engine's own view for that seat (own cards only; none for others)."""
+    otherwise the engine's own view for that seat (own cards only; none for others).
+    Players by id, as in the match's view: `dealer`, `turn`, `winner` are player ids,
+    `hands` and `card_counts` dicts by player id, the scoresheet as the view's."""
     view = public_view(state, seat)
     if full:
         hands: list[list[str] | None] = [list(state.hands[0]), list(state.hands[1])]
     else:
         mine = view["your_cards"]
         hands = [mine if seat == 0 else None, mine if seat == 1 else None]
-    return {
+    frame = {
         "status": view["status"],
         "phase": view["phase"],
         "hand_number": view["hand_number"],
@@ -103,18 +145,38 @@ def _frame(state: MatchState, *, seat: int | None, full: bool) -> dict[str, Any]
         "discard_pile": view["discard_pile"],
         "upcard": view["upcard"],
         "stock_count": view["stock_count"],
-        "scoresheet": scoresheet_to_dict(state.scoresheet),
+        "scoresheet": scoresheet_for(match=match, sheet=scoresheet_to_dict(state.scoresheet)),
         "winner": view["winner"],
     }
+    return seats_as_players(match=match, record=frame)
 
 
 def _shown_events(
-    match: Match, user: User
+    match: Match, user: User | None, *, public: bool = False
 ) -> tuple[list[eventstore.RecordedEvent], list[dict[str, Any]], set[int]]:
-    """The stored events, the same events as `match_events_for` gives this viewer, and the
+    """The stored events, the same events as `match_events_for` gives this viewer (with
+    `public`, a reader of a public match: the hands already over in full too; with no user,
+    an operator's export of a finished match: everything, as every hand is over), and the
     hands whose deal it gave in full."""
     recorded = eventstore.load(stream_id=match.stream_id)
-    shown = match_events_for(match=match, user=user)
+    if user is None:
+        if match.status != Match.Status.FINISHED:
+            raise ConflictError(
+                "the match is in play: export it as one of its players or organisers",
+                code="match_in_play",
+            )
+        public = True
+        shown = [{"type": e.type, "data": e.data} for e in recorded]
+    else:
+        shown = match_events_for(match=match, user=user)
+    if public:
+        over = hands_over((e.type, e.data) for e in recorded)
+        hand, revealed_shown = 0, []
+        for stored, seen in zip(recorded, shown, strict=True):
+            if stored.type == "HandDealt":
+                hand = stored.data["hand_number"]
+            revealed_shown.append({**seen, "data": stored.data} if hand in over else seen)
+        shown = revealed_shown
     revealed = {
         e["data"]["hand_number"] for e in shown if e["type"] == "HandDealt" and "deck" in e["data"]
     }
@@ -162,7 +224,8 @@ def match_replay_data(*, match: Match, user: User) -> dict[str, Any]:
     already over (a spectator of a public tournament)."""
     seat = match_seat_for(user=user, match=match)
     auditor = match_may_audit(user=user, match=match)
-    recorded, shown, revealed = _shown_events(match, user)
+    public = not auditor and _public_reader(user=user, match=match)
+    recorded, shown, revealed = _shown_events(match, user, public=public)
     hashed_to = _full_prefix(recorded, shown)
     if not auditor:
         over = hands_over((e.type, e.data) for e in recorded)
@@ -172,7 +235,7 @@ def match_replay_data(*, match: Match, user: User) -> dict[str, Any]:
     for stored, seen in zip(recorded, shown, strict=False):
         state = evolve(state, event_from_dict(stored.type, stored.data))
         entry = _event_entry(stored, seen, names, stored.version <= hashed_to)
-        entry["table"] = _frame(state, seat=seat, full=state.hand_number in revealed)
+        entry["table"] = _frame(match, state, seat=seat, full=state.hand_number in revealed)
         entries.append(entry)
     view = match_view_for(match=match, user=user)
     return {
@@ -184,6 +247,7 @@ def match_replay_data(*, match: Match, user: User) -> dict[str, Any]:
         "players": view["players"],
         "your_seat": seat,
         "auditor": auditor,
+        "may_download_bundle": auditor or public and match.status == Match.Status.FINISHED,
         "organiser": user_can_organise_match(user=user, match=match),
         "ruleset": view["ruleset"],
         "hands": view["hands"],
@@ -203,16 +267,20 @@ def _until_hand_in_play(
     return recorded
 
 
-def match_bundle(*, match: Match, user: User) -> dict[str, Any]:
+def match_bundle(*, match: Match, user: User | None) -> dict[str, Any]:
     """The audit bundle: every event with its position in the stream and, where the viewer
     may see it in full, its metadata and hash; the commitments of the hands (with deck and
-    salt where revealed); the encodings. For the match's players and organisers."""
-    if not match_may_audit(user=user, match=match):
+    salt where revealed); the encodings. For `match_bundle_allowed` (the match's players,
+    organisers and staff; anyone for a finished public match). With no user (an operator's
+    `manage.py export_match`): a finished match only, in full."""
+    if user is not None and not match_bundle_allowed(user=user, match=match):
         raise PermissionDeniedError(
-            "only the match's players and organisers may download its audit bundle",
+            "only the match's players and organisers may download its audit bundle"
+            " (anyone may once a match of a public tournament is finished)",
             code="bundle_forbidden",
         )
-    recorded, shown, _ = _shown_events(match, user)
+    public = user is not None and not match_may_audit(user=user, match=match)
+    recorded, shown, _ = _shown_events(match, user, public=public)
     hashed_to = _full_prefix(recorded, shown)
     names = _actor_names(match, recorded)
     events = [
@@ -232,7 +300,7 @@ def match_bundle(*, match: Match, user: User) -> dict[str, Any]:
                     "salt": data.get("salt"),
                 }
             )
-    view = match_view_for(match=match, user=user)
+    view = match_view_for(match=match, user=user if user is not None else AnonymousUser())
     return {
         "format": BUNDLE_FORMAT,
         "match": {

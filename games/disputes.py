@@ -10,10 +10,11 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from core.transactions import write_service
-from games import repository
+from games import repository, signals
 from games.engine.disputes import (
     dispute_comment,
     dispute_find,
@@ -59,11 +60,18 @@ def match_dispute_open(
     hand_number: int | None = None,
     request_id: str = "",
 ) -> MatchSaved:
-    """A player of the match disputes hand `hand_number` (None: the whole match)."""
+    """A player of the match disputes hand `hand_number` (None: the whole match). Another
+    app may refuse it (`signals.dispute_opening`: a tournament's time limit for disputes)."""
     write = repository.match_lock(match_id=match_id)
     seat = write.match.seat_of(player.pk)
     if seat is None:
         raise PermissionDeniedError("only the match's players open disputes", code="not_a_player")
+    signals.dispute_opening.send(
+        sender=match_dispute_open,
+        match_id=write.match.pk,
+        finished_at=write.match.finished_at if write.state.status == "finished" else None,
+        at=timezone.now(),
+    )
     events = dispute_open(write.state, seat=seat, hand_number=hand_number, statement=statement)
     meta = {"actor": f"player:{player.pk}", "request_id": request_id, "ruling_by": None}
     write.record(events, meta)

@@ -17,3 +17,9 @@ match_reopened = Signal()
 # no winner): a receiver refuses the change by raising a domain error (core.errors), which
 # rolls the ruling back. Receivers must not write.
 match_result_changing = Signal()
+
+# Sent INSIDE the transaction of a player opening a dispute, with match_id, finished_at
+# (when the match ended; None while it is in play) and at (now): a receiver refuses it by
+# raising a domain error, e.g. games.errors.DisputeWindowClosedError when the tournament's
+# time limit for disputes has passed. Receivers must not write.
+dispute_opening = Signal()

@@ -17,9 +17,9 @@ urlpatterns = [
     path(
         "matches/<str:match_id>/rulings/", apis.MatchRulingsApi.as_view(), name="api-match-rulings"
     ),
-    # The audit bundle (also at /audit/) and dispute cases.
-    path("matches/<str:match_id>/bundle/", apis.MatchBundleApi.as_view(), name="api-match-bundle"),
+    # The audit bundle (/bundle/: its earlier name, kept for links) and dispute cases.
     path("matches/<str:match_id>/audit/", apis.MatchBundleApi.as_view(), name="api-match-audit"),
+    path("matches/<str:match_id>/bundle/", apis.MatchBundleApi.as_view(), name="api-match-bundle"),
     path(
         "matches/<str:match_id>/disputes/",
         apis.MatchDisputesApi.as_view(),

@@ -86,6 +86,7 @@ class TournamentAdminForm(forms.ModelForm):
             "round_interval",
             "round_duration",
             "turn_time",
+            "dispute_window",
             "play_mode",
             "is_public",
             "check_in_required",

@@ -30,6 +30,26 @@ def on_match_reopened(sender: Any, match_id: Any, **kwargs: Any) -> None:
         jobs.match_reopened_on_commit(match_id=match_id)
 
 
+def on_dispute_opening(
+    sender: Any, match_id: Any, finished_at: Any, at: Any, **kwargs: Any
+) -> None:
+    """games.signals.dispute_opening (inside the dispute's transaction): a tournament with
+    a dispute window refuses a dispute opened later than that after the match ended."""
+    if finished_at is None:
+        return  # in play (or back in play after a correction): no time limit yet
+    from tournaments.selectors import match_dispute_window
+
+    window = match_dispute_window(match_id=match_id)
+    if window is not None and at > finished_at + window:
+        from games.errors import DisputeWindowClosedError
+
+        raise DisputeWindowClosedError(
+            f"disputes on this match had to be opened within {window} of its end"
+            f" ({finished_at.isoformat()})",
+            extra={"finished_at": finished_at.isoformat(), "window": window.total_seconds()},
+        )
+
+
 def on_match_result_changing(sender: Any, match_id: Any, winner_before: Any, **kwargs: Any) -> None:
     """games.signals.match_result_changing: in a knockout, the winner of this match plays
     on; while that next match is in play its players cannot change under it."""

@@ -88,6 +88,7 @@ def tournament_create(
     round_starts: Sequence[dt.datetime] = (),
     round_duration: dt.timedelta | None = None,
     turn_time: dt.timedelta | None = None,
+    dispute_window: dt.timedelta | None = None,
     play_mode: str = Tournament.PlayMode.ONLINE,
     is_public: bool = True,
     check_in_required: bool = True,
@@ -118,6 +119,7 @@ def tournament_create(
         ("round_interval", round_interval),
         ("round_duration", round_duration),
         ("turn_time", turn_time),
+        ("dispute_window", dispute_window),
     ):
         if value is not None and not _duration_ok(value):
             raise ValidationError(
@@ -136,6 +138,7 @@ def tournament_create(
         round_starts=[s.astimezone(dt.UTC).isoformat() for s in starts],
         round_duration=round_duration,
         turn_time=turn_time,
+        dispute_window=dispute_window,
         play_mode=play_mode,
         is_public=is_public,
         check_in_required=check_in_required,
@@ -225,7 +228,7 @@ def _setting_value(tournament: Tournament, name: str, raw: Any) -> Any:
             raise ValidationError(str(exc), code="time_zone") from exc
     if name == "starts_at":
         return _aware(raw, "starts_at")
-    durations = ("round_interval", "round_duration", "turn_time")
+    durations = ("round_interval", "round_duration", "turn_time", "dispute_window")
     if name in durations and raw is not None and not _duration_ok(raw):
         raise ValidationError(
             f"{name} must be a positive duration of at most {MAX_DURATION.days} days",
@@ -299,6 +302,7 @@ def _created_data(t: Tournament) -> dict[str, Any]:
         "round_interval": _seconds(t.round_interval),
         "round_duration": _seconds(t.round_duration),
         "turn_time": _seconds(t.turn_time),
+        "dispute_window": _seconds(t.dispute_window),
     }
 
 

@@ -49,7 +49,8 @@ def test_staff_see_a_hand_in_play_without_its_cards(client, alice, bob):
     client.force_login(UserFactory(is_staff=True))
     data = _data(client.get(f"/matches/{match.pk}/replay/"))
     assert data["auditor"] is True
-    assert all(e["table"]["hands"] == [None, None] for e in data["events"])
+    hidden = {str(p["id"]): None for p in data["players"]}  # by player id
+    assert all(e["table"]["hands"] == hidden for e in data["events"])
     assert 'id="dispute-form"' not in client.get(f"/matches/{match.pk}/replay/").content.decode()
 
 
@@ -61,7 +62,8 @@ def test_the_static_files_exist():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_visitor_replays_a_public_tournament_match_without_hidden_cards(client):
+def test_a_visitor_replays_a_finished_public_tournament_match_in_full(client):
+    """Issue 12: the finished hands of a public tournament's match are for everyone."""
     from demo.simulation import tournament_simulate
     from games.models import Match
 
@@ -70,14 +72,15 @@ def test_a_visitor_replays_a_public_tournament_match_without_hidden_cards(client
         ruleset={"game_target": 10, "games": 1}, progress=False,
     )  # fmt: skip
     match = Match.objects.filter(tournament_pairing__round__tournament=tournament).first()
+    assert match.status == Match.Status.FINISHED
     response = client.get(f"/matches/{match.pk}/replay/")
     assert response.status_code == 200
     data = _data(response)
     assert data["auditor"] is False and data["your_seat"] is None
+    assert data["may_download_bundle"] is True
     assert len(data["events"]) == match.version
-    assert all(e["table"]["hands"] == [None, None] for e in data["events"])
     deals = [e for e in data["events"] if e["type"] == "HandDealt"]
-    assert deals and all("deck" not in e["data"] and "salt" not in e["data"] for e in deals)
-    assert data["hashed_to"] < deals[0]["version"]
+    assert deals and all("deck" in e["data"] and "salt" in e["data"] for e in deals)
+    after_deal = [e for e in data["events"] if e["version"] > deals[0]["version"]]
+    assert all(None not in e["table"]["hands"].values() for e in after_deal[:5])
     assert 'id="dispute-form"' not in response.content.decode()
-    assert "download the audit bundle" not in response.content.decode()

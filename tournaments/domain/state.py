@@ -30,6 +30,7 @@ SETTINGS_MUTABLE = (
     "round_interval",
     "round_duration",
     "turn_time",
+    "dispute_window",
     "rounds_planned",
     "tiebreaks",
     "time_zone",

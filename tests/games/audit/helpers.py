@@ -3,6 +3,8 @@ players who can sign in."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from demo.bots import match_play_bots
 from games.models import Match
 from games.selectors import match_state_at
@@ -78,3 +80,66 @@ def table_match_with_corrections(alice: Player, bob: Player, organiser) -> Match
     match_rule(match_id=match.id, by=organiser, type="void_hand", hand_number=2,
                reason="misdeal")  # fmt: skip
     return Match.objects.get(pk=match.pk)
+
+
+def tournament_match(organiser, players, *, is_public: bool = True, **settings):
+    """A started tournament of two players (one round): (tournament, its match)."""
+    from tournaments import services
+    from tournaments.models import Pairing
+
+    settings.setdefault("ruleset", {"game_target": 10, "games": 1})
+    tournament = services.tournament_create(
+        name="Open" if is_public else "Private", format="swiss", rounds=1, created_by=organiser,
+        is_public=is_public, **settings,
+    )  # fmt: skip
+    for player in players:
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
+        services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
+    services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    pairing = Pairing.objects.filter(round__tournament=tournament, match__isnull=False).get()
+    return tournament, Match.objects.get(pk=pairing.match_id)
+
+
+def verifier_run(bundle: dict, tmp_path) -> tuple[int, str]:
+    """tools/verify_match.py on `bundle`, as a third party runs it: `python3 -I` (no project
+    on the path, no environment), from another directory. (exit status, output)"""
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "match-audit.json"
+    path.write_text(json.dumps(bundle))
+    done = subprocess.run(
+        [sys.executable, "-I", str(VERIFIER), str(path)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    return done.returncode, done.stdout + done.stderr
+
+
+def verifier_module():
+    """tools/verify_match.py loaded as a module (to re-chain a forged bundle's hashes)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("verify_match", VERIFIER)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+def rechained(bundle: dict) -> dict:
+    """The bundle with every hash recomputed, as a server rewriting its own history would:
+    the chain is consistent again, only the deck and the rules can catch the forgery."""
+    tool = verifier_module()
+    prev = ""
+    for version, event in enumerate(bundle["events"], start=1):
+        event["version"] = version
+        event["hash"] = prev = tool.event_hash(bundle["match"]["stream_id"], event, prev)
+    bundle["head_hash"] = prev
+    bundle["hashed_to"] = bundle["match"]["version"] = len(bundle["events"])
+    deals = {e["data"]["hand_number"]: e for e in bundle["events"] if e["type"] == "HandDealt"}
+    for entry in bundle.get("commitments", []):
+        entry["version"] = deals[entry["hand_number"]]["version"]
+    return bundle
+
+
+VERIFIER = Path(__file__).resolve().parents[3] / "tools" / "verify_match.py"

@@ -1,5 +1,6 @@
-"""The audit bundle and tools/verify_bundle.py: a bundle as downloaded verifies with the
-standard library alone; each kind of tampering fails, naming the event."""
+"""The audit bundle and tools/verify_match.py (earlier name: tools/verify_bundle.py): a bundle
+as downloaded verifies with the standard library alone; each kind of tampering fails, naming
+the event. More in test_verify_match.py."""
 
 import copy
 import json
@@ -14,7 +15,7 @@ from tests.games.audit.helpers import finished_match, match_in_play
 
 pytestmark = pytest.mark.django_db
 
-TOOL = Path(__file__).resolve().parents[3] / "tools" / "verify_bundle.py"
+TOOL = Path(__file__).resolve().parents[3] / "tools" / "verify_match.py"
 
 
 def _run(bundle, tmp_path):
@@ -106,7 +107,7 @@ def _rechained(bundle):
     """The bundle with every hash recomputed, as a server rewriting its own history would."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("verify_bundle", TOOL)
+    spec = importlib.util.spec_from_file_location("verify_match", TOOL)
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     prev = ""
@@ -127,15 +128,15 @@ def test_a_rehashed_forgery_is_caught_by_the_deck_and_the_rules(bundle, tmp_path
     assert code == 1
     assert "hash chain of events 1 to" in out  # the chain itself is consistent again
     assert (
-        f"event {draw['version']} (CardDrawn): drew {deal['data']['deck'][51]} from the stock"
-        in out
+        f"event {draw['version']} (CardDrawn, hand 1): drew {deal['data']['deck'][51]} from the"
+        " stock" in out
     )
     scored = copy.deepcopy(bundle)
     hand = next(e for e in scored["events"] if e["type"] == "HandScored")
     hand["data"]["points"] += 5
     code, out = _run(_rechained(scored), tmp_path)
     assert code == 1
-    assert f"event {hand['version']} (HandScored): a {hand['data']['kind']}" in out
+    assert f"event {hand['version']} (HandScored, hand 1): points is" in out
 
 
 def test_a_full_hollywood_match_and_a_corrected_table_match_verify(
@@ -152,4 +153,4 @@ def test_a_full_hollywood_match_and_a_corrected_table_match_verify(
         body = alice_client.get(f"/api/matches/{match.pk}/bundle/").json()
         code, out = _run(body, tmp_path)
         assert code == 0, out
-        assert "hand scores follow the ruleset" in out
+        assert "ok      rules:" in out

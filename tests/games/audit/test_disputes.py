@@ -32,7 +32,8 @@ def test_a_player_opens_a_dispute_and_an_organiser_dismisses_it(
     case = response.json()
     assert case["dispute"] == 1 and case["status"] == "open" and case["hand_number"] == 1
     queue = organiser_client.get("/api/disputes/").json()
-    assert [(d["match"], d["dispute"]) for d in queue] == [(str(match.pk), 1)]
+    assert queue["count"] == 1 and queue["next"] is None  # paginated, like every list
+    assert [(d["match"], d["dispute"]) for d in queue["results"]] == [(str(match.pk), 1)]
     comment = organiser_client.post(
         f"/api/matches/{match.pk}/disputes/1/comments/", {"comment": "Looking"}, format="json"
     )
@@ -45,9 +46,9 @@ def test_a_player_opens_a_dispute_and_an_organiser_dismisses_it(
     assert done.status_code == 201, done.json()
     assert done.json()["status"] == "dismissed"
     assert done.json()["comments"] == [{"comment": "Looking", "by": "Olive Organiser"}]
-    mine = alice_client.get(f"/api/matches/{match.pk}/disputes/").json()
+    mine = alice_client.get(f"/api/matches/{match.pk}/disputes/").json()["results"]
     assert mine[0]["status"] == "dismissed" and mine[0]["reason"] == "The replay shows the pass"
-    assert organiser_client.get("/api/disputes/").json() == []
+    assert organiser_client.get("/api/disputes/").json()["results"] == []
     kinds = [e.type for e in eventstore.load(stream_id=match.stream_id)][-3:]
     assert kinds == ["DisputeOpened", "DisputeCommented", "DisputeResolved"]
     after, _ = match_state_at(match=match)

@@ -25,7 +25,11 @@ def test_a_player_of_a_finished_match_sees_every_event_in_full(alice, bob):
     assert dealt["actor_name"] == "the server"
     # Once a hand is over both hands are on the table at every step of it.
     at_deal = data["events"][dealt["version"] - 1]["table"]
-    assert [len(at_deal["hands"][0]), len(at_deal["hands"][1])] == [10, 10]
+    # Players by id, as in the match's view (README "Who is who").
+    ids = {str(alice.id), str(bob.id)}
+    assert {k: len(v) for k, v in at_deal["hands"].items()} == dict.fromkeys(ids, 10)
+    assert at_deal["dealer"] in (alice.id, bob.id) and set(at_deal["card_counts"]) == ids
+    assert set(data["events"][-1]["table"]["scoresheet"]["totals"]) == ids
 
 
 def test_a_player_sees_only_their_own_cards_of_the_hand_in_play(alice, bob):
@@ -34,8 +38,9 @@ def test_a_player_sees_only_their_own_cards_of_the_hand_in_play(alice, bob):
     data = match_replay_data(match=match, user=alice.user)
     seat = data["your_seat"]
     assert seat is not None
+    other = str(bob.id if data["players"][seat]["id"] == alice.id else alice.id)
     for entry in data["events"]:
-        assert entry["table"]["hands"][1 - seat] is None
+        assert entry["table"]["hands"][other] is None
         if entry["version"] >= deal.version:
             assert entry["hash"] is None and entry["metadata"] is None
         if entry["type"] == "CardDrawn" and entry["data"]["seat"] != seat:
