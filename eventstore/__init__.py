@@ -51,6 +51,8 @@ _EXPORTS = {
     "load": "read",
     "read_all": "read",
     "read_tail": "tail",
+    "receipt_sign": "checkpoints",
+    "receipts_check": "checkpoints",
     "recorded_heads_register": "heads",
     "register_upcaster": "upcasting",
     "snapshot_delete": "snapshots",
@@ -95,6 +97,8 @@ __all__ = [
     "load",
     "read_all",
     "read_tail",
+    "receipt_sign",
+    "receipts_check",
     "recorded_heads_register",
     "register_upcaster",
     "snapshot_delete",
@@ -123,7 +127,13 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eagerly
-    from eventstore.checkpoints import checkpoint_valid, checkpoints_export, checkpoints_take
+    from eventstore.checkpoints import (
+        checkpoint_valid,
+        checkpoints_export,
+        checkpoints_take,
+        receipt_sign,
+        receipts_check,
+    )
     from eventstore.encoding import (
         RECORDED_AT_FORMAT,
         canonical_json,

@@ -6,11 +6,14 @@ longer matches it, here or in any copy held outside (`verify` checks the stored 
 
 from __future__ import annotations
 
+import datetime as dt
 import hmac
 from typing import Any
 
 from django.db.models import Max, OuterRef, Subquery
+from django.utils import timezone
 
+from eventstore.integrity import BrokenEvent
 from eventstore.models import Checkpoint, StoredEvent
 from eventstore.seals import checkpoint_signature
 
@@ -52,7 +55,7 @@ def checkpoints_export(*, stream_id: str | None = None, latest_only: bool = Fals
             "version": c.version,
             "hash": c.hash,
             "signature": c.signature,
-            "created_at": c.created_at.isoformat(),
+            "created_at": _utc_text(c.created_at),
         }
         if isinstance(out, dict):
             out[c.stream_id] = item
@@ -64,3 +67,75 @@ def checkpoints_export(*, stream_id: str | None = None, latest_only: bool = Fals
 def checkpoint_valid(*, stream_id: str, version: int, hash: str, signature: str) -> bool:  # noqa: A002
     """Was this checkpoint (e.g. one a player kept) signed with the key?"""
     return hmac.compare_digest(checkpoint_signature(stream_id, version, hash), signature)
+
+
+# --- receipts: checkpoints handed out, kept outside, checked later ---------------------------
+
+
+def receipt_sign(*, stream_id: str, version: int, digest: str | None = None) -> dict | None:
+    """A receipt for the stream at `version`: a checkpoint signed now (not stored), in the
+    shape `checkpoints_export` writes, for a reader to keep (players get one in their view
+    of a match). `digest`: that event's hash, when the caller has just stored it (saves a
+    query). None if the stream has no event at `version`."""
+    if digest is None:
+        digest = (
+            StoredEvent.objects.filter(stream_id=stream_id, version=version)
+            .values_list("hash", flat=True)
+            .first()
+        )
+    if digest is None:
+        return None
+    return {
+        "stream_id": stream_id,
+        "version": version,
+        "hash": digest,
+        "signature": checkpoint_signature(stream_id, version, digest),
+        "created_at": _utc_text(timezone.now()),
+    }
+
+
+def receipts_check(*, receipts: list[dict]) -> list[BrokenEvent]:
+    """The kept receipts (or exported checkpoints) that the store no longer matches, each
+    as the stream and version it names, with why: not signed with the key (made up), the
+    event at its version is gone (history cut short) or is another one (rewritten). A
+    rewrite by someone holding the key too, seals and checkpoints recomputed, still
+    differs from what a reader kept."""
+    wanted = [
+        (str(r.get("stream_id")), r.get("version"), str(r.get("hash")), str(r.get("signature")))
+        for r in receipts
+    ]
+    streams = {sid for sid, *_ in wanted}
+    stored = StoredEvent.objects.filter(stream_id__in=streams).values_list(
+        "stream_id", "version", "hash", "position"
+    )
+    rows = {(sid, version): (digest, pos) for sid, version, digest, pos in stored}
+    broken = []
+    for sid, version, digest, signature in wanted:
+        if type(version) is not int or not hmac.compare_digest(
+            checkpoint_signature(sid, version, digest), signature
+        ):
+            at = version if type(version) is int else 0
+            broken.append(
+                BrokenEvent(sid, at, 0, "the receipt is not signed with the key: not ours")
+            )
+            continue
+        row = rows.get((sid, version))
+        if row is None:
+            head = max((v for s, v in rows if s == sid), default=0)
+            reason = (
+                f"events {head + 1} to {version} are missing: a kept receipt holds version"
+                f" {version}"
+            )
+            broken.append(BrokenEvent(sid, version, 0, reason))
+        elif row[0] != digest:
+            reason = (
+                f"the event at version {version} is not the one a kept receipt holds: history"
+                " was rewritten"
+            )
+            broken.append(BrokenEvent(sid, version, row[1], reason))
+    return broken
+
+
+def _utc_text(value: dt.datetime) -> str:
+    """ISO 8601 in UTC ending in `Z`, the API's one format for instants."""
+    return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")

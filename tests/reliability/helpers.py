@@ -1,20 +1,34 @@
 """Helpers of the reliability tests: the roles of the access matrix, a tournament with one
-match in play."""
+match in play, a real Celery worker to kill."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
+import kombu.pools
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db import connection
+from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
+from config.celery import app as celery_app
 from players.selectors import ORGANISERS_GROUP
 from players.services import player_create
 from tests.helpers import token_client
 from tournaments import rounds, services
 from tournaments.models import Pairing
 
+ROOT = Path(__file__).resolve().parents[2]
 FAST_RULES = {"game_target": 25, "end_when_decided": True}
 
 
@@ -51,3 +65,151 @@ def role_clients(*, player: Any, organiser: Any) -> dict[str, APIClient]:
         "other_organiser": token_client(make_organiser("otherorg")),
         "staff": token_client(staff),
     }
+
+
+# --- every endpoint of the API -------------------------------------------------------------
+
+
+def api_routes() -> list[str]:
+    """Every URL pattern under /api/ and /api-auth/, as the resolver holds them."""
+
+    def walk(patterns, prefix=""):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                yield from walk(p.url_patterns, prefix + str(p.pattern))
+            elif isinstance(p, URLPattern):
+                yield prefix + str(p.pattern)
+
+    return [r for r in walk(get_resolver().url_patterns) if r.startswith("api")]
+
+
+def fill(route: str, ids: dict) -> str:
+    path = "/" + route
+    for name, value in ids.items():
+        for converter in ("str", "int", "uuid"):
+            path = path.replace(f"<{converter}:{name}>", str(value))
+    assert "<" not in path, path
+    return path + ("?version=1" if route.endswith("/replay/") else "")
+
+
+# --- a real Celery worker on Redis, started, killed and restarted --------------------------
+
+
+def database_url() -> str:
+    """The test database, for a worker subprocess (the test must commit: transaction=True)."""
+    db = connection.settings_dict
+    auth = quote(db["USER"] or "") + (":" + quote(db["PASSWORD"]) if db.get("PASSWORD") else "")
+    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+    return f"postgres://{auth}@{host}:{port}/{db['NAME']}"
+
+
+def _celery_reset() -> None:
+    """Forget cached broker and backend connections after the URLs changed."""
+    if celery_app._pool is not None:
+        celery_app._pool.force_close_all()
+    celery_app._pool = None
+    kombu.pools.reset()
+    celery_app.__dict__.pop("amqp", None)
+    celery_app._backend_cache = None
+    if hasattr(celery_app._local, "backend"):
+        del celery_app._local.backend
+
+
+@contextmanager
+def app_sends_to(url: str, queue: str) -> Iterator[None]:
+    """This process's jobs go to Redis at `url`, queue `queue` (not run eagerly)."""
+    conf = celery_app.conf
+    keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
+    saved = {k: conf[k] for k in keys}
+    saved_env = {k: os.environ.get(k) for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")}
+    os.environ.update(CELERY_BROKER_URL=url, CELERY_RESULT_BACKEND=url)
+    conf.update(broker_url=url, result_backend=url, task_always_eager=False,
+                task_default_queue=queue)  # fmt: skip
+    _celery_reset()
+    try:
+        yield
+    finally:
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        conf.update(saved)
+        _celery_reset()
+
+
+def wait_for(what: str, check: Callable[[], Any], timeout: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+class Worker:
+    """`celery worker` (prefork, one process in the pool) on `url`, consuming `queue`, in a
+    process group of its own, so that a SIGKILL takes the main process and the pool."""
+
+    def __init__(self, *, url: str, queue: str, log_dir: Path) -> None:
+        self.url, self.queue, self.log_dir = url, queue, log_dir
+        self.proc: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self, *, kill_on: str = "", visibility_timeout: int = 5) -> None:
+        self.starts += 1
+        self.log = self.log_dir / f"worker-{self.starts}.log"
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "DATABASE_URL": database_url(),
+            "CELERY_BROKER_URL": self.url,
+            "CELERY_RESULT_BACKEND": self.url,
+            "CELERY_TASK_ALWAYS_EAGER": "false",
+            "HG_TEST_QUEUE": self.queue,
+            "HG_KILL_ON": kill_on,
+            "HG_VISIBILITY_TIMEOUT": str(visibility_timeout),
+        }
+        node = f"{self.queue}-{self.starts}@localhost"
+        with open(self.log, "w") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "tests.reliability.worker_app", "worker",
+                 "--pool=prefork", "--concurrency=1", "-n", node, "-Q", self.queue, "-l", "INFO",
+                 "--without-gossip", "--without-mingle", "--without-heartbeat"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        wait_for(f"worker {node} to be ready (log: {self.log})", self._ready, timeout=60)
+
+    def _ready(self) -> bool:
+        assert self.proc is not None and self.proc.poll() is None, self.log.read_text()[-3000:]
+        return " ready." in self.log.read_text()
+
+    def wait_killed(self, timeout: float = 60.0) -> None:
+        """Until the worker has killed itself (it was sent the job it dies on)."""
+        assert self.proc is not None
+        try:
+            code = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"the worker was not killed (log: {self.log})") from None
+        assert code == -signal.SIGKILL, (code, self.log.read_text()[-3000:])
+        assert "KILLED on receipt" in self.log.read_text()
+        # Every process of the group is gone (no pool process carries on the job).
+        wait_for("the worker's pool to be gone", lambda: not _group_alive(self.proc.pid), 10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True

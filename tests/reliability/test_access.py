@@ -1,13 +1,19 @@
 """Issue 14 items 8 and 12: who may read a match through the API (the access matrix over
 every match endpoint, for a match of a private and of a public tournament), and matches
-whose deals an organiser chose are marked so and never a tournament's."""
+whose deals an organiser chose are marked so and never a tournament's; and the access matrix
+over every endpoint of the API (each role, GET and writes, private and public)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from django.apps import apps
+from django.db import connection
 
 from games.models import MatchDealPlan
-from tests.reliability.helpers import role_clients, tournament_with_a_match
+from tests.helpers import token_client
+from tests.reliability.helpers import api_routes, fill, role_clients, tournament_with_a_match
 from tournaments.models import Pairing
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +100,245 @@ def test_tournament_matches_never_have_chosen_deals(organiser, make_player):
     match_ids = list(match_ids.values_list("match_id", flat=True))
     assert len(match_ids) == 3
     assert not MatchDealPlan.objects.filter(match_id__in=match_ids).exists()
+
+
+# --- the access matrix over every endpoint --------------------------------------------------
+# One row per URL pattern of the API, found from the URL resolver: a new endpoint without a
+# row fails `test_every_api_endpoint_has_a_row`, naming it. GET: what each role gets, for a
+# private and for a public tournament (and its match). Writes: the roles that may not, each
+# of which gets 401/403/404 (or 400, where the row says the body is checked first: then a
+# refused body) and writes nothing.
+
+ROLES = ("anonymous", "player", "player2", "stranger", "organiser", "other_organiser", "staff")
+SEES_PRIVATE = {"player", "player2", "organiser", "staff"}  # a private tournament, its match
+
+
+def everyone(status) -> object:
+    return lambda role, public: status
+
+
+def signed_in(role, public):
+    return 401 if role == "anonymous" else 200
+
+
+def me(role, public):
+    return {"anonymous": 401, "staff": 404}.get(role, 200)  # staff here has no player
+
+
+def match(role, public):
+    if role == "anonymous":
+        return 401
+    return 200 if public or role in SEES_PRIVATE else 404
+
+
+def match_replay(role, public):
+    # Seen: the replay may still be refused (403, 409 while the hand is in play).
+    seen = match(role, public)
+    return seen if seen != 200 else {200, 403, 409}
+
+
+def match_audit(role, public):
+    """The bundle and the disputes: for the match's players, its organisers and staff; a
+    public match's onlookers are refused, a hidden match is not found (as an unknown one)."""
+    if role == "anonymous":
+        return 401
+    if role in SEES_PRIVATE:
+        return 200
+    return 403 if public else 404
+
+
+def match_bundle(role, public):
+    """The audit bundle: as the disputes, but anonymous callers get the same refusal as
+    signed-in onlookers (not found for a hidden match)."""
+    if role == "anonymous":
+        return {401, 403} if public else {401, 404}
+    return match_audit(role, public)
+
+
+def tournament(role, public):
+    return 200 if public or role in SEES_PRIVATE else 404
+
+
+def live(role, public):
+    return 503  # served by the live (ASGI) service, not WSGI: tests/live check who sees it
+
+
+def tournament_organisers(role, public):
+    """Its organisers and staff only (webhooks); the ones named here do not exist: 404."""
+    if role in ("organiser", "staff"):
+        return {200, 404}
+    return 401 if role == "anonymous" else {403, 404}
+
+
+def no_get(role, public):
+    return {401, 403, 404, 405}
+
+
+PLAYERS = {"player", "player2"}
+ORGANISERS_ONLY = {"anonymous", "player", "player2", "stranger"}
+NOT_THE_MATCH_S = {"anonymous", "stranger", "other_organiser"}
+NOT_THE_TOURNAMENT_S = {"anonymous", "player", "player2", "stranger", "other_organiser"}
+
+
+def private_only(roles: set[str]) -> object:
+    """Public tournaments take anyone's registration; private ones their invited players."""
+    return lambda public: {"anonymous"} if public else roles
+
+
+# route -> (GET policy, {method: (roles refused, body, the body is checked first)})
+ROWS: dict[str, tuple] = {
+    "api/schema/": (everyone(200), {}),
+    "api/docs/": (everyone(200), {}),
+    "api/redoc/": (everyone(200), {}),
+    "api/ping/": (signed_in, {}),
+    "api/auth/token/": (no_get, {}),  # anyone may log in
+    "api/players/": (signed_in, {"POST": (ORGANISERS_ONLY, {"name": "Zed"}, False)}),
+    "api/players/<int:pk>/": (signed_in, {}),
+    "api/me/": (me, {}),
+    "api/matches/": (signed_in, {"POST": (ORGANISERS_ONLY, "new_match", False)}),
+    "api/matches/<str:match_id>/": (match, {}),
+    "api/matches/<str:match_id>/actions/": (
+        no_get,
+        {"POST": (NOT_THE_MATCH_S, {"type": "pass"}, False)},
+    ),
+    "api/matches/<str:match_id>/events/": (match, {}),
+    "api/matches/<str:match_id>/stream/": (live, {}),
+    "api/matches/<str:match_id>/replay/": (match_replay, {}),
+    "api/matches/<str:match_id>/verify/": (match, {}),
+    "api/matches/<str:match_id>/hands/": (no_get, {"POST": (NOT_THE_MATCH_S, {}, True)}),
+    "api/matches/<str:match_id>/rulings/": (
+        no_get,
+        {"POST": (NOT_THE_MATCH_S | PLAYERS, {}, True)},
+    ),
+    "api/matches/<str:match_id>/bundle/": (match_bundle, {}),
+    "api/matches/<str:match_id>/audit/": (match_bundle, {}),
+    "api/matches/<str:match_id>/disputes/": (
+        match_audit,
+        {"POST": (NOT_THE_MATCH_S, {"statement": "not fair"}, False)},
+    ),
+    "api/matches/<str:match_id>/disputes/<int:dispute>/comments/": (
+        no_get,
+        {"POST": (NOT_THE_MATCH_S, {}, True)},
+    ),
+    "api/matches/<str:match_id>/disputes/<int:dispute>/resolve/": (
+        no_get,
+        {"POST": (NOT_THE_MATCH_S | PLAYERS, {}, True)},
+    ),
+    "api/disputes/": (signed_in, {}),
+    "api/tournaments/": (
+        everyone(200),
+        {"POST": (ORGANISERS_ONLY, {"name": "Mine", "format": "swiss", "rounds": 1}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/registrations/": (
+        tournament,
+        {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/registrations/check-in/": (
+        no_get,
+        {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/registrations/withdraw/": (
+        no_get,
+        {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/rounds/": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/rounds/start/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/rounds/<int:number>/repair/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/rounds/<int:number>/deadline/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/rounds/<int:number>/rulings/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/pairings/": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/standings/": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/events/": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/stream/": (live, {}),
+    "api/tournaments/<int:tournament_id>/standings.csv": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/results.csv": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/webhooks/": (
+        tournament_organisers,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/webhooks/<int:webhook_id>/": (
+        tournament_organisers,
+        {"DELETE": (NOT_THE_TOURNAMENT_S, {}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/webhooks/<int:webhook_id>/deliveries/": (
+        tournament_organisers,
+        {},
+    ),
+    "api/tournaments/<int:tournament_id>/webhooks/<int:webhook_id>/redeliver/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/webhooks/<int:webhook_id>/deliveries/"
+    "<int:delivery_id>/redeliver/": (no_get, {"POST": (NOT_THE_TOURNAMENT_S, {}, True)}),
+    "api-auth/login/": (everyone(200), {}),  # DRF's browsable API login (throttled)
+    "api-auth/logout/": (everyone(405), {}),
+}
+
+
+def test_every_api_endpoint_has_a_row():
+    missing = [route for route in api_routes() if route not in ROWS]
+    assert not missing, f"endpoints without a row in the access matrix: {missing}"
+    gone = [route for route in ROWS if route not in api_routes()]
+    assert not gone, f"rows for endpoints that no longer exist: {gone}"
+
+
+def written() -> dict[str, int]:
+    """Rows of every model of ours (events, read models, registrations, ...)."""
+    ours = ("eventstore", "games", "players", "tournaments")
+    tables = set(connection.introspection.table_names())
+    return {
+        m._meta.label: m.objects.count()
+        for m in apps.get_models()
+        if m._meta.app_label in ours and m._meta.db_table in tables
+    }
+
+
+@pytest.mark.parametrize("is_public", [False, True], ids=["private", "public"])
+def test_the_access_matrix_over_every_endpoint(is_public, organiser, make_player):
+    pia, quinn = make_player("Pia"), make_player("Quinn")
+    tournament_, match_id = tournament_with_a_match(
+        organiser=organiser, players=[pia, quinn], is_public=is_public
+    )
+    clients = role_clients(player=pia, organiser=organiser)
+    clients["player2"] = token_client(quinn.user)
+    ids = {"match_id": match_id, "tournament_id": tournament_.pk, "pk": pia.pk, "number": 1,
+           "dispute": 1, "webhook_id": 1, "delivery_id": 1}  # fmt: skip
+    bodies = {"new_match": {"player1": pia.pk, "player2": quinn.pk}}
+    wrong = []
+    for route in api_routes():
+        if route not in ROWS:
+            continue  # test_every_api_endpoint_has_a_row names it
+        policy, writes = ROWS[route]
+        path = fill(route, ids)
+        for role in ROLES:
+            expected = policy(role, is_public)
+            status = clients[role].get(path).status_code
+            if status not in (expected if isinstance(expected, set) else {expected}):
+                wrong.append(("GET", route, role, status, expected))
+        for method, (refused, body, checked_first) in writes.items():
+            refused = refused(is_public) if callable(refused) else refused
+            body = bodies.get(body, body) if isinstance(body, str) else body
+            allowed = {401, 403, 404} | ({400} if checked_first else set())
+            for role in sorted(refused):
+                before = written()
+                response = clients[role].generic(
+                    method, path, json.dumps(body), content_type="application/json"
+                )
+                if response.status_code not in allowed:
+                    wrong.append((method, route, role, response.status_code, allowed))
+                if written() != before:
+                    wrong.append((method, route, role, "WROTE", response.status_code))
+    assert not wrong, "\n".join(map(str, wrong))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.urls import resolve
 from rest_framework.test import APIClient
 
 from core.renderers import FastJSONRenderer
@@ -166,3 +167,113 @@ def _failures(paths: list[str], organiser_client, bob) -> list:
                 elif response.status_code >= 400:
                     assert error_code(response), (path, body[:40])
     return failures
+
+
+# --- every endpoint, from the URL resolver: hostile query strings and bodies ---------------
+
+HOSTILE_VALUES = [
+    "99999999999999999999999999999999",
+    "-1",
+    "-99999999999999999999",
+    "1e309",
+    "NaN",
+    "0x10",
+    "%00",
+    "%F0%9F%82%A1",  # a playing card, percent-encoded UTF-8
+    "%ED%A0%80",  # a lone surrogate, percent-encoded
+    "%FF%FE",  # not UTF-8
+    "\u00e9\u202e",
+    "x" * 20_000,
+]
+QUERY_KEYS = ["version", "after", "limit", "offset", "status", "mode", "player", "mine", "round",
+              "format", "username", "hand", "since", "q"]  # fmt: skip
+
+
+def hostile_queries() -> list[str]:
+    """Each hostile value in every key at once, and the commonest keys alone (so that one
+    key refused first does not hide another)."""
+    queries = ["&".join(f"{key}={value}" for key in QUERY_KEYS) for value in HOSTILE_VALUES]
+    alone = ("version", "after", "limit", "offset", "player")
+    queries += [f"{key}={HOSTILE_VALUES[i]}" for key in alone for i in (0, 2, 8, 11)]
+    queries += ["limit=1&limit=2&limit=x", "version[]=1&version[]=2", "player[$gt]=", "a=" * 5000]
+    return queries
+
+
+def every_endpoint(match_id: str, tournament_id: int, player_id: int) -> list[tuple[str, str]]:
+    from tests.reliability.helpers import api_routes, fill
+
+    ids = {"match_id": match_id, "tournament_id": tournament_id, "pk": player_id, "number": 1,
+           "dispute": 1, "webhook_id": 1, "delivery_id": 1}  # fmt: skip
+    return [(route, fill(route, ids).split("?")[0]) for route in api_routes()]
+
+
+@pytest.fixture
+def tournament_match(organiser, make_player):
+    from tests.reliability.helpers import tournament_with_a_match
+
+    pia, quinn = make_player("Pia"), make_player("Quinn")
+    tournament, match_id = tournament_with_a_match(
+        organiser=organiser, players=[pia, quinn], is_public=True
+    )
+    return tournament.pk, match_id, pia
+
+
+def test_no_hostile_query_gets_a_5xx_from_any_endpoint(tournament_match, organiser_client):
+    tournament_id, match_id, pia = tournament_match
+    clients = [organiser_client]  # the tournament's organiser gets past every access check
+    failures = []
+    for route, path in every_endpoint(match_id, tournament_id, pia.pk):
+        if route.endswith("/stream/"):
+            continue  # served by the live (ASGI) service: a WSGI server answers 503
+        for query in hostile_queries():
+            for client in clients:
+                try:
+                    response = client.get(f"{path}?{query}")
+                except Exception as exc:  # noqa: BLE001 - the test client re-raises a 500's cause
+                    failures.append((path, query[:40], repr(exc)[:200]))
+                    continue
+                if response.status_code >= 500:
+                    failures.append((path, query[:40], response.status_code))
+    assert not failures, failures[:20]
+
+
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def write_methods(path: str) -> list[str]:
+    """The write methods the endpoint's view takes, else PUT (to be refused with a 405)."""
+    view = getattr(resolve(path).func, "cls", None)
+    taken = [m for m in WRITES if view is not None and hasattr(view, m.lower())]
+    return taken or ["PUT"]
+
+
+def test_no_hostile_body_gets_a_5xx_from_any_write_endpoint(tournament_match, organiser_client):
+    """Every endpoint, each write method it takes (others must answer 405, not a 5xx)."""
+    tournament_id, match_id, pia = tournament_match
+    clients = [organiser_client, token_client(pia.user)]
+    failures = []
+    for route, path in every_endpoint(match_id, tournament_id, pia.pk):
+        if route.startswith("api-auth/") or route.endswith("/stream/"):
+            continue  # DRF's login form (HTML, CSRF); the live service
+        for method in write_methods(path):
+            for body in HOSTILE if method != "PUT" or len(write_methods(path)) > 1 else HOSTILE[:2]:
+                for client in clients:
+                    try:
+                        response = client.generic(method, path, body,
+                                                  content_type="application/json")  # fmt: skip
+                    except Exception as exc:  # noqa: BLE001
+                        failures.append((method, path, body[:40], repr(exc)[:200]))
+                        continue
+                    if response.status_code >= 500:
+                        failures.append((method, path, body[:40], response.content[:200]))
+                    elif (
+                        response.status_code >= 400
+                        and not route.startswith(("api/schema", "api/docs", "api/redoc"))
+                        and (
+                            not route.endswith(
+                                ".csv"
+                            )  # plain Django views (exports): HTML 405 for now
+                        )
+                    ):
+                        assert error_code(response), (method, path, body[:40])
+    assert not failures, failures[:20]

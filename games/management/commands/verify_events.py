@@ -5,16 +5,22 @@
     python manage.py verify_events --stream <id>    # any one stream
 
     python manage.py verify_events --deep           # snapshots replayed too
+    python manage.py verify_events --receipts FILE  # and the receipts a player kept
+
+`--receipts`: a JSON file of receipts (the `receipt` of a match view, one or a list of them,
+or what `export_checkpoints` writes); each must still match the stored event it names.
 
 Exits with status 1 when a chain is broken (a changed, missing or extra event; a seal that
 is wrong or missing where one is due, i.e. an event forged without the key; an event with
 no writing transaction), when a stream ends before the version its record or a signed
 checkpoint holds (its last events were deleted: the chain left is still valid), or when a
-snapshot does not match the event it stands at (`--deep`: nor a replay of the stream).
+snapshot does not match the event it stands at (`--deep`: nor a replay of the stream), or
+when a kept receipt is not ours or names an event the store no longer holds as it was.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import uuid
 from typing import Any
@@ -36,6 +42,9 @@ class Command(BaseCommand):
         which.add_argument("--stream", help="any stream id")
         parser.add_argument(
             "--deep", action="store_true", help="also replay each snapshot's stream to check it"
+        )
+        parser.add_argument(
+            "--receipts", help="a JSON file of kept receipts (or exported checkpoints) to check"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -79,6 +88,13 @@ class Command(BaseCommand):
                 f"BAD SNAPSHOT stream {snapshot.stream_id} {snapshot.kind} at version"
                 f" {snapshot.version}: {snapshot.reason} (ignored by readers)"
             )
+        mismatched = self._receipts_check(options["receipts"])
+        if mismatched and result.ok and not cut and not bad_snapshots:
+            raise CommandError(
+                f"{len(mismatched)} kept receipts no longer match; first: stream"
+                f" {mismatched[0].stream_id} version {mismatched[0].version}",
+                returncode=1,
+            )
         if cut and result.ok:
             raise CommandError(
                 f"{len(cut)} streams cut short ({len(bad_snapshots)} bad snapshots); first:"
@@ -103,3 +119,22 @@ class Command(BaseCommand):
         self.stdout.write(
             f"OK: {result.events_checked} events in {result.streams_checked} streams verified."
         )
+
+    def _receipts_check(self, path: str | None) -> list[eventstore.BrokenEvent]:
+        if not path:
+            return []
+        try:
+            with open(path, encoding="utf-8") as held:
+                kept = json.load(held)
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"Cannot read receipts from {path}: {exc}") from exc
+        if isinstance(kept, dict):
+            kept = kept.get("checkpoints") or [kept.get("receipt") or kept]
+        receipts = [r.get("receipt") or r for r in kept if isinstance(r, dict)]
+        mismatched = eventstore.receipts_check(receipts=[r for r in receipts if r])
+        for broken in mismatched:
+            self.stderr.write(
+                f"RECEIPT MISMATCH stream {broken.stream_id} at version {broken.version}:"
+                f" {broken.reason}"
+            )
+        return mismatched

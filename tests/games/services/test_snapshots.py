@@ -45,11 +45,17 @@ def test_loading_reads_only_the_events_since_the_latest_snapshot(played, monkeyp
 
 def test_deleted_snapshots_give_the_same_state(played, organiser):
     state, version = match_state_at(match=played)
-    view = match_view_for(match=played, user=organiser)
+    view = _without_receipt_time(match_view_for(match=played, user=organiser))
     assert eventstore.snapshot_delete(stream_id=played.stream_id) > 1
     again, again_version = match_state_at(match=played)
     assert (state_to_dict(again), again_version) == (state_to_dict(state), version)
-    assert match_view_for(match=played, user=organiser) == view
+    assert _without_receipt_time(match_view_for(match=played, user=organiser)) == view
+
+
+def _without_receipt_time(view: dict) -> dict:
+    """The receipt is signed when the view is made: its time differs, its signature not."""
+    assert view["receipt"]["signature"]
+    return {**view, "receipt": {**view["receipt"], "created_at": None}}
 
 
 def test_play_continues_without_snapshots(played):
