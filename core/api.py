@@ -32,6 +32,7 @@ ERROR_CODES: dict[int, str] = {
     415: "unsupported_media_type",
     422: "idempotency_key_reused",
     429: "throttled",
+    503: "stream_unavailable (a live stream asked of a WSGI server)",
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, serializers, status
+from rest_framework import generics, permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -53,7 +53,18 @@ def _request_id(request: Request) -> str:
 def _view_after(request: Request, saved: services.MatchResult) -> dict:
     """The caller's view of a match a service has just changed, from the state it left."""
     latest = (saved.state, saved.version)
-    return selectors.match_view_for(match=saved.match, user=request.user, latest=latest)
+    head = saved.events[-1].hash if saved.events else None  # the receipt needs no query
+    return selectors.match_view_for(
+        match=saved.match, user=request.user, latest=latest, head_hash=head
+    )
+
+
+def _page(request: Request, view: APIView, rows: list) -> Response:
+    """One page of a list in the envelope every list answers (`count`, `next`,
+    `previous`, `results`)."""
+    paginator = ApiPagination()
+    page = paginator.paginate_queryset(rows, request, view=view)
+    return paginator.get_paginated_response(page)
 
 
 def _view(request: Request, match_id: object) -> dict:
@@ -168,7 +179,7 @@ class MatchEventsApi(APIView):
         query.is_valid(raise_exception=True)
         match = selectors.match_get(match_id=match_id, user=request.user)
         events = selectors.match_events_for(
-            match=match, user=request.user, after=query.validated_data["after"]
+            match=match, user=request.user, after=query.validated_data["after"], as_players=True
         )
         paginator = ApiPagination()
         page = paginator.paginate_queryset(events, request, view=self)
@@ -270,17 +281,21 @@ DISPUTE = OpenApiParameter(
 
 
 class MatchBundleApi(APIView):
-    """The audit bundle: every event with its hash (where the caller sees it in full), the
-    deck commitments with the revealed decks and salts, and the encodings; check it with
-    `python3 -I tools/verify_bundle.py FILE`. For the match's players and organisers."""
+    """The audit bundle (GET /api/matches/{id}/audit/, also /bundle/): every event with its
+    hash (where the caller sees it in full), the deck commitments with the revealed decks
+    and salts, and the encodings; check it with `python3 -I tools/verify_match.py FILE`.
+    For the match's players, organisers and staff; anyone, signed in or not, once a match
+    of a public tournament is finished. A match the caller may not see is a 404."""
+
+    permission_classes = [permissions.AllowAny]
 
     @extend_schema(
         parameters=[MATCH_ID], responses={200: BundleSerializer, **error_responses(403, 404)}
     )
     def get(self, request: Request, match_id: str) -> Response:
-        match = selectors.match_get(match_id=match_id)
+        match = selectors.match_get(match_id=match_id, user=request.user)
         response = Response(audit.match_bundle(match=match, user=request.user))
-        response["Content-Disposition"] = f'inline; filename="match-{match.pk}-bundle.json"'
+        response["Content-Disposition"] = f'inline; filename="match-{match.pk}-audit.json"'
         return response
 
 
@@ -293,17 +308,18 @@ class MatchDisputesApi(APIView):
     """A match's dispute cases (its players and organisers); a player opens one on a hand
     or the whole match. Opening, comments and resolution are events of the match."""
 
+    pagination_class = ApiPagination  # the schema's paginated envelope, like every list
+
     @extend_schema(
-        parameters=[MATCH_ID, DisputeListQuerySerializer],
+        parameters=[MATCH_ID, DisputeListQuerySerializer, *PAGE_PARAMETERS],
         responses={200: DisputeSerializer(many=True), **error_responses(400, 403, 404)},
     )
     def get(self, request: Request, match_id: str) -> Response:
         query = DisputeListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        match = selectors.match_get(match_id=match_id)
-        return Response(
-            audit.match_disputes(match=match, user=request.user, **query.validated_data)
-        )
+        match = selectors.match_get(match_id=match_id, user=request.user)
+        cases = audit.match_disputes(match=match, user=request.user, **query.validated_data)
+        return _page(request, self, cases)
 
     @extend_schema(
         parameters=[MATCH_ID, IDEMPOTENCY_KEY_PARAMETER],
@@ -378,6 +394,8 @@ class OpenDisputesApi(APIView):
     """The open disputes of the matches the caller organises (all matches for staff),
     oldest first: the organiser's queue."""
 
-    @extend_schema(responses={200: DisputeSerializer(many=True)})
+    pagination_class = ApiPagination  # the schema's paginated envelope, like every list
+
+    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: DisputeSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        return Response(audit.disputes_open_for(user=request.user))
+        return _page(request, self, audit.disputes_open_for(user=request.user))

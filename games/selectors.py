@@ -21,7 +21,7 @@ from games.engine.events import event_from_dict
 from games.engine.match import MatchState, replay
 from games.engine.ruleset import Ruleset
 from games.engine.state import state_to_dict
-from games.engine.view import ends_hand, full_state, hands_over, public_view
+from games.engine.view import ends_hand, hands_over, public_view
 from games.models import Match, MatchDealPlan
 from players.models import Player
 from players.selectors import player_for_user
@@ -229,11 +229,16 @@ def _players(match: Match) -> list[dict[str, Any]]:
 
 
 def match_view_for(
-    *, match: Match, user: User, latest: tuple[MatchState, int] | None = None
+    *,
+    match: Match,
+    user: User,
+    latest: tuple[MatchState, int] | None = None,
+    head_hash: str | None = None,
 ) -> dict[str, Any]:
     """The body of GET /api/matches/{id}/: what this user may see, seats as player ids.
     `latest`: the match's (state, version) when the caller has it at hand (the result of
-    the service that has just saved it); otherwise it is loaded."""
+    the service that has just saved it), and `head_hash` the hash of the event at that
+    version; otherwise they are loaded."""
     if latest is not None and latest[1] == match.version:
         state, version = latest
     else:
@@ -263,53 +268,75 @@ def match_view_for(
         "stock_count": view["stock_count"],
         "legal_actions": view["legal_actions"],
         "commitment": view["commitment"],
-        "knock": _with_player_ids(view["knock"], match) if view.get("knock") else None,
+        "knock": seats_as_players(match=match, record=view["knock"]) if view.get("knock") else None,
         "hands": [_hand_for(h, match=match, auditor=auditor) for h in view["hands"]],
-        "rulings": [_with_player_ids(r, match) for r in view.get("rulings", [])],
-        "scoresheet": _scoresheet_for(match, view["scoresheet"]),
+        "rulings": [seats_as_players(match=match, record=r) for r in view.get("rulings", [])],
+        "scoresheet": scoresheet_for(match=match, sheet=view["scoresheet"]),
         "winner": pid(view["winner"]),
         "finish_reason": view["finish_reason"],
+        # What a player keeps: the head they saw, signed; a later rewrite no longer matches.
+        "receipt": eventstore.receipt_sign(
+            stream_id=match.stream_id,
+            version=version,
+            digest=head_hash if latest is not None and version == latest[1] else None,
+        )
+        if auditor
+        else None,
     }
 
 
-_SEAT_KEYS = ("knocker", "winner", "dealer", "seat")
 # Cards nobody saw face up at the table: only the players and organisers get them.
 _SECRET_KEYS = ("deck", "salt", "hands", "stock")
 
+# -- who is who ---------------------------------------------------------------------------
+# Events and the engine's state hold seats (0 and 1). What the API shows names players by
+# id: a field that names a player (`dealer`, `first_dealer`, `turn`, `knocker`, `winner`)
+# holds a player id; a record's `seat` stays the seat (0/1) and has the player's id beside
+# it as `player`; a value per player (`scores`, `bonuses`, `totals`, `games_won`, `hands`,
+# `card_counts`) is a dict by player id. The same in the match view, the replay and the
+# events API (README "Who is who").
+_PLAYER_KEYS = ("dealer", "first_dealer", "turn", "knocker", "winner")
+_PER_PLAYER_KEYS = ("scores", "bonuses", "totals", "games_won", "hands", "card_counts")
+_NESTED_KEYS = ("knock", "defence", "before", "after")
 
-def _with_player_ids(record: dict[str, Any], match: Match) -> dict[str, Any]:
+
+def seats_as_players(*, match: Match, record: dict[str, Any]) -> dict[str, Any]:
+    """`record` (an event's data, a hand record, a ruling...) with its players by id, as
+    the API shows them; nested records (knock, defence, a correction's before and after)
+    too. The record itself is not changed."""
     out = dict(record)
-    for key in _SEAT_KEYS:
+    pid = match.player_id_for_seat
+    for key in _PLAYER_KEYS:
         if key in out and (out[key] is None or type(out[key]) is int):
-            out[key] = match.player_id_for_seat(out[key])
+            out[key] = pid(out[key])
+    if type(out.get("seat")) is int:
+        out["player"] = pid(out["seat"])
+    ids = (str(match.player1_id), str(match.player2_id))
+    for key in _PER_PLAYER_KEYS:
+        value = out.get(key)
+        if isinstance(value, list | tuple) and len(value) == 2:
+            out[key] = dict(zip(ids, value, strict=True))
+    for key in _NESTED_KEYS:
+        if isinstance(out.get(key), dict):
+            out[key] = seats_as_players(match=match, record=out[key])
+    if isinstance(out.get("corrections"), list):
+        out["corrections"] = [seats_as_players(match=match, record=c) for c in out["corrections"]]
     return out
 
 
 def _hand_for(record: dict[str, Any], *, match: Match, auditor: bool) -> dict[str, Any]:
     """A finished hand: who knocked, the kind, deadwoods, melds and layoffs, points, winner
     (players by id); deck, salt and both hands only for auditors."""
-    out = _with_player_ids(record, match)
-    for key in ("knock", "defence"):
-        if isinstance(out.get(key), dict):
-            out[key] = _with_player_ids(out[key], match)
-    if out.get("corrections"):
-        # Each crossed-out entry and its replacement, players by id like the rest.
-        out["corrections"] = [
-            {
-                **c,
-                "before": _with_player_ids(c.get("before") or {}, match),
-                "after": _with_player_ids(c.get("after") or {}, match),
-            }
-            for c in out["corrections"]
-        ]
+    out = seats_as_players(match=match, record=record)
     if not auditor:
         for key in _SECRET_KEYS:
             out.pop(key, None)
     return out
 
 
-def _scoresheet_for(match: Match, sheet: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Each game's totals per player (by id), whether it is closed and who won it."""
+def scoresheet_for(*, match: Match, sheet: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The engine's scoresheet (`scoresheet_to_dict`) as the API shows it: each game's
+    totals per player (by id), whether it is closed and who won it."""
     if not sheet:
         return sheet
     ids = [match.player1_id, match.player2_id]
@@ -331,12 +358,17 @@ def _scoresheet_for(match: Match, sheet: dict[str, Any] | None) -> dict[str, Any
     }
 
 
-def match_events_for(*, match: Match, user: User, after: int = 0) -> list[dict[str, Any]]:
+def match_events_for(
+    *, match: Match, user: User, after: int = 0, as_players: bool = False
+) -> list[dict[str, Any]]:
     """The stream as this user may see it. While a hand is in play nothing reveals a card
     of the stock or of the opponent's hand: a deal shows only its commitment, a draw from
     the stock shows the card to the drawer only. Once the hand is over (ended, or cut short
     by the end of the match: cancelled, forfeited, resigned) its players and organisers
-    also see the deck and salt (to check the commitment) and every card drawn in it."""
+    also see the deck and salt (to check the commitment) and every card drawn in it.
+    `as_players`: each event's data with its players by id (`seats_as_players`), as the
+    events API and the stream show it; without, the data as stored (seats), which the
+    audit compares with the stored events and hashes."""
     recorded = eventstore.load(stream_id=match.stream_id)
     seat = match_seat_for(user=user, match=match)
     auditor = _may_audit(user=user, match=match, seat=seat)
@@ -348,13 +380,11 @@ def match_events_for(*, match: Match, user: User, after: int = 0) -> list[dict[s
         if e.version <= after:
             continue
         revealed = auditor and hand in ended
+        data = _event_data_for(e.type, e.data, seat=seat, revealed=revealed)
+        if as_players:
+            data = seats_as_players(match=match, record=data)
         out.append(
-            {
-                "version": e.version,
-                "type": e.type,
-                "data": _event_data_for(e.type, e.data, seat=seat, revealed=revealed),
-                "recorded_at": e.recorded_at,
-            }
+            {"version": e.version, "type": e.type, "data": data, "recorded_at": e.recorded_at}
         )
     return out
 
@@ -398,8 +428,27 @@ def match_replay(*, match: Match, user: User, version: int) -> dict[str, Any]:
         "id": str(match.id),
         "version": version,
         "preset_deals": match_has_preset_deals(match=match),
-        "state": full_state(state),
+        "state": _replay_state(match, state),
     }
+
+
+def _replay_state(match: Match, state: MatchState) -> dict[str, Any]:
+    """The whole state, hidden cards included, with its players by id as in the match's
+    view: `hands` and `card_counts` by player id, `picked_up` as [{"player", "card"}], the
+    scoresheet, hand records, rulings and disputes shaped as the view shapes them."""
+    raw = state_to_dict(state)
+    out = seats_as_players(match=match, record=raw)
+    out["card_counts"] = seats_as_players(
+        match=match, record={"card_counts": [len(h) for h in raw["hands"]]}
+    )["card_counts"]
+    out["picked_up"] = [
+        {"player": match.player_id_for_seat(seat), "card": card} for seat, card in raw["picked_up"]
+    ]
+    out["scoresheet"] = scoresheet_for(match=match, sheet=raw["scoresheet"])
+    out["hand_results"] = [_hand_for(h, match=match, auditor=True) for h in raw["hand_results"]]
+    for key in ("rulings", "disputes"):
+        out[key] = [seats_as_players(match=match, record=r) for r in raw[key]]
+    return out
 
 
 def matches_cut_short(*, stream_id: str | None = None) -> list[tuple[str, int, int]]:

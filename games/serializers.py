@@ -238,10 +238,14 @@ class HandResultSerializer(serializers.Serializer):
     deck = serializers.ListField(child=serializers.CharField(), required=False)
     salt = serializers.CharField(required=False)
     commitment = serializers.CharField(required=False)
-    hands = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField()), required=False
+    hands = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="Each player's cards at the end of the hand, by player id.",
     )
-    knock = serializers.DictField(allow_null=True, required=False)
+    knock = serializers.DictField(
+        allow_null=True, required=False, help_text="`seat` (0/1) and `player` (id) who knocked."
+    )
     defence = serializers.DictField(allow_null=True, required=False)
 
 
@@ -259,8 +263,18 @@ class ScoresheetSerializer(serializers.Serializer):
     totals = serializers.DictField(child=serializers.IntegerField())
 
 
+class CheckpointSerializer(serializers.Serializer):
+    stream_id = serializers.CharField()
+    version = serializers.IntegerField()
+    hash = serializers.CharField()
+    signature = serializers.CharField(help_text="HMAC-SHA256 under the server's chain key.")
+    created_at = serializers.DateTimeField()
+
+
 class MatchViewSerializer(serializers.Serializer):
-    """A match as the caller may see it. Seats are given as player ids."""
+    """A match as the caller may see it. Fields that name a player (`dealer`, `turn`,
+    `winner`, `knocker`) hold player ids; a record's `seat` is the seat (0/1), with the
+    player's id beside it as `player`; scores are dicts by player id."""
 
     id = serializers.UUIDField()
     version = serializers.IntegerField()
@@ -274,9 +288,11 @@ class MatchViewSerializer(serializers.Serializer):
     players = MatchPlayerSerializer(many=True)
     hand_number = serializers.IntegerField()
     phase = serializers.CharField()
-    dealer = serializers.IntegerField(allow_null=True)
-    turn = serializers.IntegerField(allow_null=True, help_text="The player whose move it is.")
-    your_seat = serializers.IntegerField(allow_null=True)
+    dealer = serializers.IntegerField(allow_null=True, help_text="The dealer (player id).")
+    turn = serializers.IntegerField(
+        allow_null=True, help_text="The player whose move it is (player id)."
+    )
+    your_seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat (0/1).")
     your_cards = serializers.ListField(
         child=serializers.CharField(), allow_null=True, help_text="Your own cards only."
     )
@@ -286,12 +302,27 @@ class MatchViewSerializer(serializers.Serializer):
     stock_count = serializers.IntegerField()
     legal_actions = LegalActionSerializer(many=True)
     commitment = serializers.CharField(allow_null=True)
-    knock = serializers.DictField(allow_null=True, required=False)
+    knock = serializers.DictField(
+        allow_null=True,
+        required=False,
+        help_text="The knock being scored: `seat` (0/1), `player` (id), melds, deadwood.",
+    )
     hands = HandResultSerializer(many=True)
-    rulings = serializers.ListField(child=serializers.DictField(), required=False)
+    rulings = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Each ruling: `type`, `reason`, `by`; `seat` and `player` (id) for a score"
+        " adjustment or a resignation, `winner` (id) for a forfeit.",
+    )
     scoresheet = ScoresheetSerializer(allow_null=True)
     winner = serializers.IntegerField(allow_null=True)
     finish_reason = serializers.CharField(allow_null=True)
+    receipt = CheckpointSerializer(
+        allow_null=True,
+        help_text="For the match's players and organisers: the stream head at `version`,"
+        " signed (a checkpoint). Keep it: `verify_events --receipts` names a later rewrite"
+        " of the history that no longer matches it.",
+    )
 
 
 class MatchSummarySerializer(serializers.Serializer):
@@ -325,7 +356,12 @@ class MatchSummarySerializer(serializers.Serializer):
 class EventSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     type = serializers.CharField()
-    data = serializers.DictField(help_text="Hidden cards are absent or null for this caller.")
+    data = serializers.DictField(
+        help_text="The event's data as stored, with players by id: `dealer`, `first_dealer`,"
+        " `knocker` and `winner` are player ids, a `seat` (0/1) has `player` (id) beside it,"
+        " `scores` and `bonuses` are dicts by player id. Hidden cards are absent or null"
+        " for this caller."
+    )
     recorded_at = serializers.DateTimeField()
 
 
@@ -342,15 +378,11 @@ class ReplaySerializer(serializers.Serializer):
     preset_deals = serializers.BooleanField(
         help_text="An organiser chose this match's deals (a seed or decks): never a tournament's."
     )
-    state = serializers.DictField(help_text="Both hands, stock, discard pile, scoresheet.")
-
-
-class CheckpointSerializer(serializers.Serializer):
-    stream_id = serializers.CharField()
-    version = serializers.IntegerField()
-    hash = serializers.CharField()
-    signature = serializers.CharField(help_text="HMAC-SHA256 under the server's chain key.")
-    created_at = serializers.DateTimeField()
+    state = serializers.DictField(
+        help_text="Everything at that version: `hands` and `card_counts` by player id, stock"
+        " (top first), discard pile, deck and salt; `dealer`, `turn`, `winner` as player ids;"
+        " `scoresheet` as in the match view; `hand_results` as the view's `hands`."
+    )
 
 
 class VerifySerializer(serializers.Serializer):

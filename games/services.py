@@ -19,6 +19,7 @@ from core.transactions import write_service, write_service_of
 from games import projections, repository
 from games.engine import actions as A
 from games.engine.cards import FULL_DECK, validate_deck
+from games.engine.errors import NotYourTurnError
 from games.engine.match import decide, needs_deal, start_match
 from games.engine.ruleset import Ruleset
 from games.engine.state import MatchState
@@ -70,7 +71,7 @@ def match_create_in_tx(
     else:
         dealer = match.seat_of(first_dealer.pk)
         if dealer is None:
-            raise ValidationError("the first dealer must be one of the players", code="dealer")
+            raise not_a_player_error("first_dealer", "the first dealer must be one of the players")
     match.save()
     organiser_ids = sorted({u.pk for u in organisers})
     match.organisers.set(organiser_ids)
@@ -118,7 +119,13 @@ def match_play_in_tx(*, write: MatchWrite, seat: int, action: dict, request_id: 
     unsaved: the caller saves (`match_act`, or a bot batch that saves many at once)."""
     player_id = write.match.player_id_for_seat(seat)
     meta = _meta(actor=f"player:{player_id}", request_id=request_id)
-    write.record(decide(write.state, _player_action(seat, action)), meta)
+    try:
+        events = decide(write.state, _player_action(seat, action))
+    except NotYourTurnError as exc:
+        # The engine knows seats only; the caller is told whose move it is by name.
+        other = write.match.player2 if seat == 0 else write.match.player1
+        raise NotYourTurnError(f"it is {other.name}'s move", rule=exc.rule) from None
+    write.record(events, meta)
     _deal_if_needed(write)
 
 
@@ -183,7 +190,7 @@ def match_record_hand_in_tx(
     else:
         seat = match.seat_of(knocker.pk) if knocker is not None else None
         if seat is None:
-            raise ValidationError("the knocker must be a player of the match", code="knocker")
+            raise not_a_player_error("knocker", "the knocker must be a player of the match")
         if not _is_count(knocker_deadwood) or not _is_count(defender_deadwood):
             raise ValidationError(
                 "knocker_deadwood and defender_deadwood are counts of 0 or more",
@@ -254,6 +261,12 @@ match_rule = write_service_of(
     name="match_rule",
     doc="`match_rule_in_tx` as an entry point: the outermost transaction of its own.",
 )
+
+
+def not_a_player_error(field: str, message: str) -> ValidationError:
+    """A field that names a player holds someone who does not play in the match: the
+    documented `validation_error`, the field named in `fields`, `reason` not_a_player."""
+    return ValidationError(message, extra={"fields": {field: [message]}, "reason": "not_a_player"})
 
 
 def _check_version(write: MatchWrite, expected_version: int | None) -> None:
@@ -327,9 +340,8 @@ def _correction(match: Match, reason: str, who: str, entry: _HandEntry) -> A.Act
         return A.CorrectHand(hand_number=entry.hand_number, reason=reason, by=who, drawn=True)
     seat = match.seat_of(entry.knocker.pk) if entry.knocker is not None else None
     if seat is None:
-        raise ValidationError(
-            "correct_hand needs the knocker, a player of the match (or drawn: true)",
-            code="knocker",
+        raise not_a_player_error(
+            "knocker", "correct_hand needs the knocker, a player of the match (or drawn: true)"
         )
     if not _is_count(entry.knocker_deadwood) or not _is_count(entry.defender_deadwood):
         raise ValidationError(

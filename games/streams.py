@@ -27,7 +27,7 @@ from games.serializers import EventSerializer
 def _batch(*, match_id: str, user: Any, after: int, with_view: bool) -> tuple[list[bytes], int]:
     """The messages after version `after` for this viewer, and the version they reach."""
     match = selectors.match_get(match_id=match_id)
-    events = selectors.match_events_for(match=match, user=user, after=after)
+    events = selectors.match_events_for(match=match, user=user, after=after, as_players=True)
     messages = [live.sse(EventSerializer(e).data, event="event", id=e["version"]) for e in events]
     if events or with_view:
         messages.append(live.sse(selectors.match_view_for(match=match, user=user), event="view"))

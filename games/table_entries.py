@@ -39,7 +39,10 @@ def _action(match: Match, entry: dict[str, Any]) -> A.Action:
     knocker = entry.get("knocker")
     seat = match.seat_of(knocker.pk) if knocker is not None else None
     if seat is None:
-        raise ValidationError("the knocker must be a player of the match", code="knocker")
+        raise ValidationError(
+            "the knocker must be a player of the match",
+            extra={"fields": {"knocker": ["not a player of the match"]}, "reason": "not_a_player"},
+        )
     counts = (entry.get("knocker_deadwood"), entry.get("defender_deadwood"))
     if any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in counts):
         raise ValidationError(

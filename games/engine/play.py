@@ -50,7 +50,7 @@ def _require_turn(state: MatchState, seat: int) -> None:
     if seat not in (0, 1):
         raise IllegalActionError(f"there is no seat {seat!r}", rule="seats")
     if seat != state.turn:
-        raise NotYourTurnError(f"it is seat {state.turn}'s move", rule="5 a normal turn")
+        raise NotYourTurnError("it is the other player's move", rule="5 a normal turn")
 
 
 def decide_pass(state: MatchState, action: Pass) -> list[Event]:

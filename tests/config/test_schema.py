@@ -110,6 +110,10 @@ def test_schemathesis_finds_no_server_errors_or_schema_mismatches(
         operation = result.ok()
         if not operation.path.startswith(area):
             continue
+        if operation.path.endswith("/stream/"):
+            # Live streams are served under ASGI only (this app is WSGI, in process): their
+            # schema is checked by test_schema_streams.py, their behaviour by tests/live/.
+            continue
         for who, token in tokens.items():
             for mode, examples in EXAMPLES.items():
                 error = _fuzz(operation, token, mode, examples, ids)

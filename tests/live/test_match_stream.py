@@ -66,7 +66,8 @@ def test_a_player_follows_the_match_and_never_sees_the_opponents_cards(server):
     assert [m.event for m in first] == ["event", "event", "view"]
     _play(match, [alice, bob], 8)
     match.refresh_from_db()
-    expected = selectors.match_events_for(match=match, user=alice.user)
+    # As the events API shows them: players by id (README "Who is who").
+    expected = selectors.match_events_for(match=match, user=alice.user, as_players=True)
     messages = []
     while not messages or messages[-1].id != expected[-1]["version"]:
         message = follower.next()

@@ -156,7 +156,12 @@ class TestActions:
         assert hand["knocker_deadwood"] == 1
         assert hand["points"] == hand["defender_deadwood"] - 1
         ben_final = sorted([*BEN[:-1], UPCARD])  # KD was the knock discard
-        assert sorted(map(sorted, hand["hands"])) == sorted([ben_final, sorted(ANN)])
+        # Each player's cards by player id (README "Who is who").
+        assert {k: sorted(v) for k, v in hand["hands"].items()} == {
+            str(ben.id): ben_final,
+            str(match["players"][0]["id"]): sorted(ANN),
+        }
+        assert hand["knock"]["seat"] == 1 and hand["knock"]["player"] == ben.id
         assert body["scoresheet"]["games"][0]["scores"][str(ben.id)] == hand["points"]
 
     def test_knock_without_melds(self, match, bob_client):
@@ -264,7 +269,10 @@ class TestFollowAndAudit:
         replay = alice_client.get(f"/api/matches/{mid}/replay/?version=3")
         assert replay.status_code == 200, replay.json()
         state = replay.json()["state"]
-        assert sorted(state["hands"][1]) == sorted(BEN + [UPCARD])
+        ben = str(match["players"][1]["id"])  # by player id, as in the match's view
+        assert sorted(state["hands"][ben]) == sorted(BEN + [UPCARD])
+        assert state["dealer"] == match["dealer"] and state["turn"] == match["turn"]
+        assert set(state["scoresheet"]["totals"]) == {str(p["id"]) for p in match["players"]}
         assert organiser_client.get(f"/api/matches/{mid}/replay/?version=3").status_code == 200
 
     def test_no_replay_of_a_live_hand(self, match, bob_client, make_player):

@@ -64,7 +64,10 @@ def test_adjusting_a_score(match, alice, bob, organiser):
     before = match_replay(match=match, user=organiser, version=last.version - 1)["state"]
     replayed = match_replay(match=match, user=organiser, version=last.version)["state"]
     assert before["rulings"] == [] and replayed["rulings"][-1]["type"] == "ScoreAdjusted"
-    assert replayed["scoresheet_view"]["games"][0]["scores"] == [15, 0]
+    players = [str(match.player1_id), str(match.player2_id)]
+    assert replayed["scoresheet"]["games"][0]["scores"] == dict(zip(players, [15, 0], strict=True))
+    adjusted = replayed["rulings"][-1]
+    assert (adjusted["seat"], adjusted["player"]) == (0, match.player1_id)
 
 
 def test_forfeit_finishes_the_match_and_signals_after_commit(

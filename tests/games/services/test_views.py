@@ -111,7 +111,7 @@ def test_replay_needs_the_hand_to_have_ended(match, bob, organiser):
     _finish_first_hand(match, bob)
     replayed = match_replay(match=match, user=organiser, version=3)
     state = replayed["state"]
-    assert sorted(state["hands"][1]) == sorted(KNOCKER + ["QS"])
+    assert sorted(state["hands"][str(bob.id)]) == sorted(KNOCKER + ["QS"])
     assert len(state["stock"]) == 31 and state["discard_pile"] == []
     with pytest.raises(PermissionDeniedError):
         match_replay(match=match, user=UserFactory(), version=3)

@@ -13,6 +13,8 @@
   if (asked >= 1 && asked <= events.length) { index = asked - 1; }  // ?version=N (from the admin)
 
   function $(id) { return document.getElementById(id); }
+  // Event data is shown as stored (seats 0/1: the page recomputes the events' hashes); the
+  // tables after each event (`e.table`) and the hand records name players by id.
   function seatName(seat) {
     return seat === null || seat === undefined ? "—" : esc(data.players[seat].name);
   }
@@ -104,10 +106,10 @@
 
   // --- the table ---------------------------------------------------------------------------
   function seatHtml(t, seat) {
-    var p = data.players[seat], hand = t.hands[seat], count = t.card_counts[seat];
+    var p = data.players[seat], key = String(p.id), hand = t.hands[key], count = t.card_counts[key];
     var tags = [];
-    if (t.dealer === seat) { tags.push('<span class="badge">dealer</span>'); }
-    if (t.turn === seat && ["upcard", "draw", "discard"].indexOf(t.phase) >= 0) { tags.push('<span class="badge turn">to play</span>'); }
+    if (t.dealer === p.id) { tags.push('<span class="badge">dealer</span>'); }
+    if (t.turn === p.id && ["upcard", "draw", "discard"].indexOf(t.phase) >= 0) { tags.push('<span class="badge turn">to play</span>'); }
     if (data.your_seat === seat) { tags.push('<span class="badge">you</span>'); }
     var shown;
     if (hand) { shown = C.cardsHtml(hand); }
@@ -126,10 +128,10 @@
       (pile.length > top.length ? '<span class="muted">' + (pile.length - top.length) + " more · </span>" : "") +
       C.cardsHtml(top.slice(0, -1), "under") + C.cardSvg(top[top.length - 1], t.upcard ? "upcard" : "top") +
       (t.upcard ? ' <span class="badge">upcard</span>' : "") : '<span class="muted">empty</span>';
-    var note = "";
+    var note = "", ids = data.players.map(function (p) { return String(p.id); });
     if (data.mode === "table") { note = "A table match: hands are played at the table, only their results are recorded."; }
-    else if (!t.card_counts[0] && !t.card_counts[1]) { note = "No hand in play at this point (the table is cleared once a hand is scored: step back to see how it ended)."; }
-    else if (t.hands[0] && t.hands[1]) { note = "This hand is over: both hands are shown."; }
+    else if (!t.card_counts[ids[0]] && !t.card_counts[ids[1]]) { note = "No hand in play at this point (the table is cleared once a hand is scored: step back to see how it ended)."; }
+    else if (t.hands[ids[0]] && t.hands[ids[1]]) { note = "This hand is over: both hands are shown."; }
     else if (data.your_seat !== null) { note = "The hand is in play at this point: you see only your own cards."; }
     else { note = "Players' cards are shown to the match's players and organisers once a hand is over."; }
     $("table-note").textContent = note;
@@ -137,13 +139,14 @@
 
   function drawScoresheet(t) {
     var s = t.scoresheet, names = data.players.map(function (p) { return esc(p.name); });
+    var ids = data.players.map(function (p) { return String(p.id); });
     var rows = s.games.map(function (g) {
-      return "<tr><td>Game " + g.game + '</td><td class="num">' + g.totals[0] + '</td><td class="num">' + g.totals[1] +
-        "</td><td>" + (g.winner === null ? "open" : seatName(g.winner)) + "</td></tr>";
+      return "<tr><td>Game " + g.game + '</td><td class="num">' + g.scores[ids[0]] + '</td><td class="num">' + g.scores[ids[1]] +
+        "</td><td>" + (g.winner === null ? "open" : idName(g.winner)) + "</td></tr>";
     }).join("");
     $("scoresheet").innerHTML = "<table><tr><th>Game</th><th class=\"num\">" + names[0] + "</th><th class=\"num\">" + names[1] +
-      "</th><th>Winner</th></tr>" + rows + '<tr><td>Games won</td><td class="num">' + s.games_won[0] + '</td><td class="num">' +
-      s.games_won[1] + "</td><td></td></tr></table>";
+      "</th><th>Winner</th></tr>" + rows + '<tr><td>Games won</td><td class="num">' + s.games_won[ids[0]] + '</td><td class="num">' +
+      s.games_won[ids[1]] + "</td><td></td></tr></table>";
   }
 
   function show(i) {

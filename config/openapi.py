@@ -1,0 +1,117 @@
+"""The live streams in the OpenAPI schema. They are async Django views (games/streams.py,
+tournaments/streams.py), not DRF views, so drf-spectacular does not find them by itself;
+this postprocessing hook (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]) describes them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.api import ERROR_CODES
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+
+_MESSAGES = (
+    "Server-sent events (`text/event-stream`), open until the client leaves. Each stored"
+    " event is a message `event: event` whose `id:` is its version in the stream and whose"
+    " `data:` is one row of the matching `/events/` list as the caller may see it."
+    " {extra}A comment line `: keep-alive` comes every 15 s when nothing else does."
+    " Resume with `Last-Event-ID` (or `?after=N`): the stream starts after that version,"
+    " from the event store, so nothing is lost; without either it starts at the beginning."
+    " Served by the ASGI service only: a WSGI server answers 503 `stream_unavailable`."
+)
+
+_STREAMS: dict[str, dict[str, Any]] = {
+    "/api/matches/{match_id}/stream/": {
+        "operationId": "matches_stream_retrieve",
+        "tag": "matches",
+        "summary": "Follow a match live: its events and the caller's view",
+        "extra": "After each batch of events, and once on connecting, a message `event: view`"
+        " carries the caller's view, as `GET /api/matches/{id}/` answers it. ",
+        "path": {
+            "name": "match_id",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string", "format": "uuid"},
+            "description": "The match's id.",
+        },
+        "errors": (400, 401, 404, 429, 503),
+        "anonymous": False,
+    },
+    "/api/tournaments/{tournament_id}/stream/": {
+        "operationId": "tournaments_stream_retrieve",
+        "tag": "tournaments",
+        "summary": "Follow a tournament live: pairings, results, standings, the round clock",
+        "extra": "",
+        "path": {
+            "name": "tournament_id",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "integer"},
+            "description": "The tournament's id.",
+        },
+        "errors": (400, 401, 404, 429, 503),
+        "anonymous": True,
+    },
+}
+
+_RESUME = [
+    {
+        "name": "Last-Event-ID",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "The id of the last message received: the stream resumes after it"
+        " (a browser's EventSource sends it by itself when it reconnects).",
+    },
+    {
+        "name": "after",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "As Last-Event-ID, for clients that cannot set headers.",
+    },
+]
+
+_SSE_EXAMPLE = "id: 3\nevent: event\ndata: {...}\n\n: keep-alive\n\n"
+
+
+def _operation(spec: dict[str, Any], security: list[dict[str, Any]]) -> dict[str, Any]:
+    errors = {
+        str(code): {
+            "content": {"application/json": {"schema": ERROR_REF}},
+            "description": f"Error codes: {ERROR_CODES[code]}",
+        }
+        for code in spec["errors"]
+    }
+    return {
+        "operationId": spec["operationId"],
+        "summary": spec["summary"],
+        "description": _MESSAGES.format(extra=spec["extra"]),
+        "parameters": [spec["path"], *_RESUME],
+        "tags": [spec["tag"]],
+        "security": [*security, {}] if spec["anonymous"] else security,
+        "responses": {
+            "200": {
+                "content": {
+                    "text/event-stream": {
+                        "schema": {"type": "string"},
+                        "example": _SSE_EXAMPLE,
+                    }
+                },
+                "description": "The stream of messages (server-sent events).",
+            },
+            **errors,
+        },
+    }
+
+
+def add_live_streams(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
+    """drf-spectacular postprocessing hook: the two stream endpoints, each next to the
+    `/events/` list it follows (same tag, same security)."""
+    paths = result.setdefault("paths", {})
+    security = [{"tokenAuth": []}, {"cookieAuth": []}]
+    for path, spec in _STREAMS.items():
+        events = paths.get(path.replace("/stream/", "/events/"), {}).get("get", {})
+        known = [s for s in events.get("security", security) if s]
+        paths[path] = {"get": _operation(spec, known or security)}
+    return result
