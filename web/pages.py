@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from core.errors import NotFoundError
+from games.audit import match_disputes, match_may_audit
 from games.selectors import match_get, match_hand_rows
 from tournaments.selectors import (
     match_followable,
@@ -39,7 +40,16 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
     standings = tournament_standings(tournament=tournament).select_related("player")
     context = {"tournament": tournament, "rounds": rounds, "standings": standings}
-    return render(request, "pages/tournament.html", context)
+    return render(request, _live("pages/tournament.html", request), context)
+
+
+def _live(template: str, request: HttpRequest) -> str:
+    """The page, or only its live part (`pages/_<name>_live.html`) when web/live.js asks
+    for it again after an event of the page's stream (it sends HX-Request)."""
+    if request.headers.get("HX-Request"):
+        folder, _, name = template.rpartition("/")
+        return f"{folder}/_{name.removesuffix('.html')}_live.html"
+    return template
 
 
 def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
@@ -53,8 +63,35 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
     names = {0: match.player1.name, 1: match.player2.name}
     for hand in hands:
         hand.correction_lines = [_correction_line(c, names) for c in hand.corrections or []]
-    context = {"match": match, "games": _games(match), "hands": hands}
-    return render(request, "pages/match.html", context)
+    context = {
+        "match": match,
+        "games": _games(match),
+        "hands": hands,
+        "disputes": _disputes(match, request.user, names),
+        "zone": _zone(match),
+    }
+    return render(request, _live("pages/match.html", request), context)
+
+
+def _zone(match: Any) -> Any:
+    """The tournament whose zone the match's times are shown in, or "UTC" for a match
+    outside any tournament."""
+    # A match outside a tournament has no pairing (the reverse one-to-one raises an
+    # AttributeError subclass, which getattr's default covers).
+    pairing = getattr(match, "tournament_pairing", None)
+    return pairing.round.tournament if pairing is not None else "UTC"
+
+
+def _disputes(match: Any, user: Any, names: dict[int, str]) -> list[dict[str, Any]] | None:
+    """The match's dispute cases with their outcomes, for its players and organisers only
+    (None for anyone else: a spectator sees no statement)."""
+    if not match_may_audit(user=user, match=match):
+        return None
+    by_id = {match.player1_id: names[0], match.player2_id: names[1]}
+    return [
+        {**case, "player_name": by_id.get(case["player"], "?")}
+        for case in match_disputes(match=match, user=user)
+    ]
 
 
 def _entry_text(entry: dict[str, Any], names: dict[int, str]) -> str:

@@ -233,3 +233,102 @@ class HandForm(forms.Form):
 
 class CorrectionForm(HandForm):
     reason = forms.CharField(max_length=500)
+
+
+# -- answering a dispute (web.desk.disputes) -----------------------------------------------
+
+RULINGS = [
+    ("void_hand", "Void a hand"),
+    ("correct_hand", "Correct a hand (table matches)"),
+    ("adjust_score", "Adjust a score"),
+    ("forfeit", "Forfeit: the match to one player"),
+]
+
+
+class CommentForm(forms.Form):
+    comment = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class DismissForm(forms.Form):
+    reason = forms.CharField(max_length=1000, label="Why it is dismissed")
+
+
+class RulingForm(forms.Form):
+    """A dispute resolved with a ruling: the ruling's kind and what it needs; the reason is
+    both the ruling's and the resolution's. The service checks the rules again."""
+
+    type = forms.ChoiceField(choices=RULINGS, label="Ruling")
+    hand_number = forms.IntegerField(min_value=1, max_value=10_000, required=False, label="Hand")
+    result = forms.ChoiceField(choices=[], required=False, label="Corrected result")
+    gin = forms.BooleanField(required=False)
+    knocker_deadwood = forms.IntegerField(min_value=0, max_value=200, required=False)
+    defender_deadwood = forms.IntegerField(min_value=0, max_value=200, required=False)
+    player = forms.ChoiceField(
+        choices=[],
+        required=False,
+        label="Player",
+        help_text="Adjust: whose score. Forfeit: the winner.",
+    )
+    game = forms.TypedChoiceField(
+        choices=[("", "—"), (1, "Game 1"), (2, "Game 2"), (3, "Game 3")],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    points = forms.IntegerField(min_value=-100_000, max_value=100_000, required=False)
+    reason = forms.CharField(max_length=1000)
+
+    NEEDS = {
+        "void_hand": ("hand_number",),
+        "correct_hand": ("hand_number", "result"),
+        "adjust_score": ("player", "game", "points"),
+        "forfeit": ("player",),
+    }
+
+    def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["result"].choices = [
+            ("", "—"),
+            ("p1", f"{names[0]} knocked"),
+            ("p2", f"{names[1]} knocked"),
+            ("drawn", "Drawn hand"),
+        ]
+        self.fields["player"].choices = [("", "—"), ("p1", names[0]), ("p2", names[1])]
+        for name in ("hand_number", "knocker_deadwood", "defender_deadwood", "points"):
+            self.fields[name].widget.attrs.update(inputmode="numeric")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in self.NEEDS.get(data.get("type", ""), ()):
+            if data.get(name) in (None, ""):
+                self.add_error(name, "needed for this ruling")
+        if data.get("type") == "correct_hand" and data.get("result") in ("p1", "p2"):
+            if data.get("gin") and data.get("knocker_deadwood") is None:
+                data["knocker_deadwood"] = 0
+            for name in ("knocker_deadwood", "defender_deadwood"):
+                if data.get(name) is None:
+                    self.add_error(name, "needed unless the hand was drawn")
+        return data
+
+    def ruling(self, players: tuple[Any, Any]) -> dict[str, Any]:
+        """The ruling's arguments, as `games.services.match_rule` takes them."""
+        d = self.cleaned_data
+        out: dict[str, Any] = {"type": d["type"], "reason": d["reason"]}
+        pick = {"p1": players[0], "p2": players[1]}
+        if d["type"] in ("void_hand", "correct_hand"):
+            out["hand_number"] = d["hand_number"]
+        if d["type"] == "correct_hand":
+            if d["result"] == "drawn":
+                out["drawn"] = True
+            else:
+                out |= {
+                    "knocker": pick[d["result"]],
+                    "gin": bool(d.get("gin")),
+                    "knocker_deadwood": d["knocker_deadwood"],
+                    "defender_deadwood": d["defender_deadwood"],
+                }
+        if d["type"] in ("adjust_score", "forfeit"):
+            out["player"] = pick[d["player"]]
+        if d["type"] == "adjust_score":
+            out |= {"game": d["game"], "points": d["points"]}
+        return out

@@ -28,6 +28,7 @@ from tournaments.selectors import (
     user_can_organise,
 )
 from web.desk.access import FORM_ERRORS, LOGIN_URL, desk_tournament, error_message
+from web.desk.cases import match_disputes_open, tournament_disputes_open
 from web.desk.forms import CorrectionForm, HandForm, ReasonForm
 
 STATUS_LABELS = {
@@ -72,15 +73,17 @@ def _clock(round_: Any, now: dt.datetime) -> dict[str, Any]:
     return {"left": left, "late": round_.deadline is not None and now > round_.deadline}
 
 
-def _round_context(tournament: Any, number: int) -> dict[str, Any]:
+def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
     round_ = _round(tournament, number)
     now = timezone.now()
     tables = []
     pairings = list(tournament_pairings(tournament=tournament, round_number=number))
     entries = table_entries_open(match_ids=[p.match_id for p in pairings if p.match_id])
+    disputes = tournament_disputes_open(tournament=tournament, user=user)
     for p in pairings:
         status = table_status(p, now, entries.get(str(p.match_id)))
-        tables.append({"p": p, "status": status, "label": STATUS_LABELS[status]})
+        cases = [d for d in disputes if d["match"] == str(p.match_id)]
+        tables.append({"p": p, "status": status, "label": STATUS_LABELS[status], "cases": cases})
     counts: dict[str, int] = {}
     for t in tables:
         counts[t["status"]] = counts.get(t["status"], 0) + 1
@@ -101,12 +104,13 @@ def _round_context(tournament: Any, number: int) -> dict[str, Any]:
         and tournament.status != "finished",
         "repair_form": ReasonForm(),
         "corrected": results_corrected_after_pairing(tournament=tournament, round_number=number),
+        "disputes_open": len(disputes),
     }
 
 
 @desk_tournament
 def round_view(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
-    context = _round_context(tournament, number)
+    context = _round_context(tournament, number, request.user)
     template = "desk/_round_tables.html" if request.headers.get("HX-Request") else "desk/round.html"
     return render(request, template, context)
 
@@ -128,7 +132,11 @@ def round_repair(request: HttpRequest, tournament: Any, number: int) -> HttpResp
             return redirect("desk-round", tournament_id=tournament.pk, number=number)
         except FORM_ERRORS as exc:
             error = error_message(exc)
-    context = {**_round_context(tournament, number), "repair_form": form, "error": error}
+    context = {
+        **_round_context(tournament, number, request.user),
+        "repair_form": form,
+        "error": error,
+    }
     return render(request, "desk/round.html", context, status=400)
 
 
@@ -144,7 +152,7 @@ def round_pair_next(request: HttpRequest, tournament: Any, number: int) -> HttpR
             reason="paired from the desk",
         )
     except FORM_ERRORS as exc:
-        context = {**_round_context(tournament, number), "error": error_message(exc)}
+        context = {**_round_context(tournament, number, request.user), "error": error_message(exc)}
         return render(request, "desk/round.html", context, status=400)
     tournament.refresh_from_db()
     return redirect("desk-round", tournament_id=tournament.pk, number=tournament.current_round)
@@ -209,6 +217,7 @@ def table_view(request: HttpRequest, tournament: Any, number: int, table: int) -
     pairing = _pairing(tournament, number, table)
     context = _table_context(tournament, number, pairing)
     if request.method != "POST":
+        context["cases"] = match_disputes_open(match=context["match"], user=request.user)
         return render(request, "desk/table.html", context)
     match = context["match"]
     form = HandForm(request.POST, names=(match.player1.name, match.player2.name))

@@ -25,6 +25,7 @@ from web.desk.access import (
     desk_user,
     error_message,
 )
+from web.desk.cases import tournament_disputes_open
 from web.desk.forms import AddPlayerForm, PasteNamesForm, TournamentCreateForm, WalkInForm
 
 
@@ -87,7 +88,11 @@ def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
 
 @desk_tournament
 def tournament_desk(request: HttpRequest, tournament: Any) -> HttpResponse:
-    return render(request, "desk/tournament.html", _tournament_context(tournament))
+    context = _tournament_context(tournament)
+    context["disputes_open"] = len(
+        tournament_disputes_open(tournament=tournament, user=request.user)
+    )
+    return render(request, "desk/tournament.html", context)
 
 
 def _again(request: HttpRequest, tournament: Any, **forms: Any) -> HttpResponse:

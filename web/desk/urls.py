@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.desk import prints, rounds, setup
+from web.desk import disputes, prints, rounds, setup
 
 T = "<int:tournament_id>/"
 R = T + "rounds/<int:number>/"
@@ -29,6 +29,12 @@ urlpatterns = [
     path(T + "standings.csv", prints.standings_csv, name="desk-standings-csv"),
     path(T + "results.csv", prints.results_csv, name="desk-results-csv"),
     path(T + "scoresheet/blank/", prints.print_blank, name="desk-print-blank"),
+    path(T + "disputes/", disputes.dispute_list, name="desk-disputes"),
+    path(
+        T + "disputes/<uuid:match_id>/<int:number>/",
+        disputes.dispute_view,
+        name="desk-dispute",
+    ),
     path(R, rounds.round_view, name="desk-round"),
     path(R + "repair/", rounds.round_repair, name="desk-round-repair"),
     path(R + "pair-next/", rounds.round_pair_next, name="desk-round-pair-next"),

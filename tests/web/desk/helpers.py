@@ -3,7 +3,13 @@ with checked-in players, and a started round."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +93,59 @@ def no_sideways_scroll(page: Any) -> bool:
 def player_with_login(name: str, username: str) -> Any:
     """A player who signs in on a phone (password pw-desk-123)."""
     return player_create(name=name, username=username, password="pw-desk-123")
+
+
+def started_with_logins(by: Any, names: tuple[str, ...] = ("Anna", "Boris"), **kwargs: Any) -> Any:
+    """A started table tournament whose players sign in (username: the name in lower case,
+    password pw-desk-123)."""
+    tournament = services.tournament_create(
+        name=kwargs.pop("name", "Dispute Night"),
+        format="swiss",
+        created_by=by,
+        rounds=kwargs.pop("rounds", 2),
+        play_mode="table",
+        time_zone="Europe/Berlin",
+        **kwargs,
+    )
+    for name in names:
+        player = player_with_login(name, name.lower())
+        services.tournament_register(tournament_id=tournament.pk, player=player, by=by)
+        services.tournament_check_in(tournament_id=tournament.pk, player=player, by=by)
+    services.tournament_start(tournament_id=tournament.pk, by=by)
+    tournament.refresh_from_db()
+    return tournament
+
+
+# -- the pages under uvicorn (ASGI), where the live streams are served --------------------
+
+
+@contextmanager
+def asgi_server_with_static() -> Iterator[str]:
+    """The Django ASGI app with its static files (as `make run` serves it, DEBUG or not)
+    under uvicorn on 127.0.0.1 (a free port), in a thread: yields its base URL. Use it with
+    a transactional database: the server's threads read with their own connections."""
+    import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    app = ASGIStaticFilesHandler(get_asgi_application())
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+        from core import live
+
+        live.shutdown()

@@ -192,7 +192,10 @@ def test_the_public_page_shows_the_start_and_the_rounds_in_the_zone(client, td):
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "starts Tue 7 Jul 2026 19:30 CEST (Europe/Berlin)" in page
     assert "Paired " in page and "(Europe/Berlin)" in page
-    assert 'http-equiv="refresh"' in page  # in progress: the wall screen refreshes itself
+    # In progress: the wall screen follows the stream (web/live.js), no full reload.
+    assert 'http-equiv="refresh"' not in page
+    assert f'data-stream="/api/tournaments/{tournament.pk}/stream/' in page
+    assert 'data-live-target="#tournament-live"' in page
 
 
 def test_signing_in_returns_to_the_page_asked_for(client):

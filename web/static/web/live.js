@@ -1,15 +1,126 @@
-// Live pages: reload when the stream named by this script's data-stream attribute
-// (server-sent events, /api/.../stream/?after=<the version the page shows>) reports a new
-// event. A batch of events reloads once. The page's own timed refresh stays as the
-// fallback without JavaScript or a stream.
+// Live fragments. An element such as
+//   <div data-stream="/api/tournaments/7/stream/?after=42" data-live-url="/tournaments/7/"
+//        data-live-target="#tournament-live" data-live-poll="15" data-live-every="60">
+// follows the stream (server-sent events, resumable from the version the page shows) and,
+// when an `event` message arrives, asks data-live-url again (with HX-Request: the view
+// answers the fragment only) and swaps it for data-live-target (outerHTML; htmx when the
+// page has it, so hx- attributes in the fragment work). A burst of events refreshes once.
+//
+// Without data-stream (a signed-out visitor of a match), or where the stream is unavailable
+// (a WSGI server answers 503; a proxy that drops it), the fragment is polled every data-live-poll seconds
+// and the stream is tried again with a growing pause; data-live-every refreshes on a timer
+// whatever the stream does (a round clock moves without events). An element marked
+// [data-live-indicator] inside the box shows "Live", "Reconnecting…" or "Updates every
+// N s" (its data-state: connecting, live, reconnecting, polling) for people and tests.
 (function () {
-  var script = document.currentScript;
-  if (!window.EventSource || !script || !script.dataset.stream) return;
-  var source = new EventSource(script.dataset.stream);
-  var pending = null;
-  source.addEventListener("event", function () {
-    if (pending === null) {
-      pending = window.setTimeout(function () { window.location.reload(); }, 300);
+  "use strict";
+
+  function follow(box) {
+    var url = box.dataset.liveUrl || window.location.pathname;
+    var target = box.dataset.liveTarget ? document.querySelector(box.dataset.liveTarget) : null;
+    var poll = (parseInt(box.dataset.livePoll, 10) || 15) * 1000;
+    var every = (parseInt(box.dataset.liveEvery, 10) || 0) * 1000;
+    var indicator = box.querySelector("[data-live-indicator]");
+    var streamUrl = box.dataset.stream;
+    var lastId = null, source = null, pollTimer = null, retryDelay = 5000, pending = null;
+    var inFlight = false, again = false;
+
+    function show(state) {
+      if (!indicator) return;
+      indicator.dataset.state = state;
+      indicator.textContent = state === "live" ? "Live"
+        : state === "polling" ? "Updates every " + poll / 1000 + " s"
+        : state === "connecting" ? "Connecting…" : "Reconnecting…";
+      indicator.title = state === "live" ? "This page updates itself as results come in."
+        : "The live stream is unavailable: this page asks for updates every " + poll / 1000 + " s.";
     }
-  });
+
+    function swap(html) {
+      var current = box.dataset.liveTarget ? document.querySelector(box.dataset.liveTarget) : target;
+      if (!current) return;
+      if (window.htmx) {
+        window.htmx.swap(current, html, { swapStyle: "outerHTML" });
+      } else {
+        current.outerHTML = html;
+      }
+    }
+
+    function refresh() {
+      if (inFlight) { again = true; return; }
+      inFlight = true;
+      fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (html !== null) {
+            swap(html);
+            box.dataset.refreshed = String((parseInt(box.dataset.refreshed, 10) || 0) + 1);
+          }
+        })
+        .catch(function () { /* the next event or poll tries again */ })
+        .then(function () {
+          inFlight = false;
+          if (again) { again = false; refresh(); }
+        });
+    }
+
+    function soon() {
+      if (pending === null) {
+        pending = window.setTimeout(function () { pending = null; refresh(); }, 250);
+      }
+    }
+
+    function startPolling() {
+      if (pollTimer === null) pollTimer = window.setInterval(refresh, poll);
+    }
+
+    function stopPolling() {
+      if (pollTimer !== null) { window.clearInterval(pollTimer); pollTimer = null; }
+    }
+
+    function resumeUrl() {
+      if (lastId === null) return streamUrl;
+      var base = streamUrl.replace(/([?&])after=\d*&?/, "$1").replace(/[?&]$/, "");
+      return base + (base.indexOf("?") < 0 ? "?" : "&") + "after=" + lastId;
+    }
+
+    function connect() {
+      if (!window.EventSource || !streamUrl) { show("polling"); startPolling(); return; }
+      source = new EventSource(resumeUrl());
+      source.addEventListener("open", function () {
+        retryDelay = 5000;
+        stopPolling();
+        show("live");
+      });
+      source.addEventListener("event", function (e) {
+        if (e.lastEventId) lastId = e.lastEventId;
+        soon();
+      });
+      source.addEventListener("error", function () {
+        startPolling();
+        if (source.readyState === EventSource.CLOSED) {
+          // Refused (e.g. 503 under a WSGI server): the browser will not retry by itself.
+          show("polling");
+          source = null;
+          window.setTimeout(connect, retryDelay);
+          retryDelay = Math.min(retryDelay * 2, 300000);
+        } else {
+          show("reconnecting"); // the browser retries, sending Last-Event-ID
+        }
+      });
+    }
+
+    show("connecting");
+    connect();
+    if (every) window.setInterval(refresh, every);
+  }
+
+  function start() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-live-url]"), follow);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
 })();
