@@ -3,11 +3,17 @@ a match changes only through events (services); rulings go through `match_rule`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import Count, F, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 
+from core.errors import ApplicationError
+from eventstore.models import StoredEvent
+from games.audit import match_disputes
 from games.models import Match, MatchHand, TableEntry
 
 
@@ -59,6 +65,32 @@ class MatchHandInline(_ReadOnly, admin.TabularInline):
         return "; ".join(lines) or "—"
 
 
+class DisputeFilter(admin.SimpleListFilter):
+    """Matches with an open dispute (more `DisputeOpened` than `DisputeResolved` events in
+    their stream: one grouped look-up by event type), or with any dispute."""
+
+    title = "disputes"
+    parameter_name = "disputes"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("open", "open"), ("any", "any")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet | None:
+        if self.value() not in ("open", "any"):
+            return None
+        streams = (
+            StoredEvent.objects.filter(type__in=("DisputeOpened", "DisputeResolved"))
+            .values("stream_id")
+            .annotate(
+                opened=Count("pk", filter=Q(type="DisputeOpened")),
+                resolved=Count("pk", filter=Q(type="DisputeResolved")),
+            )
+        )
+        if self.value() == "open":
+            streams = streams.filter(opened__gt=F("resolved"))
+        return queryset.filter(stream_id__in=streams.values("stream_id"))
+
+
 @admin.register(Match)
 class MatchAdmin(_ReadOnly, admin.ModelAdmin):
     list_display = (
@@ -72,7 +104,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
         "winner",
         "created_at",
     )
-    list_filter = ("status", "mode", "finish_reason")
+    list_filter = ("status", "mode", "finish_reason", DisputeFilter)
     search_fields = ("=id", "player1__name", "player2__name", "label")
     list_select_related = ("player1", "player2", "winner")
     date_hierarchy = "created_at"
@@ -80,6 +112,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
     readonly_fields = (
         "id",
         "links",
+        "dispute_cases",
         "stream_id",
         "events_link",
         "player1",
@@ -106,6 +139,40 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         # Viewing needs view permission only; nothing is editable in place.
         return False
+
+    def change_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        self._viewer = request.user  # the disputes are shown as this viewer may see them
+        return super().change_view(request, *args, **kwargs)
+
+    @admin.display(description="disputes")
+    def dispute_cases(self, obj: Match) -> str:
+        """Each dispute: who opened it on which hand, the statement, its status and answer,
+        with the replay at the dispute (organisers answer on the desk or through the API)."""
+        viewer = getattr(self, "_viewer", None)
+        try:
+            cases = match_disputes(match=obj, user=viewer) if viewer is not None else []
+        except ApplicationError:  # a viewer who may not see them
+            return "-"
+        names = {obj.player1_id: obj.player1.name, obj.player2_id: obj.player2.name}
+        rows = [
+            (
+                c["dispute"],
+                names.get(c["player"], "?"),
+                "the match" if c["hand_number"] is None else f"hand {c['hand_number']}",
+                c["statement"],
+                c["status"] + (f" by {c['by']}: {c['reason']}" if c["by"] else ""),
+                reverse("match-replay-page", kwargs={"match_id": obj.pk})
+                + f"?version={c['version']}",
+            )
+            for c in cases
+        ]
+        if not rows:
+            return "none"
+        return format_html_join(
+            "",
+            '<p>#{} by {} on {}: “{}” — <strong>{}</strong> · <a href="{}">replay</a></p>',
+            rows,
+        )
 
     @admin.display(description="pages")
     def links(self, obj: Match) -> str:

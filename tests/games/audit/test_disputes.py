@@ -115,3 +115,35 @@ def test_bad_dispute_input_writes_nothing(match, alice_client, bob_client, organ
     assert no_ruling.status_code == 400
     assert len(eventstore.load(stream_id=match.stream_id)) == version
     assert token_client(UserFactory()).get(f"/api/matches/{match.pk}/disputes/").status_code == 403
+
+
+def test_the_admin_lists_matches_with_open_disputes_and_shows_each_case(
+    client, match, alice, bob, alice_client, organiser_client
+):
+    other = finished_match(alice, bob, seed="no-dispute")
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(staff)
+
+    def listed(choice: str) -> set[str]:
+        page = client.get(f"/admin/games/match/?disputes={choice}")
+        assert page.status_code == 200
+        return {str(m.pk) for m in page.context["cl"].result_list}
+
+    assert listed("any") == set() and listed("open") == set()
+    alice_client.post(
+        f"/api/matches/{match.pk}/disputes/",
+        {"statement": "Bob knocked with 12", "hand_number": 1},
+        format="json",
+    )
+    assert listed("open") == {str(match.pk)} and listed("any") == {str(match.pk)}
+    detail = client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
+    assert "Bob knocked with 12" in detail and "<strong>open</strong>" in detail
+    organiser_client.post(
+        f"/api/matches/{match.pk}/disputes/1/resolve/",
+        {"outcome": "dismissed", "reason": "Counted again: 8"},
+        format="json",
+    )
+    assert listed("open") == set() and listed("any") == {str(match.pk)}
+    assert str(other.pk) not in listed("any")
+    detail = client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
+    assert "Counted again: 8" in detail
