@@ -61,7 +61,10 @@ _EXPORTS = {
     "snapshot_save": "snapshots",
     "snapshots_check": "snapshots",
     "BadSnapshot": "snapshots",
+    "stream_heads": "read",
     "stream_version": "read",
+    "streams_as_stored": "read",
+    "first_metadata": "read",
     "stream_version_expression": "read",
     "streams_cut_short": "heads",
     "subscription_advance": "read",
@@ -107,8 +110,11 @@ __all__ = [
     "snapshot_save",
     "snapshots_check",
     "BadSnapshot",
+    "first_metadata",
+    "stream_heads",
     "stream_version",
     "stream_version_expression",
+    "streams_as_stored",
     "streams_cut_short",
     "subscription_advance",
     "subscription_position",
@@ -145,10 +151,13 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from eventstore.integrity import BrokenEvent, VerifyResult, verify
     from eventstore.maintenance import immutability_suspended
     from eventstore.read import (
+        first_metadata,
         load,
         read_all,
+        stream_heads,
         stream_version,
         stream_version_expression,
+        streams_as_stored,
         subscription_advance,
         subscription_position,
     )

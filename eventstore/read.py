@@ -3,13 +3,14 @@ and the checkpoints of the followers of that order."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Subquery
+from django.db.models import Max, Subquery
 from django.db.models.functions import Coalesce
 
-from eventstore._shared import read_pg, read_rows, stream_head
+from eventstore._shared import READ_FIELDS, read_pg, read_rows, stream_head
 from eventstore.errors import InvalidEventError
 from eventstore.models import StoredEvent, Subscription
 from eventstore.records import RecordedEvent
@@ -124,3 +125,32 @@ def subscription_advance(*, name: str, position: int) -> None:
         if not created and _global_order_key(position) > _global_order_key(sub.position):
             sub.position = position
             sub.save(update_fields=["position", "updated_at"])
+
+
+def streams_as_stored(*, stream_ids: list[str], chunk_size: int = 2000) -> Iterator[RecordedEvent]:
+    """Every event of these streams exactly as stored (no upcasting, so each hash still
+    matches its data), in the store's global order: writing transaction, then position
+    (position alone on SQLite). Read in chunks, never all at once: for exports."""
+    rows = (
+        StoredEvent.objects.filter(stream_id__in=stream_ids)
+        .order_by("tx_id", "position")
+        .values_list(*READ_FIELDS)
+    )
+    for row in rows.iterator(chunk_size=chunk_size):
+        yield RecordedEvent(*row)
+
+
+def stream_heads(*, stream_ids: list[str]) -> dict[str, int]:
+    """stream id -> its last version, for those of `stream_ids` that hold any event."""
+    return dict(
+        StoredEvent.objects.filter(stream_id__in=stream_ids)
+        .values("stream_id")
+        .annotate(head=Max("version"))
+        .values_list("stream_id", "head")
+    )
+
+
+def first_metadata(*, stream_ids: list[str]) -> list[dict]:
+    """The metadata of each stream's first event (a match's registration lives there)."""
+    rows = StoredEvent.objects.filter(stream_id__in=stream_ids, version=1)
+    return [m or {} for m in rows.values_list("metadata", flat=True)]

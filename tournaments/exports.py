@@ -34,7 +34,7 @@ from django.contrib.auth import get_user_model
 from django.core import serializers as django_serializers
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils import timezone
 
 import eventstore
@@ -43,7 +43,6 @@ from core.errors import NotFoundError
 # Read here rather than through `eventstore.load`: the export copies the rows as stored (the
 # schema version and data the hash covers, before any upcasting), streamed in the global
 # order across many streams, which the store's readers do not offer.
-from eventstore.models import StoredEvent
 from players.models import Club, Player
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.selectors import tournament_results_table, tournament_standings_table
@@ -186,55 +185,33 @@ def _stream_heads(tournament: Tournament) -> dict[str, int]:
     wanted = [tournament.stream_id] + [
         f"{MATCH_STREAM_PREFIX}{m}" for m in _match_ids_of(tournament)
     ]
-    heads = dict(
-        StoredEvent.objects.filter(stream_id__in=wanted)
-        .values("stream_id")
-        .annotate(head=Max("version"))
-        .values_list("stream_id", "head")
-    )
+    heads = eventstore.stream_heads(stream_ids=wanted)
     return {s: heads[s] for s in wanted if s in heads}
 
 
 def _events(stream_ids: list[str], chunk_size: int) -> Iterator[dict[str, Any]]:
     # The store's global order: (writing transaction, position) on PostgreSQL, the position
     # on SQLite (no transaction id there).
-    rows = (
-        StoredEvent.objects.filter(stream_id__in=stream_ids)
-        .order_by("tx_id", "position")
-        .values_list(
-            "position",
-            "stream_id",
-            "version",
-            "type",
-            "schema_version",
-            "data",
-            "metadata",
-            "recorded_at",
-            "hash",
-        )  # fmt: skip
-    )
-    for position, stream_id, version, type_, schema, data, metadata, at, digest in rows.iterator(
-        chunk_size=chunk_size
-    ):
+    for e in eventstore.streams_as_stored(stream_ids=stream_ids, chunk_size=chunk_size):
         yield {
             "kind": "event",
-            "stream_id": stream_id,
-            "version": version,
-            "type": type_,
-            "schema_version": schema,
-            "data": data,
-            "metadata": metadata,
-            "recorded_at": utc_text(at),
-            "hash": digest,
-            "position": position,
+            "stream_id": e.stream_id,
+            "version": e.version,
+            "type": e.type,
+            "schema_version": e.schema_version,
+            "data": e.data,
+            "metadata": e.metadata,
+            "recorded_at": utc_text(e.recorded_at),
+            "hash": e.hash,
+            "position": e.position,
         }
 
 
 def _header(tournament: Tournament, streams: dict[str, int]) -> dict[str, Any]:
-    first_events = StoredEvent.objects.filter(
-        stream_id__in=[s for s in streams if s.startswith(MATCH_STREAM_PREFIX)], version=1
-    ).values_list("metadata", flat=True)
-    registrations = [(m or {}).get("match") or {} for m in first_events]
+    first_events = eventstore.first_metadata(
+        stream_ids=[s for s in streams if s.startswith(MATCH_STREAM_PREFIX)]
+    )
+    registrations = [m.get("match") or {} for m in first_events]
     players = _players(tournament, registrations)
     clubs = Club.objects.filter(
         Q(pk=tournament.club_id) | Q(pk__in=players.values("club_id"))
