@@ -17,18 +17,22 @@ import httpx
 
 
 @contextmanager
-def asgi_server() -> Iterator[str]:
-    """The Django ASGI app under uvicorn on 127.0.0.1 (a free port): yields its base URL."""
+def asgi_server(*, static: bool = False) -> Iterator[str]:
+    """The Django ASGI app under uvicorn on 127.0.0.1 (a free port), in a thread: yields its
+    base URL. `static`: with its static files too, as `make run` serves them. Use it with a
+    transactional database: the server's threads read with their own connections."""
     import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.core.asgi import get_asgi_application
 
+    app = get_asgi_application()
+    if static:
+        app = ASGIStaticFilesHandler(app)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        get_asgi_application(), log_level="warning", lifespan="off", timeout_graceful_shutdown=1
-    )
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
     thread.start()

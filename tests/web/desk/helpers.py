@@ -3,13 +3,8 @@ with checked-in players, and a started round."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-import socket
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +13,7 @@ from django.contrib.auth.models import Group
 
 from players.selectors import ORGANISERS_GROUP
 from players.services import player_create
+from tests.live.helpers import asgi_server
 from tournaments import services
 
 
@@ -119,33 +115,6 @@ def started_with_logins(by: Any, names: tuple[str, ...] = ("Anna", "Boris"), **k
 # -- the pages under uvicorn (ASGI), where the live streams are served --------------------
 
 
-@contextmanager
-def asgi_server_with_static() -> Iterator[str]:
-    """The Django ASGI app with its static files (as `make run` serves it, DEBUG or not)
-    under uvicorn on 127.0.0.1 (a free port), in a thread: yields its base URL. Use it with
-    a transactional database: the server's threads read with their own connections."""
-    import uvicorn
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.core.asgi import get_asgi_application
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    app = ASGIStaticFilesHandler(get_asgi_application())
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
-        from core import live
-
-        live.shutdown()
+def asgi_server_with_static() -> AbstractContextManager[str]:
+    """The app with its static files under uvicorn (tests/live/helpers.py): its base URL."""
+    return asgi_server(static=True)
