@@ -1,4 +1,6 @@
-"""The one error path of the API: every error becomes {"error": {"code", "message", ...}}."""
+"""The one error path of the API: every error becomes {"error": {"code", "message", ...}}.
+Also the one place a lost database connection becomes a 503 outside DRF's views (the live
+streams, the pages): `DatabaseUnavailableMiddleware`."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
-from django.http import Http404
+from django.db import InterfaceError, OperationalError, connections
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -77,7 +81,58 @@ def _from_django_request(exc: Exception) -> ApplicationError | None:
     return None
 
 
+# Seconds a client is asked to wait before retrying after the database failed it.
+DATABASE_RETRY_AFTER = 1
+_DATABASE_MESSAGE = "The database is unavailable; retry shortly."
+
+
+def _close_dead_connections() -> None:
+    """Close this thread's connections that the failure left unusable, so that its next
+    query reconnects (Django also checks at the end of a request: `close_old_connections`)."""
+    for conn in connections.all(initialized_only=True):
+        if not conn.in_atomic_block:
+            conn.close_if_unusable_or_obsolete()
+
+
+def _database_unavailable() -> Response:
+    """The database connection was lost (a terminated backend, a restarted or failed-over
+    server) or the server refused the work: nothing of the request was committed, unless
+    its COMMIT itself was cut, in which case a retry with the same Idempotency-Key replays
+    it."""
+    _close_dead_connections()
+    return Response(
+        _body("database_unavailable", _DATABASE_MESSAGE),
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
+    )
+
+
+class DatabaseUnavailableMiddleware(MiddlewareMixin):
+    """A lost database connection in a view that DRF does not wrap (the async live streams,
+    the pages) answers 503 with Retry-After, not 500: the API's error body under /api/, a
+    short page elsewhere."""
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        _close_dead_connections()
+        if request.path.startswith("/api/"):
+            response: HttpResponse = JsonResponse(
+                _body("database_unavailable", _DATABASE_MESSAGE), status=503
+            )
+        else:
+            response = HttpResponse(
+                "<!doctype html><title>Try again shortly</title>"
+                "<h1>Try again shortly</h1><p>The database is unavailable for a moment.</p>",
+                status=503,
+            )
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        return response
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, OperationalError | InterfaceError):
+        return _database_unavailable()
     exc = _from_event_store(exc) or exc
     exc = _from_django_request(exc) or exc
     if isinstance(exc, ApplicationError):

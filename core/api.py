@@ -32,7 +32,8 @@ ERROR_CODES: dict[int, str] = {
     415: "unsupported_media_type",
     422: "idempotency_key_reused",
     429: "throttled",
-    503: "stream_unavailable (a live stream asked of a WSGI server)",
+    503: "database_unavailable (the database connection was lost: retry after Retry-After,"
+    " with the same Idempotency-Key), stream_unavailable (a live stream asked of a WSGI server)",
 }
 
 

@@ -9,6 +9,8 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
+from rest_framework.negotiation import BaseContentNegotiation, DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,6 +18,7 @@ from rest_framework.views import APIView
 from core.api import ApiPagination, error_responses
 from core.errors import NotFoundError, ValidationError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
+from core.renderers import FastJSONRenderer
 from players.models import Player
 from players.selectors import player_for_user
 from tournaments import exports, selectors, services
@@ -387,7 +390,29 @@ def _csv_schema(columns: list[str], what: str, operation_id: str) -> dict[str, A
     }
 
 
-class StandingsCsvApi(TournamentApi):
+class _CsvNegotiation(BaseContentNegotiation):
+    """The CSV views answer CSV whatever the Accept header asks (`Accept: text/csv` is not
+    a 406) and their errors (404, 405, 401, 429) in the API's JSON error shape, never the
+    browsable API's HTML page that a browser's Accept would pick."""
+
+    def select_parser(self, request: Request, parsers: list) -> Any:
+        return DefaultContentNegotiation().select_parser(request, parsers)
+
+    def select_renderer(
+        self, request: Request, renderers: list, format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        return FastJSONRenderer(), FastJSONRenderer.media_type
+
+
+class CsvApi(TournamentApi):
+    """A tournament's table as CSV: the body is an `HttpResponse` of text/csv; only errors
+    go through a renderer, JSON's."""
+
+    renderer_classes = [FastJSONRenderer]
+    content_negotiation_class = _CsvNegotiation
+
+
+class StandingsCsvApi(CsvApi):
     """The standings as CSV, in rank order: the columns of the desk's CSV, for whoever may
     read the standings (a public tournament's, anonymously too)."""
 
@@ -400,7 +425,7 @@ class StandingsCsvApi(TournamentApi):
         return _csv_response(text, f"standings-{tournament.pk}.csv")
 
 
-class ResultsCsvApi(TournamentApi):
+class ResultsCsvApi(CsvApi):
     """Every pairing with its result as CSV, by round and table (players by name; a bye has
     no second player): the columns of the desk's CSV, for whoever may read the pairings."""
 

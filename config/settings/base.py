@@ -43,6 +43,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A lost database connection outside DRF's views (streams, pages): 503, not 500.
+    "config.exception_handler.DatabaseUnavailableMiddleware",
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with 429
 ]
 
@@ -104,6 +106,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # once (the same guards).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+    # kombu sweeps the unacked jobs every `unacked_restore_interval` (10 s) but scans Redis
+    # only on every `unacked_restore_throttle`-th sweep (default 10: every ~100 s), so a
+    # killed job came back 300-400 s after it was taken. Scanning on every sweep (one
+    # ZRANGE under a mutex per worker each 10 s) brings it back 300-310 s after.
+    "unacked_restore_throttle": 1,
 }
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs (celery beat): round start times and deadlines of club tournaments.
