@@ -46,6 +46,8 @@ bench: install
 	$(BIN)/python bench/pairing.py
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/api.py
+	$(BIN)/python bench/export.py
+	$(BIN)/python bench/verify.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .hypothesis
