@@ -1,7 +1,15 @@
-"""Helpers shared by the API tests of every app."""
+"""Helpers shared by the tests of every app: API clients, and what a real Celery worker
+subprocess needs."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import kombu.pools
+from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -11,3 +19,67 @@ def token_client(user) -> APIClient:
     token, _ = Token.objects.get_or_create(user=user)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     return client
+
+
+# --- a real Celery worker on Redis: what its subprocess and this process need ------------
+
+
+def redis_url(broker_url: str, db: int) -> str:
+    """`broker_url` on Redis database `db` (each worker test has one of its own)."""
+    parts = urlsplit(broker_url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", "", ""))
+
+
+def worker_database_url() -> str:
+    """The test database as a URL, for a worker subprocess (the test must commit:
+    transaction=True)."""
+    db = connection.settings_dict
+    auth = quote(db["USER"] or "")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"])
+    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+    return f"postgres://{auth}@{host}:{port}/{db['NAME']}"
+
+
+def _celery_reset() -> None:
+    """Forget cached broker and backend connections after the URLs changed."""
+    from config.celery import app as celery_app
+
+    if celery_app._pool is not None:
+        celery_app._pool.force_close_all()
+    celery_app._pool = None
+    # kombu's global producer pools still hold the closed connection pool: without this a
+    # later eager job (Celery acquires a producer even then) fails "Acquire on closed pool".
+    kombu.pools.reset()
+    # The AMQP helper caches the queues and router built from the settings: start afresh.
+    celery_app.__dict__.pop("amqp", None)
+    celery_app._backend_cache = None
+    if hasattr(celery_app._local, "backend"):
+        del celery_app._local.backend
+
+
+@contextmanager
+def celery_sends_to(url: str, queue: str) -> Iterator[None]:
+    """This process's jobs go to Redis at `url`, queue `queue` (not run eagerly)."""
+    from config.celery import app as celery_app
+
+    conf = celery_app.conf
+    keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
+    saved = {k: conf[k] for k in keys}
+    # Celery reads CELERY_BROKER_URL from the environment before its own settings.
+    saved_env = {k: os.environ.get(k) for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")}
+    os.environ.update(CELERY_BROKER_URL=url, CELERY_RESULT_BACKEND=url)
+    conf.update(
+        broker_url=url, result_backend=url, task_always_eager=False, task_default_queue=queue
+    )
+    _celery_reset()
+    try:
+        yield
+    finally:
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        conf.update(saved)
+        _celery_reset()

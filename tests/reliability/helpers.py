@@ -8,23 +8,18 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-import kombu.pools
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import connection
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from config.celery import app as celery_app
 from players.selectors import ORGANISERS_GROUP
 from players.services import player_create
-from tests.helpers import token_client
+from tests.helpers import celery_sends_to, token_client, worker_database_url
 from tournaments import rounds, services
 from tournaments.models import Pairing
 
@@ -95,47 +90,8 @@ def fill(route: str, ids: dict) -> str:
 # --- a real Celery worker on Redis, started, killed and restarted --------------------------
 
 
-def database_url() -> str:
-    """The test database, for a worker subprocess (the test must commit: transaction=True)."""
-    db = connection.settings_dict
-    auth = quote(db["USER"] or "") + (":" + quote(db["PASSWORD"]) if db.get("PASSWORD") else "")
-    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
-    return f"postgres://{auth}@{host}:{port}/{db['NAME']}"
-
-
-def _celery_reset() -> None:
-    """Forget cached broker and backend connections after the URLs changed."""
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-    celery_app._pool = None
-    kombu.pools.reset()
-    celery_app.__dict__.pop("amqp", None)
-    celery_app._backend_cache = None
-    if hasattr(celery_app._local, "backend"):
-        del celery_app._local.backend
-
-
-@contextmanager
-def app_sends_to(url: str, queue: str) -> Iterator[None]:
-    """This process's jobs go to Redis at `url`, queue `queue` (not run eagerly)."""
-    conf = celery_app.conf
-    keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
-    saved = {k: conf[k] for k in keys}
-    saved_env = {k: os.environ.get(k) for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")}
-    os.environ.update(CELERY_BROKER_URL=url, CELERY_RESULT_BACKEND=url)
-    conf.update(broker_url=url, result_backend=url, task_always_eager=False,
-                task_default_queue=queue)  # fmt: skip
-    _celery_reset()
-    try:
-        yield
-    finally:
-        for key, value in saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        conf.update(saved)
-        _celery_reset()
+database_url = worker_database_url
+app_sends_to = celery_sends_to
 
 
 def wait_for(what: str, check: Callable[[], Any], timeout: float = 60.0) -> Any:

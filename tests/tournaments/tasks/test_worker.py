@@ -12,18 +12,16 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
 
-import kombu.pools
 import pytest
 from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
 from demo.bots import match_play_bots
+from tests.helpers import celery_sends_to, redis_url, worker_database_url
 from tests.tournaments.helpers import make_bots, make_tournament
 from tournaments import services
 from tournaments.models import Pairing, Round, Tournament
@@ -43,57 +41,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def _redis_url() -> str:
-    parts = urlsplit(settings.CELERY_BROKER_URL)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{REDIS_DB}", "", ""))
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    auth = quote(db["USER"] or "")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"])
-    host = db.get("HOST") or "127.0.0.1"
-    port = db.get("PORT") or 5432
-    return f"postgres://{auth}@{host}:{port}/{db['NAME']}"
-
-
-def _reset_connections() -> None:
-    """Forget cached broker and backend connections after the URLs changed."""
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-    celery_app._pool = None
-    # kombu's global producer pools still hold the closed connection pool: without this a
-    # later eager job (Celery acquires a producer even then) fails "Acquire on closed pool".
-    kombu.pools.reset()
-    # The AMQP helper caches the queues and router built from the settings: start afresh.
-    celery_app.__dict__.pop("amqp", None)
-    celery_app._backend_cache = None
-    if hasattr(celery_app._local, "backend"):
-        del celery_app._local.backend
-
-
-@contextmanager
-def _app_sends_to(url: str, queue: str) -> Iterator[None]:
-    conf = celery_app.conf
-    keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
-    saved = {k: conf[k] for k in keys}
-    # Celery reads CELERY_BROKER_URL from the environment before its own settings.
-    saved_env = {k: os.environ.get(k) for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")}
-    os.environ.update(CELERY_BROKER_URL=url, CELERY_RESULT_BACKEND=url)
-    conf.update(
-        broker_url=url, result_backend=url, task_always_eager=False, task_default_queue=queue
-    )
-    _reset_connections()
-    try:
-        yield
-    finally:
-        for key, value in saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        conf.update(saved)
-        _reset_connections()
+    return redis_url(settings.CELERY_BROKER_URL, REDIS_DB)
 
 
 def wait_for(what: str, check: Callable[[], Any], timeout: float = 90.0) -> Any:
@@ -113,7 +61,7 @@ def worker(
     with django_db_blocker.unblock():
         if connection.vendor != "postgresql":
             pytest.skip("the worker test needs PostgreSQL (the worker shares the test database)")
-        database_url = _database_url()
+        database_url = worker_database_url()
     url = _redis_url()
     import redis
 
@@ -137,7 +85,7 @@ def worker(
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
-        with _app_sends_to(url, queue):
+        with celery_sends_to(url, queue):
             wait_for(
                 f"the worker {node} to answer a ping (log: {log.name})",
                 lambda: (

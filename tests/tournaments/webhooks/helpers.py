@@ -5,20 +5,19 @@ got; and a real Celery worker (a subprocess on the test database and Redis)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
 
+from tests.helpers import celery_sends_to, worker_database_url
 from tournaments.webhooks.signing import SIGNATURE_HEADER, signature_verify
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -138,57 +137,14 @@ FAST_WEBHOOKS = {
 }
 
 
-def redis_url(broker_url: str, db: int) -> str:
-    parts = urlsplit(broker_url)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", "", ""))
-
-
 def database_url(db: dict[str, Any]) -> str:
-    auth = quote(db["USER"] or "")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"])
-    host = db.get("HOST") or "127.0.0.1"
-    port = db.get("PORT") or 5432
-    return f"postgres://{auth}@{host}:{port}/{db['NAME']}"
+    """The test database as a URL (`db` is the connection's settings, as the test's)."""
+    return worker_database_url()
 
 
-def _reset_connections(celery_app: Any) -> None:
-    """Forget cached broker and backend connections after the URLs changed (as the
-    tournaments worker test does)."""
-    import kombu.pools
-
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-    celery_app._pool = None
-    kombu.pools.reset()
-    celery_app.__dict__.pop("amqp", None)
-    celery_app._backend_cache = None
-    if hasattr(celery_app._local, "backend"):
-        del celery_app._local.backend
-
-
-@contextmanager
-def app_sends_to(celery_app: Any, url: str, queue: str) -> Iterator[None]:
+def app_sends_to(celery_app: Any, url: str, queue: str) -> AbstractContextManager[None]:
     """The test process's Celery app queues to the worker's broker and queue."""
-    conf = celery_app.conf
-    keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
-    saved = {k: conf[k] for k in keys}
-    saved_env = {k: os.environ.get(k) for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")}
-    os.environ.update(CELERY_BROKER_URL=url, CELERY_RESULT_BACKEND=url)
-    conf.update(
-        broker_url=url, result_backend=url, task_always_eager=False, task_default_queue=queue
-    )
-    _reset_connections(celery_app)
-    try:
-        yield
-    finally:
-        for key, value in saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        conf.update(saved)
-        _reset_connections(celery_app)
+    return celery_sends_to(url, queue)
 
 
 @dataclass

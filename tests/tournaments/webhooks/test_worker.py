@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
+from tests.helpers import redis_url
 from tests.tournaments.helpers import make_bots, make_tournament
 from tests.tournaments.webhooks.helpers import (
     FAST_WEBHOOKS,
@@ -28,7 +29,6 @@ from tests.tournaments.webhooks.helpers import (
     app_sends_to,
     database_url,
     receiving,
-    redis_url,
     wait_for,
 )
 from tournaments import services
