@@ -213,7 +213,14 @@ AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_DISABLE_ACCESS_LOG = True  # no row per successful login
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("LOGIN_COOLOFF_HOURS", default=0.25)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks out
+# Either one locks out: the account, or the client address. Where many players log in from
+# one shared address (a club's phones behind one NAT), `username,username+ip_address` stops
+# one player's typos from locking out the others, and DRF's `login` rate still bounds an
+# address.
+AXES_LOCKOUT_PARAMETERS = [
+    item.split("+") if "+" in item else item
+    for item in env.list("LOGIN_LOCKOUT_BY", default=["username", "ip_address"])
+]
 AXES_CLIENT_IP_CALLABLE = "core.login_throttle.client_ip"
 AXES_LOCKOUT_CALLABLE = "core.login_throttle.lockout_response"
 # A success does not wipe the failures: else one's own login would reset an address's count.

@@ -84,3 +84,17 @@ def test_the_login_rate_per_account_holds_across_addresses(monkeypatch, alice):
         assert ok.status_code == 200
     third = token(client, alice.user.username, "secret-pass-1", REMOTE_ADDR="192.0.2.9")
     assert third.status_code == 429
+
+
+def test_a_club_behind_one_address_locks_out_the_account_not_the_address(
+    settings, alice, make_player
+):
+    """LOGIN_LOCKOUT_BY=username,username+ip_address: one player's failed logins do not lock
+    out the other players whose phones share the club's address."""
+    settings.AXES_LOCKOUT_PARAMETERS = ["username", ["username", "ip_address"]]
+    client = APIClient()
+    for n in range(LIMIT):
+        wrong = token(client, "bob-typos", "wrong", REMOTE_ADDR="198.51.100.20")
+        assert wrong.status_code == (400 if n < LIMIT - 1 else 429)
+    same_address = token(client, alice.user.username, "secret-pass-1", REMOTE_ADDR="198.51.100.20")
+    assert same_address.status_code == 200
