@@ -28,10 +28,13 @@ def match_id(organiser_client, alice, bob) -> str:
 
 
 def tables_read(queries: list[dict]) -> list[str]:
-    """The table each SELECT reads first (FROM ...), in order."""
+    """The table each SELECT reads first (its own FROM, not a subquery's), in order."""
     out = []
     for query in queries:
-        found = re.match(r'\s*SELECT .*? FROM "?(\w+)"?', query["sql"], re.S | re.I)
+        sql, nested = query["sql"], re.compile(r"\([^()]*\)")
+        while nested.search(sql):  # drop subqueries (and every other parenthesis)
+            sql = nested.sub("", sql)
+        found = re.match(r'\s*SELECT .*? FROM "?(\w+)"?', sql, re.S | re.I)
         if found:
             out.append(found.group(1))
     return out

@@ -51,9 +51,10 @@ def tamper_event(*, stream_id: str, version: int, data: dict) -> None:
     from eventstore.models import StoredEvent
 
     table = StoredEvent._meta.db_table
+    cast = "::jsonb" if connection.vendor == "postgresql" else ""  # SQLite stores JSON as text
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET data = %s::jsonb WHERE stream_id = %s AND version = %s",  # noqa: S608
+            f"UPDATE {table} SET data = %s{cast} WHERE stream_id = %s AND version = %s",  # noqa: S608
             [json.dumps(data), stream_id, version],
         )
 
