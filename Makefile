@@ -21,7 +21,7 @@ install: $(VENV)/.installed
 # (/api/.../stream/) work too; on SQLite they poll once a second.
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/python manage.py load_demo
 	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/uvicorn config.asgi:application \
 		--host $(HOST) --port $(PORT) --reload
 

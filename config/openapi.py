@@ -35,13 +35,17 @@ _STREAMS: dict[str, dict[str, Any]] = {
             "description": "The match's id.",
         },
         "errors": (400, 401, 404, 429, 503),
-        "anonymous": False,
+        "anonymous": True,  # a public match: no sign-in needed
     },
     "/api/tournaments/{tournament_id}/stream/": {
         "operationId": "tournaments_stream_retrieve",
         "tag": "tournaments",
         "summary": "Follow a tournament live: pairings, results, standings, the round clock",
-        "extra": "",
+        "extra": "After each batch of events, and once on connecting, a message `event:"
+        " standings` (no `id:`) carries `results` and `tiebreaks` as"
+        " `GET /api/tournaments/{id}/standings/` answers them, the `version` they are as of"
+        " and the round `clock` (round, status, starts_at, ends_at, seconds_left,"
+        " next_round_at). ",
         "path": {
             "name": "tournament_id",
             "in": "path",

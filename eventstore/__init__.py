@@ -49,6 +49,7 @@ _EXPORTS = {
     "immutability_suspended": "maintenance",
     "latest_schema": "upcasting",
     "load": "read",
+    "load_of_types": "read",
     "read_all": "read",
     "read_tail": "tail",
     "receipt_sign": "checkpoints",
@@ -98,6 +99,7 @@ __all__ = [
     "immutability_suspended",
     "latest_schema",
     "load",
+    "load_of_types",
     "read_all",
     "read_tail",
     "receipt_sign",
@@ -153,6 +155,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from eventstore.read import (
         first_metadata,
         load,
+        load_of_types,
         read_all,
         stream_heads,
         stream_version,

@@ -7,6 +7,7 @@ its dict (described for the schema by an output serializer in games/serializers.
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
@@ -43,6 +44,37 @@ PAGE_PARAMETERS = [
     OpenApiParameter("limit", OpenApiTypes.INT, description="Results per page."),
     OpenApiParameter("offset", OpenApiTypes.INT, description="Index of the first result."),
 ]
+
+
+class SignedInOrPublicMatch(permissions.BasePermission):
+    """Reads of one match: signed in, on to the selectors (a match the caller may not see
+    is a 404, as an unknown one); signed out, only a public match (a public tournament's,
+    `selectors.match_is_public`): anything else is a 401, as for any signed-out call, so a
+    signed-out caller learns nothing of a friendly or a private tournament's match."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if request.user and request.user.is_authenticated:
+            return True
+        if request.method not in permissions.SAFE_METHODS:
+            return False
+        return selectors.match_id_is_public(match_id=view.kwargs.get("match_id"))
+
+
+class PublicReadSchema(AutoSchema):
+    """The schema of a read that needs no sign-in for a public match: its operations list
+    "no authentication" (`{}`) among their security requirements, as drf-spectacular does
+    by itself for AllowAny and IsAuthenticatedOrReadOnly only."""
+
+    def get_auth(self) -> list:
+        auths = super().get_auth()
+        return auths if {} in auths else [*auths, {}]
+
+
+class PublicMatchReadApi(APIView):
+    """A read of one match that anyone may make for a public match (SignedInOrPublicMatch)."""
+
+    permission_classes = [SignedInOrPublicMatch]
+    schema = PublicReadSchema()
 
 
 def _request_id(request: Request) -> str:
@@ -82,7 +114,9 @@ class MatchListQuerySerializer(serializers.Serializer):
     mode = serializers.ChoiceField(
         choices=[("online", "online"), ("table", "table")], required=False
     )
-    player = serializers.IntegerField(required=False, help_text="Either player (id).")
+    player = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**63 - 1, help_text="Either player (id)."
+    )
     mine = serializers.BooleanField(required=False, help_text="Only the caller's matches.")
 
 
@@ -124,7 +158,11 @@ class MatchListApi(generics.ListAPIView):
 # --- one match ----------------------------------------------------------------------------
 
 
-class MatchDetailApi(APIView):
+class MatchDetailApi(PublicMatchReadApi):
+    """The match as the caller may see it: a player their own cards, anyone else what a
+    spectator sees of the hand in play; the hands already over in full for its players and
+    organisers and, for a public tournament's match, for anyone (signed out too)."""
+
     @extend_schema(
         parameters=[MATCH_ID], responses={200: MatchViewSerializer, **error_responses(404)}
     )
@@ -166,9 +204,11 @@ class EventsQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this version.")
 
 
-class MatchEventsApi(APIView):
-    """The event stream as the caller may see it: no hidden card while its hand is in play.
-    Paginated (`limit`, `offset`) like every list."""
+class MatchEventsApi(PublicMatchReadApi):
+    """The event stream as the caller may see it: no hidden card while its hand is in play
+    (a spectator: no deal, no card drawn from the stock); a hand once over in full for its
+    players and organisers and, for a public match, anyone. Paginated (`limit`, `offset`)
+    like every list."""
 
     @extend_schema(
         parameters=[MATCH_ID, EventsQuerySerializer, *PAGE_PARAMETERS],
@@ -190,9 +230,9 @@ class ReplayQuerySerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
 
 
-class MatchReplayApi(APIView):
-    """The full state at a version, for the match's players and organisers, once the hand in
-    play at that version has ended."""
+class MatchReplayApi(PublicMatchReadApi):
+    """The full state at a version, for the match's players and organisers (and anyone, for
+    a public match), once the hand in play at that version has ended."""
 
     @extend_schema(
         parameters=[MATCH_ID, ReplayQuerySerializer],
@@ -209,13 +249,15 @@ class MatchReplayApi(APIView):
         )
 
 
-class MatchVerifyApi(APIView):
-    """Check the hash chain of the match's events."""
+class MatchVerifyApi(PublicMatchReadApi):
+    """Check the hash chain of the match's events. The receipt (the latest checkpoint: a
+    version and its hash) for the match's players, organisers and staff, and for anyone
+    else once the match is finished."""
 
     @extend_schema(parameters=[MATCH_ID], responses={200: VerifySerializer, **error_responses(404)})
     def get(self, request: Request, match_id: str) -> Response:
         match = selectors.match_get(match_id=match_id, user=request.user)
-        return Response(selectors.match_verify(match=match))
+        return Response(selectors.match_verify(match=match, user=request.user))
 
 
 class MatchHandsApi(APIView):
@@ -280,14 +322,13 @@ DISPUTE = OpenApiParameter(
 )
 
 
-class MatchBundleApi(APIView):
+class MatchBundleApi(PublicMatchReadApi):
     """The audit bundle (GET /api/matches/{id}/audit/, also /bundle/): every event with its
     hash (where the caller sees it in full), the deck commitments with the revealed decks
     and salts, and the encodings; check it with `python3 -I tools/verify_match.py FILE`.
     For the match's players, organisers and staff; anyone, signed in or not, once a match
-    of a public tournament is finished. A match the caller may not see is a 404."""
-
-    permission_classes = [permissions.AllowAny]
+    of a public tournament is finished. A match the caller may not see is a 404 (signed
+    out, a 401 unless the match is public)."""
 
     @extend_schema(
         parameters=[MATCH_ID], responses={200: BundleSerializer, **error_responses(403, 404)}

@@ -4,7 +4,7 @@ encodings, for `tools/verify_match.py`).
 
 Who audits: the match's players, its organisers and staff, always (with the hand in play
 redacted as for them); anyone else who may see the match, when an app that groups matches
-says the match is public (`match_audit_public_register`: a match of a public tournament),
+says the match is public (`selectors.match_public_register`: a match of a public tournament),
 for the hands already over: the replay up to the hand in play, the bundle once the match is
 finished (then no hand is in play, nothing is hidden any more).
 
@@ -16,7 +16,6 @@ hidden would let anyone find that card by trying the 52 candidates)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -25,6 +24,7 @@ from django.contrib.auth.models import AnonymousUser
 import eventstore
 from core.errors import ConflictError, PermissionDeniedError
 from eventstore.models import StoredEvent
+from games.engine.disputes import disputes_after
 from games.engine.events import event_from_dict
 from games.engine.match import evolve, initial_state
 from games.engine.scoresheet import scoresheet_to_dict
@@ -34,6 +34,7 @@ from games.models import Match
 from games.selectors import (
     User,
     match_events_for,
+    match_is_public,
     match_seat_for,
     match_state_at,
     match_view_for,
@@ -69,25 +70,10 @@ def match_may_audit(*, user: User, match: Match) -> bool:
     return user_can_organise_match(user=user, match=match)
 
 
-# Games know nothing of tournaments: an app that groups matches registers, from its
-# AppConfig.ready(), `public(match_id=...) -> bool`: whether anyone who may see the match may
-# also see its hands once they are over (e.g. a match of a public tournament).
-PublicMatch = Callable[..., bool]
-_public_checks: list[PublicMatch] = []
-
-
-def match_audit_public_register(public: PublicMatch) -> None:
-    """Register `public(match_id=...)`: the match's hands, once over, are for everyone."""
-    if public not in _public_checks:
-        _public_checks.append(public)
-
-
 def _public_reader(*, user: User, match: Match) -> bool:
     """Not an auditor, but may see the match's hands once over: the match is public (a
-    registered app says so) and visible to `user`."""
-    return any(public(match_id=match.pk) for public in _public_checks) and match_visible_to(
-        user=user, match=match
-    )
+    registered app says so: `selectors.match_public_register`) and visible to `user`."""
+    return match_is_public(match=match) and match_visible_to(user=user, match=match)
 
 
 def match_bundle_allowed(*, user: User, match: Match) -> bool:
@@ -103,8 +89,13 @@ def match_bundle_allowed(*, user: User, match: Match) -> bool:
 _PEOPLE_KEYS = ("actor", "entered_by", "confirmed_by")
 
 
-def _actor_names(match: Match, recorded: list[eventstore.RecordedEvent]) -> dict[str, str]:
-    """Each actor of the stream's metadata ("player:<id>", "user:<id>", "system") by name."""
+def _actor_names(
+    match: Match, recorded: list[eventstore.RecordedEvent], *, logins: bool = True
+) -> dict[str, str]:
+    """Each actor of the stream's metadata ("player:<id>", "user:<id>", "system") by name:
+    a user by their player's name, else (only with `logins`: for the match's players and
+    organisers) their username; for anyone else "an organiser", as the tournament events
+    show the public no organiser's login."""
     players: set[int] = set()
     users: set[int] = set()
     for e in recorded:
@@ -119,7 +110,7 @@ def _actor_names(match: Match, recorded: list[eventstore.RecordedEvent]) -> dict
     for uid, username in (
         get_user_model().objects.filter(pk__in=users).values_list("pk", "username")
     ):
-        names[f"user:{uid}"] = by_user.get(uid) or username
+        names[f"user:{uid}"] = by_user.get(uid) or (username if logins else "an organiser")
     return names
 
 
@@ -230,7 +221,7 @@ def match_replay_data(*, match: Match, user: User) -> dict[str, Any]:
     if not auditor:
         over = hands_over((e.type, e.data) for e in recorded)
         recorded = _until_hand_in_play(recorded, over)
-    names = _actor_names(match, recorded)
+    names = _actor_names(match, recorded, logins=auditor)
     state, entries = initial_state(), []
     for stored, seen in zip(recorded, shown, strict=False):
         state = evolve(state, event_from_dict(stored.type, stored.data))
@@ -282,7 +273,7 @@ def match_bundle(*, match: Match, user: User | None) -> dict[str, Any]:
     public = user is not None and not match_may_audit(user=user, match=match)
     recorded, shown, _ = _shown_events(match, user, public=public)
     hashed_to = _full_prefix(recorded, shown)
-    names = _actor_names(match, recorded)
+    names = _actor_names(match, recorded, logins=not public)
     events = [
         _event_entry(stored, seen, names, stored.version <= hashed_to)
         for stored, seen in zip(recorded, shown, strict=False)
@@ -362,6 +353,73 @@ def match_disputes(*, match: Match, user: User, status: str | None = None) -> li
     return out
 
 
+# The events that make a dispute case (games.engine.disputes folds them).
+DISPUTE_EVENTS = ("DisputeOpened", "DisputeCommented", "DisputeResolved")
+
+
+def _cases(match: Match, recorded: list[eventstore.RecordedEvent]) -> list[dict[str, Any]]:
+    """The match's dispute cases as `match_disputes` gives them, from its dispute events
+    alone (folded by the engine's `disputes_after`, as the match's state folds them)."""
+    records: tuple[dict[str, Any], ...] = ()
+    opened = {}
+    for e in recorded:
+        records = disputes_after(records, event_from_dict(e.type, e.data))
+        if e.type == "DisputeOpened":
+            opened[e.data["dispute"]] = e
+    out = []
+    for case in records:
+        event = opened.get(case["dispute"])
+        out.append(
+            {
+                "match": str(match.id),
+                "dispute": case["dispute"],
+                "player": match.player_id_for_seat(case["seat"]),
+                "hand_number": case["hand_number"],
+                "statement": case["statement"],
+                "opened_at": event.recorded_at if event else None,
+                "version": event.version if event else None,
+                "comments": list(case["comments"]),
+                "status": "open" if case["outcome"] is None else case["outcome"],
+                "reason": case["reason"],
+                "by": case["by"],
+            }
+        )
+    return out
+
+
+def disputes_open_by_match(*, match_ids: Any, user: User) -> dict[str, list[dict[str, Any]]]:
+    """The open disputes of those of the matches `match_ids` that `user` organises (all of
+    them for staff), by match id (a match with none open is left out), each match's in the
+    order they were opened; the same cases as `match_disputes(..., status="open")`. Read
+    from the stored dispute events of those matches only (one query by stream and type),
+    not by replaying the matches: the desk asks for its counts on every refresh."""
+    if user is None or not user.is_authenticated:
+        return {}
+    matches = Match.objects.filter(pk__in=list(match_ids)).only(
+        "id", "stream_id", "player1_id", "player2_id"
+    )
+    if not user.is_staff:
+        matches = matches.filter(organisers=user).distinct()
+    by_stream = {m.stream_id: m for m in matches}
+    recorded = eventstore.load_of_types(stream_ids=list(by_stream), types=list(DISPUTE_EVENTS))
+    events: dict[str, list[eventstore.RecordedEvent]] = {}
+    for e in recorded:
+        events.setdefault(e.stream_id, []).append(e)
+    out = {}
+    for stream_id, stream_events in events.items():
+        match = by_stream[stream_id]
+        cases = [c for c in _cases(match, stream_events) if c["status"] == "open"]
+        if cases:
+            out[str(match.id)] = cases
+    return out
+
+
+def disputes_open_sorted(cases: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The cases of `disputes_open_by_match` in one list, oldest first."""
+    flat = [case for match_cases in cases.values() for case in match_cases]
+    return sorted(flat, key=lambda d: (d["opened_at"] is None, d["opened_at"]))
+
+
 def disputes_open_for(*, user: User) -> list[dict[str, Any]]:
     """The open disputes of every match `user` organises (every match for staff), oldest
     first: the organiser's queue."""
@@ -369,10 +427,5 @@ def disputes_open_for(*, user: User) -> list[dict[str, Any]]:
         return []
     # The streams where a dispute was ever opened: one indexed look-up by event type.
     streams = StoredEvent.objects.filter(type="DisputeOpened").values("stream_id")
-    matches = Match.objects.filter(stream_id__in=streams).select_related("player1", "player2")
-    if not user.is_staff:
-        matches = matches.filter(organisers=user)
-    out: list[dict[str, Any]] = []
-    for match in matches.distinct():
-        out += match_disputes(match=match, user=user, status="open")
-    return sorted(out, key=lambda d: (d["opened_at"] is None, d["opened_at"]))
+    ids = Match.objects.filter(stream_id__in=streams).values_list("pk", flat=True)
+    return disputes_open_sorted(disputes_open_by_match(match_ids=ids, user=user))

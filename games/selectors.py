@@ -104,8 +104,11 @@ def _sees_everything(user: User) -> bool:
 
 
 def match_visible_to(*, user: User, match: Match) -> bool:
-    """Staff, the match's players and organisers, and anyone no registered app hides it
-    from (e.g. anyone who may see its private tournament)."""
+    """Signed in: staff, the match's players and organisers, and anyone no registered app
+    hides it from (e.g. anyone who may see its private tournament). Signed out: only a
+    public match (`match_is_public`); never a friendly, which no app hides."""
+    if not _signed_in(user):
+        return match_is_public(match=match)
     if not _hidden_matches or _sees_everything(user):
         return True
     if match_seat_for(user=user, match=match) is not None:
@@ -120,6 +123,10 @@ def _hidden_query(user: User) -> Q:
 
 
 def _visible_only(qs: QuerySet[Match], user: User) -> QuerySet[Match]:
+    if not _signed_in(user):
+        # Lists are for signed-in callers; a signed-out one reads a public match by its id
+        # (from its tournament's pairings), never a friendly.
+        return qs.none()
     if not _hidden_matches or _sees_everything(user):
         return qs
     hidden = _hidden_query(user)
@@ -127,6 +134,47 @@ def _visible_only(qs: QuerySet[Match], user: User) -> QuerySet[Match]:
         own = Q(player1__user=user) | Q(player2__user=user) | Q(organisers=user)
         hidden &= ~Q(pk__in=Match.objects.filter(own).values("pk"))
     return qs.exclude(hidden)
+
+
+# -- public matches ------------------------------------------------------------------------
+# An app that groups matches registers, from its AppConfig.ready(), `public(match_id=...) ->
+# bool`: whether the match is public (a match of a public tournament). A public match may be
+# read by anyone, signed out too: while a hand is in play as a spectator sees it (no card of
+# either hand, of the stock or of the deck), and each hand once over in full, as its players
+# see it. No app registered, or none says so (a friendly): not public.
+
+PublicMatch = Callable[..., bool]
+_public_checks: list[PublicMatch] = []
+
+
+def match_public_register(public: PublicMatch) -> None:
+    """Register `public(match_id=...)`: the match is for everyone to read."""
+    if public not in _public_checks:
+        _public_checks.append(public)
+
+
+def match_is_public(*, match: Match) -> bool:
+    """Does a registered app say the match is public (e.g. a match of a public tournament)?
+    Remembered on the instance: a match does not change tournament within a request."""
+    cached = getattr(match, "_is_public", None)
+    if cached is None:
+        cached = any(public(match_id=match.pk) for public in _public_checks)
+        match._is_public = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def match_id_is_public(*, match_id: Any) -> bool:
+    """`match_is_public` for an id from a URL: False for no such match (or no id at all),
+    so that a signed-out caller learns nothing of a match that is not public."""
+    try:
+        match = Match.objects.only("pk").get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError, DjangoValidationError):
+        return False
+    return match_is_public(match=match)
+
+
+def _signed_in(user: User) -> bool:
+    return user is not None and user.is_authenticated
 
 
 # -- deals an organiser chose ------------------------------------------------------------------
@@ -245,6 +293,9 @@ def match_view_for(
         state, version = match_state_at(match=match)
     seat = match_seat_for(user=user, match=match)
     auditor = _may_audit(user=user, match=match, seat=seat)
+    # A public match's reader gets its hands once over in full (deck, salt, both hands);
+    # the hand in play is in none of `hands` until it is over.
+    full_hands = auditor or match_is_public(match=match)
     view = public_view(state, seat)
     pid = match.player_id_for_seat
     return {
@@ -269,7 +320,7 @@ def match_view_for(
         "legal_actions": view["legal_actions"],
         "commitment": view["commitment"],
         "knock": seats_as_players(match=match, record=view["knock"]) if view.get("knock") else None,
-        "hands": [_hand_for(h, match=match, auditor=auditor) for h in view["hands"]],
+        "hands": [_hand_for(h, match=match, auditor=full_hands) for h in view["hands"]],
         "rulings": [seats_as_players(match=match, record=r) for r in view.get("rulings", [])],
         "scoresheet": scoresheet_for(match=match, sheet=view["scoresheet"]),
         "winner": pid(view["winner"]),
@@ -365,21 +416,23 @@ def match_events_for(
     of the stock or of the opponent's hand: a deal shows only its commitment, a draw from
     the stock shows the card to the drawer only. Once the hand is over (ended, or cut short
     by the end of the match: cancelled, forfeited, resigned) its players and organisers
-    also see the deck and salt (to check the commitment) and every card drawn in it.
+    also see the deck and salt (to check the commitment) and every card drawn in it, and so
+    does anyone who may read a public match (`match_is_public`): such a reader is a
+    spectator of the hand in play (seat None: no card drawn from the stock, no deal).
     `as_players`: each event's data with its players by id (`seats_as_players`), as the
     events API and the stream show it; without, the data as stored (seats), which the
     audit compares with the stored events and hashes."""
     recorded = eventstore.load(stream_id=match.stream_id)
     seat = match_seat_for(user=user, match=match)
-    auditor = _may_audit(user=user, match=match, seat=seat)
-    ended = hands_over((e.type, e.data) for e in recorded) if auditor else set()
+    sees_ended = _may_audit(user=user, match=match, seat=seat) or match_is_public(match=match)
+    ended = hands_over((e.type, e.data) for e in recorded) if sees_ended else set()
     out, hand = [], 0
     for e in recorded:
         if e.type == "HandDealt":
             hand = e.data["hand_number"]
         if e.version <= after:
             continue
-        revealed = auditor and hand in ended
+        revealed = hand in ended
         data = _event_data_for(e.type, e.data, seat=seat, revealed=revealed)
         if as_players:
             data = seats_as_players(match=match, record=data)
@@ -403,12 +456,14 @@ def _event_data_for(
 
 def match_replay(*, match: Match, user: User, version: int) -> dict[str, Any]:
     """The full state (both hands, stock, discard pile, scoresheet) at `version`, for an
-    audit. Only for the match's players and organisers, and only once the hand in play at
-    that version is over: ended, or cut short by the end of the match (a replay must not
-    leak a live hand)."""
+    audit. For the match's players and organisers, and anyone who may read a public match,
+    and only once the hand in play at that version is over: ended, or cut short by the end
+    of the match (a replay must not leak a live hand)."""
     seat = match_seat_for(user=user, match=match)
-    if not _may_audit(user=user, match=match, seat=seat):
-        raise PermissionDeniedError("only the match's players and organisers may replay it")
+    if not (_may_audit(user=user, match=match, seat=seat) or match_is_public(match=match)):
+        raise PermissionDeniedError(
+            "only the match's players and organisers may replay it (anyone, a public match's)"
+        )
     current = eventstore.stream_version(stream_id=match.stream_id)
     if not isinstance(version, int) or not 1 <= version <= current:
         raise ValidationError(
@@ -463,15 +518,19 @@ def matches_cut_short(*, stream_id: str | None = None) -> list[tuple[str, int, i
     return list(found.values_list("stream_id", "head", "version"))
 
 
-def match_verify(*, match: Match) -> dict[str, Any]:
+def match_verify(*, match: Match, user: User | bool = False) -> dict[str, Any]:
     """Check the hash chain of the match's stream (seals and signed checkpoints too), and
     that it still ends where the match's record says it does: deleting the last events
-    leaves a valid chain, which only the version kept in the read model gives away."""
+    leaves a valid chain, which only the version kept in the read model gives away.
+    With `user`: the receipt (a checkpoint: a version and its hash) only if that user may
+    have it (`_may_have_head_hash`)."""
     result = eventstore.verify(stream_id=match.stream_id)
     cut = matches_cut_short(stream_id=match.stream_id)
     # The latest signed checkpoint of the stream: a receipt to keep, which a later rewrite
     # of the history can no longer match (eventstore.checkpoint_valid checks one).
     receipts = eventstore.checkpoints_export(stream_id=match.stream_id, latest_only=True)
+    if user is not False and not _may_have_head_hash(user=user, match=match):  # type: ignore[arg-type]
+        receipts = []
     receipt = {"receipt": receipts[0]} if receipts else {}
     if result.ok and cut:
         _, head, recorded = cut[0]
@@ -492,6 +551,15 @@ def match_verify(*, match: Match) -> dict[str, Any]:
         "reason": result.reason,
         **receipt,
     }
+
+
+def _may_have_head_hash(*, user: User, match: Match) -> bool:
+    """The hash of a recent event is for the match's players, organisers and staff, and for
+    anyone else only once the match is finished: an onlooker who knew the hash of the event
+    before could find a card drawn from the stock from its hash by trying the 52 candidates
+    (its metadata and time are easy to guess)."""
+    seat = match_seat_for(user=user, match=match)
+    return match.status == Match.Status.FINISHED or _may_audit(user=user, match=match, seat=seat)
 
 
 def player_in_match(*, player: Player, match: Match) -> bool:

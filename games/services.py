@@ -55,7 +55,10 @@ def match_create_in_tx(
     many). Decks come from `decks` (one full order per hand, RULES 3 dealing order), then
     from `seed`, then from a `secrets` shuffle."""
     if player1.pk == player2.pk:
-        raise ValidationError("a match needs two different players", code="same_player")
+        message = "a match needs two different players"
+        raise ValidationError(
+            message, extra={"fields": {"player2": [message]}, "reason": "same_player"}
+        )
     if mode not in MODES:
         raise ValidationError(f"mode must be one of {', '.join(MODES)}", code="invalid_mode")
     rules = Ruleset.from_dict(ruleset)

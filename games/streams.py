@@ -7,7 +7,7 @@ as an `event` message whose id is its version, then the caller's fresh view of t
 The first batch is every event after `Last-Event-ID` (or `?after=`; default: from the
 start) and always ends with a view. Served by an async view under an ASGI server (uvicorn),
 woken by the event store's NOTIFY (core.live). Who may follow: whoever may read the match's
-events through the API (a signed-in user).
+events through the API (a signed-in user who may see it; signed out, a public match).
 """
 
 from __future__ import annotations
@@ -45,10 +45,14 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponse:
     user, refused = await live.caller(request)
     if refused is not None:
         return refused
-    if not user.is_authenticated:
+    if not user.is_authenticated and not await live.db(
+        lambda: selectors.match_id_is_public(match_id=match_id)
+    ):
+        # Signed out, only a public match (as the API's SignedInOrPublicMatch).
         return live.error(401, "not_authenticated", "Authentication credentials were not provided.")
     try:
-        match = await live.db(lambda: selectors.match_get(match_id=match_id))
+        # Only a match the caller may see: a private tournament's is a 404 to strangers.
+        match = await live.db(lambda: selectors.match_get(match_id=match_id, user=user))
     except NotFoundError:
         return live.error(404, "not_found", "no such match")
     match_id = str(match.pk)

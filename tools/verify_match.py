@@ -26,7 +26,9 @@ file that cannot be read. Checks, printed as they go:
      when the match ends), rulings (voids of the hand in play or of past hands, corrected
      table entries, score adjustments, forfeits, resignations, cancellations) with the
      re-derivation a correction or a past void causes, and dispute records. Finally the
-     bundle's summary (status, scoresheet) is compared with the result.
+     bundle's summary (status, scoresheet: required, as the format always carries it) is
+     compared with the result, and its `commitments` and `hands` lists (deck, salt,
+     commitment) with the deals.
 
 Not checkable, and said so: events a player gets redacted (the hidden cards of a hand still
 in play) carry no hash, and the rules check stops at such a hand. When a knocker states no
@@ -187,14 +189,50 @@ def check_commitments(bundle: dict[str, Any], report: Report) -> None:
             )
         else:
             report.ok(f"hand {hand}: deck commitment {data['commitment'][:16]}…")
-    by_version = {e.get("version"): e for e in events if e.get("type") == "HandDealt"}
-    for entry in bundle.get("commitments", []):
-        dealt = by_version.get(entry.get("version"))
-        if dealt is None or dealt["data"].get("commitment") != entry.get("commitment"):
-            report.fail(
-                f"hand {entry.get('hand_number')}:"
-                " the commitments list disagrees with its HandDealt event"
-            )
+    _check_dealt_lists(bundle, events, report)
+
+
+def _check_dealt_lists(bundle: dict[str, Any], events: list[dict], report: Report) -> None:
+    """The bundle's `commitments` and `hands` lists repeat each deal's commitment, deck and
+    salt: every entry must be what its HandDealt event says (one entry per deal, none more)."""
+    dealt = [e for e in events if e.get("type") == "HandDealt"]
+    want = [
+        {
+            "hand_number": e["data"].get("hand_number"),
+            "version": e.get("version"),
+            "commitment": e["data"].get("commitment"),
+            "deck": e["data"].get("deck"),
+            "salt": e["data"].get("salt"),
+        }
+        for e in dealt
+    ]
+    listed = bundle.get("commitments")
+    if not isinstance(listed, list) or len(listed) != len(want):
+        report.fail(
+            f"commitments list: {len(listed) if isinstance(listed, list) else 'none'} entries,"
+            f" the events deal {len(want)} hands"
+        )
+        return
+    for entry, expected in zip(listed, want, strict=True):
+        for key, value in expected.items():
+            if not isinstance(entry, dict) or entry.get(key) != value:
+                report.fail(
+                    f"hand {expected['hand_number']}: the commitments list's {key} disagrees"
+                    f" with its HandDealt event {expected['version']}"
+                )
+                return
+    by_hand = {w["hand_number"]: w for w in want}
+    for entry in bundle.get("hands") or []:
+        expected = by_hand.get(entry.get("hand_number")) if isinstance(entry, dict) else None
+        if expected is None:
+            continue  # a table match's hand: recorded, not dealt
+        for key in ("commitment", "deck", "salt"):
+            if key in entry and entry[key] != expected[key]:
+                report.fail(
+                    f"hand {expected['hand_number']}: the hands list's {key} disagrees"
+                    f" with its HandDealt event {expected['version']}"
+                )
+                return
 
 
 # ------------------------------------------------------------------ 4: cards and melds
@@ -1074,6 +1112,15 @@ def _check_summary(bundle: dict[str, Any], referee: Referee, report: Report) -> 
         report.fail(f"summary: the bundle says the match is {stated}, the events say {status}")
     summary = bundle.get("scoresheet")
     if not isinstance(summary, dict) or not isinstance(summary.get("games"), list):
+        # The format always carries the match's scoresheet (in play too): one left out or
+        # emptied cannot be compared, so it fails rather than passing unchecked.
+        report.fail("summary: the bundle has no scoresheet to compare with the events")
+        return
+    if len(summary["games"]) != len(sheet.games):
+        report.fail(
+            f"summary: {len(summary['games'])} games in the bundle's scoresheet, the events"
+            f" give {len(sheet.games)}"
+        )
         return
     ids = {p["seat"]: str(p["id"]) for p in bundle["match"].get("players", [])}
     for n, (g, said) in enumerate(zip(sheet.games, summary["games"], strict=False), 1):
@@ -1106,6 +1153,12 @@ def verify(bundle: dict[str, Any]) -> tuple[bool, list[str]]:
     check_chain(bundle, report)
     check_commitments(bundle, report)
     check_rules(bundle, report)
+    summary = bundle.get("scoresheet")
+    missing = "summary: the bundle has no scoresheet to compare with the events"
+    # Checked here too: the rules check stops early at a hand in play or a discrepancy.
+    shaped = isinstance(summary, dict) and isinstance(summary.get("games"), list)
+    if not shaped and missing not in report.failures:
+        report.fail(missing)
     if report.failures:
         report.lines.append(f"VERDICT: FAILED: first discrepancy: {report.failures[0]}")
     else:

@@ -115,6 +115,7 @@ class TournamentAdmin(ServiceAdmin):
         "repair_current_round",
         "withdraw_player",
         "rebuild_standings",
+        "take_results",
     ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
@@ -281,6 +282,15 @@ class TournamentAdmin(ServiceAdmin):
             "opts": self.model._meta,
         }
         return render(request, "admin/tournaments/withdraw_player.html", context)
+
+    @admin.action(description="Take the results from finished matches (a stuck round)")
+    def take_results(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for t in queryset:
+            taken = _call(
+                request, f"{t} results taken", services.tournament_results_take, tournament_id=t.pk
+            )
+            if taken == []:
+                messages.info(request, f"{t}: no finished match was waiting")
 
     @admin.action(description="Rebuild standings from events")
     def rebuild_standings(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:

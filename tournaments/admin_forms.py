@@ -14,7 +14,12 @@ from games.errors import RuleError
 from games.selectors import ruleset_normalise
 from tournaments.models import Tournament
 from tournaments.pairing import TIEBREAK_CHOICES
-from tournaments.services import SETTINGS_FIXED_AFTER_START, SETTINGS_MUTABLE
+from tournaments.services import (
+    EARLIEST_INSTANT,
+    LATEST_INSTANT,
+    SETTINGS_FIXED_AFTER_START,
+    SETTINGS_MUTABLE,
+)
 from tournaments.stream import SYSTEM_USERNAME
 
 SETTINGS_EDITABLE = (*SETTINGS_MUTABLE, *SETTINGS_FIXED_AFTER_START)
@@ -166,6 +171,16 @@ class TournamentAdminForm(forms.ModelForm):
             data["round_starts"] = self._round_starts(zone)
         except forms.ValidationError as exc:
             self.add_error("round_starts_text", exc)
+        # The services' window (they refuse the rest too): a form error, not a failed save.
+        for field, values in (
+            ("starts_at", [data.get("starts_at")]),
+            ("round_starts_text", data.get("round_starts") or []),
+        ):
+            if any(v is not None and not _in_window(v) for v in values):
+                self.add_error(
+                    field,
+                    f"times must be between {EARLIEST_INSTANT.year} and {LATEST_INSTANT.year}",
+                )
         return data
 
     def settings_changed(self) -> dict[str, Any]:
@@ -177,3 +192,10 @@ class TournamentAdminForm(forms.ModelForm):
         if self.cleaned_data.get("tiebreaks") != list(instance.tiebreaks or []):
             changes["tiebreaks"] = self.cleaned_data["tiebreaks"]
         return {k: v for k, v in changes.items() if k in SETTINGS_EDITABLE}
+
+
+def _in_window(value: dt.datetime) -> bool:
+    try:
+        return EARLIEST_INSTANT <= value <= LATEST_INSTANT
+    except (OverflowError, TypeError):
+        return False

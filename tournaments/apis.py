@@ -116,7 +116,9 @@ class TournamentListApi(TournamentApi):
         try:
             zone = ZoneInfo(str(zone_name))
         except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ValidationError(f"unknown time zone {zone_name!r}", code="time_zone") from exc
+            raise services.field_error(
+                "time_zone", f"unknown time zone {zone_name!r}", "unknown"
+            ) from exc
         data = s.TournamentCreateInputSerializer(data=request.data, context={"zone": zone})
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create_by_ids(
@@ -308,6 +310,26 @@ class RoundRuleApi(TournamentApi):
         )
         pairing.refresh_from_db()
         return Response(_render(s.PairingOutputSerializer, pairing, tournament))
+
+
+class ResultsTakeApi(TournamentApi):
+    """Organisers: a stuck round's way out. Take the result of every finished match whose
+    pairing still waits (its `match_finished` job was lost); answers the pairings taken,
+    `taken: []` when there was nothing to take. Idempotent: a second call takes nothing."""
+
+    @extend_schema(
+        request=None,
+        responses={200: s.ResultsTakenOutputSerializer, **error_responses(403, 404, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        taken = services.tournament_results_take(tournament_id=tournament.pk, by=request.user)
+        pairings = selectors.tournament_pairings(tournament=tournament, round_number=None)
+        pairings = pairings.filter(pk__in=taken)
+        body = {"taken": _render(s.PairingOutputSerializer, pairings, tournament, many=True)}
+        return Response(body)
 
 
 def _page(view: APIView, request: Request, rows: Any, serializer: Any, t: Tournament) -> Response:

@@ -25,10 +25,9 @@ class TournamentsConfig(AppConfig):
             on_match_result_changing, dispatch_uid="tournaments.match_result_changing"
         )
         dispute_opening.connect(on_dispute_opening, dispatch_uid="tournaments.dispute_opening")
-        # The matches of private tournaments are hidden from who may not see those; the
-        # finished matches of public ones may be audited by anyone.
-        from games.audit import match_audit_public_register
-        from games.selectors import match_visibility_register
+        # The matches of private tournaments are hidden from who may not see those; those
+        # of public ones may be read by anyone, signed out too (and audited once finished).
+        from games.selectors import match_public_register, match_visibility_register
         from tournaments.selectors import (
             match_in_public_tournament,
             matches_hidden_from,
@@ -36,7 +35,7 @@ class TournamentsConfig(AppConfig):
         )
 
         match_visibility_register(matches_hidden_from)
-        match_audit_public_register(match_in_public_tournament)
+        match_public_register(match_in_public_tournament)
         # The event store finds a tournament stream cut short by the version its record holds.
         import eventstore
 

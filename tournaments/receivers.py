@@ -45,8 +45,11 @@ def on_dispute_opening(
 
         raise DisputeWindowClosedError(
             f"disputes on this match had to be opened within {window} of its end"
-            f" ({finished_at.isoformat()})",
-            extra={"finished_at": finished_at.isoformat(), "window": window.total_seconds()},
+            f" ({finished_at.isoformat().replace('+00:00', 'Z')})",
+            extra={
+                "finished_at": finished_at.isoformat().replace("+00:00", "Z"),
+                "window": window.total_seconds(),
+            },
         )
 
 

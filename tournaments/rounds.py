@@ -53,13 +53,14 @@ def paired_round_lock(
 ) -> tuple[Tournament, Round]:
     """Lock the tournament, check `by` organises it and return it with its round
     `round_number`, which must be in play (paired); otherwise a ConflictError (code
-    "round") with the caller's message `conflict`. The caller holds a transaction."""
+    `conflict`, reason round_not_in_play) with the caller's message. The caller holds a
+    transaction."""
     tournament = tournament_lock(tournament_id=tournament_id)
     if not user_can_organise(user=by, tournament=tournament):  # None too: no scheduler here
         raise PermissionDeniedError(_ORGANISERS_ONLY)
     round_ = tournament.rounds.filter(number=round_number).first()
     if round_ is None or round_.status != Round.Status.PAIRED:
-        raise ConflictError(conflict, code="round")
+        raise ConflictError(conflict, extra={"reason": "round_not_in_play"})
     return tournament, round_
 
 
@@ -104,7 +105,10 @@ def _round_pair(
     if tournament.status == Tournament.Status.FINISHED or number <= tournament.current_round:
         return None
     if number != tournament.current_round + 1:
-        raise ConflictError(f"the next round is {tournament.current_round + 1}", code="round")
+        raise ConflictError(
+            f"the next round is {tournament.current_round + 1}",
+            extra={"reason": "round_not_next"},
+        )
     previous = tournament.rounds.filter(number=number - 1).first()
     if previous is not None and previous.status != Round.Status.COMPLETED:
         raise ConflictError(f"round {number - 1} is still in play", code="round_in_play")
@@ -232,7 +236,7 @@ def tournament_round_start_next(
 ) -> Round:
     """Pair and start the round after the current one now (round 1 starts the
     tournament); a round that cannot be paired now (already paired, previous round in
-    play) is 409 `round`."""
+    play) is 409 `conflict`, reason round_not_startable."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         raise NotFoundError("no such tournament")
@@ -241,7 +245,9 @@ def tournament_round_start_next(
         tournament_id=tournament_id, round_number=number, by=by, reason=reason
     )
     if round_ is None:
-        raise ConflictError(f"round {number} cannot be started", code="round")
+        raise ConflictError(
+            f"round {number} cannot be started", extra={"reason": "round_not_startable"}
+        )
     return round_
 
 

@@ -41,16 +41,24 @@ def round_count(*, tournament: Tournament, players: int) -> int:
 
 
 def round_start(*, tournament: Tournament, number: int) -> dt.datetime | None:
-    """When round `number` is scheduled to be paired (UTC), or None: as soon as possible."""
-    if len(tournament.round_starts) >= number:
-        return dt.datetime.fromisoformat(tournament.round_starts[number - 1])
-    if tournament.starts_at is None:
+    """When round `number` is scheduled to be paired (UTC), or None: as soon as possible.
+
+    Never raises: a time past the calendar's end (a schedule stored before its instants
+    were range-checked: year 9999 plus a few intervals) or a stored time that does not
+    parse counts as no scheduled time, so the job computing it (recording a result,
+    queueing the next round) goes on rather than leave a pairing pending for ever."""
+    try:
+        if len(tournament.round_starts) >= number:
+            return dt.datetime.fromisoformat(tournament.round_starts[number - 1])
+        if tournament.starts_at is None:
+            return None
+        if number == 1:
+            return tournament.starts_at
+        if tournament.round_interval is None:
+            return None
+        return tournament.starts_at + (number - 1) * tournament.round_interval
+    except (OverflowError, ValueError, TypeError):
         return None
-    if number == 1:
-        return tournament.starts_at
-    if tournament.round_interval is None:
-        return None
-    return tournament.starts_at + (number - 1) * tournament.round_interval
 
 
 def _without_withdrawn(pairs: Sequence[Pair], active: set[int]) -> list[Pair]:

@@ -62,8 +62,8 @@ def matches_hidden_from(*, user: User) -> QuerySet:
 
 
 def match_in_public_tournament(*, match_id: Any) -> bool:
-    """Whether the match is played in a public tournament (registered with games.audit in
-    TournamentsConfig.ready(): the hands of such a match, once over, are for everyone)."""
+    """Whether the match is played in a public tournament (registered with games.selectors
+    in TournamentsConfig.ready(): such a match is for anyone to read, signed out too)."""
     return Pairing.objects.filter(match_id=match_id, round__tournament__is_public=True).exists()
 
 
@@ -218,6 +218,34 @@ def tournament_tiebreak_order(*, tournament: Tournament) -> list[str]:
 
 def tournament_standings(*, tournament: Tournament) -> QuerySet[Standing]:
     return tournament.standings.select_related("player").order_by("rank")
+
+
+def tournament_round_clock(*, tournament: Tournament, now: dt.datetime | None = None) -> dict:
+    """The round clock: the current round (None before round 1), its status, when it
+    started (was paired) and ends (its deadline), the seconds left while it is in play
+    with a deadline; and when the next round is scheduled, if it is."""
+    from tournaments.scheduling import round_start
+
+    now = now or timezone.now()
+    round_ = tournament.rounds.filter(number=tournament.current_round).first()
+    clock: dict[str, Any] = {
+        "round": None, "status": None, "starts_at": None, "ends_at": None,
+        "seconds_left": None, "next_round_at": None,
+    }  # fmt: skip
+    if round_ is not None:
+        in_play = round_.status == Round.Status.PAIRED
+        left = round_.deadline - now if in_play and round_.deadline is not None else None
+        clock |= {
+            "round": round_.number, "status": round_.status, "starts_at": round_.paired_at,
+            "ends_at": round_.deadline,
+            "seconds_left": max(0, int(left.total_seconds())) if left is not None else None,
+        }  # fmt: skip
+    more = tournament.rounds_planned is None or tournament.current_round < tournament.rounds_planned
+    if tournament.status != Tournament.Status.FINISHED and more:
+        clock["next_round_at"] = round_start(
+            tournament=tournament, number=tournament.current_round + 1
+        )
+    return clock
 
 
 STANDINGS_COLUMNS = [

@@ -39,6 +39,15 @@ class ZonedDateTimeField(serializers.DateTimeField):
     def default_timezone(self) -> dt.tzinfo:
         return self.context.get("zone") or dt.UTC
 
+    def to_internal_value(self, value: Any) -> dt.datetime:
+        try:
+            return super().to_internal_value(value)
+        except OverflowError:
+            # A date at the edge of the calendar (0001-01-01 in Tokyo is in year 0 in UTC).
+            raise serializers.ValidationError(
+                "this date and time is out of range", code="out_of_range"
+            ) from None
+
     def to_representation(self, value: Any) -> Any:
         if isinstance(value, dt.datetime) and value.tzinfo is not None:
             return utc_text(value)
@@ -237,6 +246,14 @@ class PairingOutputSerializer(serializers.ModelSerializer):
         return pairing_overdue(pairing=pairing)
 
 
+class ResultsTakenOutputSerializer(serializers.Serializer):
+    taken = PairingOutputSerializer(
+        many=True,
+        help_text="The pairings whose result was taken from their finished match now; empty: "
+        "nothing was waiting.",
+    )
+
+
 class StandingOutputSerializer(serializers.ModelSerializer):
     player_name = serializers.CharField(source="player.name")
 
@@ -255,6 +272,19 @@ class StandingOutputSerializer(serializers.ModelSerializer):
             "byes",
             "withdrawn",
         ]
+
+
+class RoundClockOutputSerializer(serializers.Serializer):
+    round = serializers.IntegerField(allow_null=True, help_text="None before round 1.")
+    status = serializers.CharField(allow_null=True, help_text="paired (in play) or completed.")
+    starts_at = ZonedDateTimeField(allow_null=True, help_text="When the round was paired.")
+    ends_at = ZonedDateTimeField(allow_null=True, help_text="Its deadline; none: no limit.")
+    seconds_left = serializers.IntegerField(
+        allow_null=True, help_text="Until the deadline, while the round is in play."
+    )
+    next_round_at = ZonedDateTimeField(
+        allow_null=True, help_text="When the next round is scheduled; none: when this one ends."
+    )
 
 
 class DeciderOutputSerializer(serializers.Serializer):

@@ -68,9 +68,37 @@ def _validate_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
     return list(tiebreaks)
 
 
+def field_error(field: str, message: str, reason: str) -> ValidationError:
+    """The documented `validation_error`: the field named in `fields`, a `reason` saying
+    what is wrong with it (as games' `not_a_player`)."""
+    return ValidationError(message, extra={"fields": {field: [message]}, "reason": reason})
+
+
+# The instants a tournament may be scheduled at (README, "Tournaments"): far enough either
+# way for any real event, near enough that its round arithmetic stays within datetime.
+EARLIEST_INSTANT = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+LATEST_INSTANT = dt.datetime(2999, 12, 31, 23, 59, 59, tzinfo=dt.UTC)
+
+
 def _aware(value: dt.datetime | None, name: str) -> dt.datetime | None:
-    if value is not None and timezone.is_naive(value):
+    """`value` checked: aware, and between EARLIEST_INSTANT and LATEST_INSTANT (else 400
+    validation_error, `fields.<name>`, reason `out_of_range`)."""
+    if value is None:
+        return None
+    if not isinstance(value, dt.datetime):
+        raise field_error(name, f"{name} must be a date and time", "invalid")
+    if timezone.is_naive(value):
         raise ValidationError(f"{name} needs a time zone", code="naive_datetime")
+    try:
+        in_range = EARLIEST_INSTANT <= value <= LATEST_INSTANT
+    except OverflowError:
+        in_range = False
+    if not in_range:
+        raise field_error(
+            name,
+            f"{name} must be between {EARLIEST_INSTANT.year} and {LATEST_INSTANT.year} (UTC)",
+            "out_of_range",
+        )
     return value
 
 
@@ -111,21 +139,14 @@ def tournament_create(
         raise ValidationError("a Swiss tournament needs a number of rounds", code="rounds")
     if not name.strip():
         raise ValidationError("a tournament needs a name", code="name")
-    try:
-        validate_time_zone(time_zone)
-    except Exception as exc:
-        raise ValidationError(str(exc), code="time_zone") from exc
+    _check_time_zone(time_zone)
     for label, value in (
         ("round_interval", round_interval),
         ("round_duration", round_duration),
         ("turn_time", turn_time),
         ("dispute_window", dispute_window),
     ):
-        if value is not None and not _duration_ok(value):
-            raise ValidationError(
-                f"{label} must be a positive duration of at most {MAX_DURATION.days} days",
-                code="duration",
-            )
+        _check_duration(label, value)
     starts = [_aware(s, "round_starts") for s in round_starts]
     tournament = Tournament.objects.create(
         name=name.strip(),
@@ -222,18 +243,11 @@ def _setting_value(tournament: Tournament, name: str, raw: Any) -> Any:
             raise ValidationError("a tournament needs a name", code="name")
         return raw.strip()
     if name == "time_zone":
-        try:
-            validate_time_zone(raw)
-        except Exception as exc:
-            raise ValidationError(str(exc), code="time_zone") from exc
+        _check_time_zone(raw)
     if name == "starts_at":
         return _aware(raw, "starts_at")
-    durations = ("round_interval", "round_duration", "turn_time", "dispute_window")
-    if name in durations and raw is not None and not _duration_ok(raw):
-        raise ValidationError(
-            f"{name} must be a positive duration of at most {MAX_DURATION.days} days",
-            code="duration",
-        )
+    if name in ("round_interval", "round_duration", "turn_time", "dispute_window"):
+        _check_duration(name, raw)
     if name == "rounds_planned":
         if tournament.format != Tournament.Format.SWISS:
             raise ValidationError("only a Swiss tournament has a number of rounds", code="rounds")
@@ -256,6 +270,22 @@ MAX_DURATION = dt.timedelta(days=30)
 
 def _duration_ok(value: Any) -> bool:
     return isinstance(value, dt.timedelta) and dt.timedelta(0) < value <= MAX_DURATION
+
+
+def _check_duration(name: str, value: Any) -> None:
+    if value is not None and not _duration_ok(value):
+        raise field_error(
+            name,
+            f"{name} must be a positive duration of at most {MAX_DURATION.days} days",
+            "out_of_range",
+        )
+
+
+def _check_time_zone(name: Any) -> None:
+    try:
+        validate_time_zone(name)
+    except Exception as exc:
+        raise field_error("time_zone", f"unknown time zone {name!r}", "unknown") from exc
 
 
 def _jsonable(value: Any) -> Any:

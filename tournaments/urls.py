@@ -43,6 +43,11 @@ urlpatterns = [
         name="api-tournament-round-rulings",
     ),
     path(
+        "<int:tournament_id>/results/take/",
+        apis.ResultsTakeApi.as_view(),
+        name="api-tournament-results-take",
+    ),
+    path(
         "<int:tournament_id>/pairings/",
         apis.PairingListApi.as_view(),
         name="api-tournament-pairings",

@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from core.errors import NotFoundError
-from games.audit import match_disputes, match_may_audit
+from games.audit import match_bundle_allowed, match_disputes, match_may_audit
 from games.selectors import match_get, match_hand_rows
 from tournaments.selectors import (
     match_followable,
@@ -69,6 +69,7 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         "hands": hands,
         "disputes": _disputes(match, request.user, names),
         "zone": _zone(match),
+        "may_download_bundle": match_bundle_allowed(user=request.user, match=match),
     }
     return render(request, _live("pages/match.html", request), context)
 

@@ -49,3 +49,19 @@ def test_load_demo_creates_a_played_tournament_once(monkeypatch):
     assert demo.count() == 1
     assert demo.get().status == Match.Status.IN_PROGRESS
     assert "'alice' and 'bob'" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_load_demo_links_use_the_port_make_run_passes(monkeypatch):
+    """`make run PORT=8123` passes HOST and PORT on: the printed links are where it serves."""
+    monkeypatch.setenv("HOST", "0.0.0.0")  # noqa: S104 - a listening address
+    monkeypatch.setenv("PORT", "8123")
+    out = StringIO()
+    call_command("load_demo", "--no-tournament", stdout=out)
+    assert "admin at http://127.0.0.1:8123/admin/" in out.getvalue()
+    assert ":8000" not in out.getvalue()
+    monkeypatch.delenv("HOST")
+    monkeypatch.delenv("PORT")
+    out = StringIO()
+    call_command("load_demo", "--no-tournament", stdout=out)
+    assert "admin at http://127.0.0.1:8000/admin/" in out.getvalue()

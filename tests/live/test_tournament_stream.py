@@ -3,12 +3,14 @@ pushed as they are committed, in order, exactly once; resumable with Last-Event-
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from tests.live.helpers import Follower
-from tests.tournaments.helpers import make_bots, make_tournament
+from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
 from tournaments import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,7 +52,7 @@ def test_a_follower_gets_each_event_committed_after_it_connected_in_order_once(s
     assert [m.id for m in resumed] == [5, 6, 7]
     assert [m.data["data"]["player"] for m in resumed] == [b.pk for b in bots[3:]]
     # Nothing more (keep-alive comments come instead): nothing was sent twice.
-    assert again.quiet(1.5) == []
+    assert [m for m in again.quiet(1.5) if m.event == "event"] == []
     assert again.comments > 0
     again.close()
 
@@ -87,6 +89,7 @@ def test_an_idle_stream_sends_a_keep_alive_comment(server, organiser):
         f"{server}/api/tournaments/{tournament.pk}/stream/",
         headers={"Last-Event-ID": str(tournament.version)},
     )
+    assert follower.next().event == "standings"  # on connecting; then nothing but comments
     assert follower.quiet(1.2) == []
     assert follower.comments >= 1
     follower.close()
@@ -106,3 +109,71 @@ def test_the_public_page_follows_the_stream_from_the_version_it_shows(organiser,
     html = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     stream = f"/api/tournaments/{tournament.pk}/stream/?after={tournament.version}"
     assert f'data-stream="{stream}"' in html and "web/live.js" in html
+
+
+def _utc(text):
+    assert text.endswith("Z"), text
+    return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def test_on_connecting_the_standings_and_the_round_clock_come_once(server, organiser):
+    tournament = make_tournament(organiser, make_bots(2), round_duration=dt.timedelta(minutes=30))
+    services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    tournament.refresh_from_db()
+    follower = Follower(
+        f"{server}/api/tournaments/{tournament.pk}/stream/",
+        headers={"Last-Event-ID": str(tournament.version)},
+    )
+    first = follower.next()
+    assert first.event == "standings" and first.id is None  # resuming stays on the events
+    assert first.data["version"] == tournament.version
+    api = APIClient().get(f"/api/tournaments/{tournament.pk}/standings/").json()
+    assert first.data["results"] == api["results"] and first.data["tiebreaks"] == api["tiebreaks"]
+    clock = first.data["clock"]
+    assert (clock["round"], clock["status"]) == (1, "paired")
+    starts, ends = _utc(clock["starts_at"]), _utc(clock["ends_at"])
+    assert ends - starts == dt.timedelta(minutes=30)
+    assert 0 < clock["seconds_left"] <= 30 * 60
+    assert follower.quiet(1.2) == []  # once: nothing happened since
+    follower.close()
+
+
+def test_a_result_brings_the_new_standings_and_the_clock(server, organiser):
+    bots = make_bots(2)
+    tournament = make_tournament(organiser, bots, rounds=1)
+    services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    tournament.refresh_from_db()
+    follower = Follower(
+        f"{server}/api/tournaments/{tournament.pk}/stream/",
+        headers={"Last-Event-ID": str(tournament.version)},
+    )
+    before = follower.take(1, event="standings")[0].data
+    assert all(row["match_wins"] == 0 for row in before["results"])
+    forfeit_round(tournament, organiser)  # the winner: table 1's player1
+    events = follower.take(3)
+    assert [m.data["type"] for m in events] == [
+        "ResultRecorded", "RoundCompleted", "TournamentFinished",
+    ]  # fmt: skip
+    after = follower.take(1, event="standings")[0].data
+    tournament.refresh_from_db()
+    assert after["version"] == tournament.version == events[-1].id
+    api = APIClient().get(f"/api/tournaments/{tournament.pk}/standings/").json()["results"]
+    assert after["results"] == api
+    winner = events[0].data["data"]["winner"]
+    assert [(r["player"], r["match_wins"]) for r in after["results"]][0] == (winner, 1)
+    clock = after["clock"]
+    assert (clock["round"], clock["status"], clock["seconds_left"]) == (1, "completed", None)
+    assert clock["next_round_at"] is None and clock["ends_at"] is None
+    follower.close()
+
+
+def test_before_round_one_the_clock_says_when_it_is_scheduled(server, organiser):
+    tournament = make_tournament(
+        organiser, [], starts_at=dt.datetime(2030, 5, 1, 17, 30, tzinfo=dt.UTC)
+    )
+    follower = Follower(f"{server}/api/tournaments/{tournament.pk}/stream/")
+    standings = follower.take(1, event="standings")[0].data
+    assert standings["results"] == []
+    assert standings["clock"]["round"] is None
+    assert standings["clock"]["next_round_at"] == "2030-05-01T17:30:00Z"
+    follower.close()

@@ -37,8 +37,8 @@ PRIVATE = {
     "other_organiser": 404,
     "staff": "seen",
 }
-# A public tournament's match: anyone signed in.
-PUBLIC = {**PRIVATE, "stranger": "seen", "other_organiser": "seen"}
+# A public tournament's match: anyone, signed out too (issue 13).
+PUBLIC = {**PRIVATE, "anonymous": "seen", "stranger": "seen", "other_organiser": "seen"}
 
 
 @pytest.mark.parametrize(("is_public", "matrix"), [(False, PRIVATE), (True, PUBLIC)])
@@ -59,7 +59,7 @@ def test_the_access_matrix(is_public, matrix, organiser, make_player):
             else:
                 assert status == expected, (role, name, status)
         listed = client.get("/api/matches/?limit=500")
-        if expected == 401:
+        if role == "anonymous":  # lists are for signed-in callers
             assert listed.status_code == 401
             continue
         ids = {m["id"] for m in listed.json()["results"]}
@@ -126,9 +126,11 @@ def me(role, public):
 
 
 def match(role, public):
+    if public:
+        return 200  # anyone, signed out too (issue 13)
     if role == "anonymous":
         return 401
-    return 200 if public or role in SEES_PRIVATE else 404
+    return 200 if role in SEES_PRIVATE else 404
 
 
 def match_replay(role, public):
@@ -148,10 +150,10 @@ def match_audit(role, public):
 
 
 def match_bundle(role, public):
-    """The audit bundle: as the disputes, but anonymous callers get the same refusal as
-    signed-in onlookers (not found for a hidden match)."""
+    """The audit bundle: as the disputes, but anonymous callers of a public match get the
+    same refusal as signed-in onlookers while it is in play; of another match, a 401."""
     if role == "anonymous":
-        return {401, 403} if public else {401, 404}
+        return 403 if public else 401
     return match_audit(role, public)
 
 
@@ -258,6 +260,10 @@ ROWS: dict[str, tuple] = {
     "api/tournaments/<int:tournament_id>/rounds/<int:number>/rulings/": (
         no_get,
         {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/results/take/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, False)},
     ),
     "api/tournaments/<int:tournament_id>/pairings/": (tournament, {}),
     "api/tournaments/<int:tournament_id>/standings/": (tournament, {}),

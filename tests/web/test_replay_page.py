@@ -32,6 +32,15 @@ def test_a_player_opens_the_replay_with_every_event(client, alice, bob):
     data = _data(response)
     assert len(data["events"]) == match.version
     assert 'id="dispute-form"' in page
+    _links_the_audit(page, match, shown=True)
+
+
+def _links_the_audit(page, match, *, shown):
+    """The download link goes to /audit/ (never the old /bundle/) and names
+    tools/verify_match.py (never the old verify_bundle.py); `shown`: the link is there."""
+    assert (f'href="/api/matches/{match.pk}/audit/"' in page) is shown
+    assert "verify_match.py" in page or not shown
+    assert "/bundle/" not in page and "verify_bundle" not in page
 
 
 def test_a_visitor_is_sent_to_sign_in_and_a_stranger_gets_404(client, alice, bob):
@@ -84,3 +93,19 @@ def test_a_visitor_replays_a_finished_public_tournament_match_in_full(client):
     after_deal = [e for e in data["events"] if e["version"] > deals[0]["version"]]
     assert all(None not in e["table"]["hands"].values() for e in after_deal[:5])
     assert 'id="dispute-form"' not in response.content.decode()
+    _links_the_audit(response.content.decode(), match, shown=True)
+    _links_the_audit(client.get(f"/matches/{match.pk}/").content.decode(), match, shown=True)
+
+
+def test_a_visitor_gets_no_bundle_link_for_a_public_match_in_play(client, alice, bob, organiser):
+    from tests.games.audit.helpers import play_until_hand, tournament_match
+
+    _, match = tournament_match(organiser, [alice, bob], is_public=True)
+    match = play_until_hand(match, 1)
+    response = client.get(f"/matches/{match.pk}/replay/")
+    assert response.status_code == 200
+    assert _data(response)["may_download_bundle"] is False
+    _links_the_audit(response.content.decode(), match, shown=False)
+    _links_the_audit(client.get(f"/matches/{match.pk}/").content.decode(), match, shown=False)
+    client.force_login(alice.user)  # a player may, while it is in play too
+    _links_the_audit(client.get(f"/matches/{match.pk}/").content.decode(), match, shown=True)

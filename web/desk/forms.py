@@ -32,7 +32,11 @@ def local_to_aware(value: dt.datetime, zone_name: str) -> dt.datetime:
     zone = ZoneInfo(zone_name)
     naive = value.replace(tzinfo=None)
     aware = naive.replace(tzinfo=zone)
-    if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != naive:
+    try:
+        back = aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None)
+    except OverflowError:  # at the edge of the calendar (year 1 east of UTC)
+        raise forms.ValidationError(f"{naive:%Y-%m-%d %H:%M} is out of range") from None
+    if back != naive:
         raise forms.ValidationError(
             f"{naive:%Y-%m-%d %H:%M} does not exist in {zone_name} (the clocks change then)"
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse
@@ -83,7 +84,17 @@ def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
     for p in pairings:
         status = table_status(p, now, entries.get(str(p.match_id)))
         cases = [d for d in disputes if d["match"] == str(p.match_id)]
-        tables.append({"p": p, "status": status, "label": STATUS_LABELS[status], "cases": cases})
+        # Its match is over but the result never reached the pairing (a lost job).
+        stuck = p.status == "pending" and p.match is not None and p.match.status == "finished"
+        tables.append(
+            {
+                "p": p,
+                "status": status,
+                "label": STATUS_LABELS[status],
+                "cases": cases,
+                "stuck": stuck,
+            }
+        )
     counts: dict[str, int] = {}
     for t in tables:
         counts[t["status"]] = counts.get(t["status"], 0) + 1
@@ -105,6 +116,7 @@ def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
         "repair_form": ReasonForm(),
         "corrected": results_corrected_after_pairing(tournament=tournament, round_number=number),
         "disputes_open": len(disputes),
+        "stuck": sum(1 for t in tables if t["stuck"]),
     }
 
 
@@ -156,6 +168,20 @@ def round_pair_next(request: HttpRequest, tournament: Any, number: int) -> HttpR
         return render(request, "desk/round.html", context, status=400)
     tournament.refresh_from_db()
     return redirect("desk-round", tournament_id=tournament.pk, number=tournament.current_round)
+
+
+@require_POST
+@desk_tournament
+def round_results_take(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
+    """Take the result of every finished match whose pairing still waits (a lost job)."""
+    try:
+        taken = services.tournament_results_take(tournament_id=tournament.pk, by=request.user)
+    except FORM_ERRORS as exc:
+        context = {**_round_context(tournament, number, request.user), "error": error_message(exc)}
+        return render(request, "desk/round.html", context, status=400)
+    text = f"{len(taken)} result{'s' if len(taken) != 1 else ''} taken from the matches"
+    messages.success(request, text if taken else "No finished match was waiting")
+    return redirect("desk-round", tournament_id=tournament.pk, number=number)
 
 
 # -- a table's results --------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 
 from django.contrib.auth import get_user_model
@@ -26,6 +27,15 @@ DEMO_HUMANS = (("alice", "Alice"), ("bob", "Bob"))
 DEMO_HUMAN_PASSWORD = "gin-demo-player"  # noqa: S105 - local demo only, printed
 
 
+def site_address() -> str:
+    """Where `make run` serves the app: its HOST and PORT (passed on to this command), so
+    the printed links work whatever port was chosen; a wildcard host is reached locally."""
+    host = os.environ.get("HOST", "") or "127.0.0.1"
+    if host in ("0.0.0.0", "::"):  # noqa: S104 - a listening address, not one bound here
+        host = "127.0.0.1"
+    return f"http://{host}:{os.environ.get('PORT', '') or '8000'}"
+
+
 class Command(BaseCommand):
     help = "Create a demo organiser account and a demo club tournament played by bots."
 
@@ -43,7 +53,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo organiser: username '{DEMO_USERNAME}', password '{DEMO_PASSWORD}' "
-                "(admin at http://127.0.0.1:8000/admin/)"
+                f"(admin at {site_address()}/admin/)"
             )
         )
         if not options["no_tournament"]:
@@ -69,7 +79,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo players: 'alice' and 'bob', password '{DEMO_HUMAN_PASSWORD}'. "
-                f"Their match: http://127.0.0.1:8000/api/matches/{match.pk}/ "
+                f"Their match: {site_address()}/api/matches/{match.pk}/ "
                 "(POST /api/auth/token/ for a token, then POST .../actions/)"
             )
         )
@@ -114,7 +124,7 @@ class Command(BaseCommand):
             )
         )
         self.stdout.write(standings_table(tournament))
-        base = f"http://127.0.0.1:8000/api/tournaments/{tournament.pk}"
+        base = f"{site_address()}/api/tournaments/{tournament.pk}"
         self.stdout.write(
             f"See it: {base}/standings/  {base}/pairings/?round=1  {base}/events/  "
             f"and /admin/tournaments/tournament/{tournament.pk}/change/"

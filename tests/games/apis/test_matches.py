@@ -95,6 +95,9 @@ class TestCreate:
             "/api/matches/", {"player1": ann.id, "player2": ann.id}, format="json"
         )
         assert response.status_code == 400
+        body = response.json()["error"]
+        assert (body["code"], body["reason"]) == ("validation_error", "same_player")
+        assert "player2" in body["fields"]
 
     def test_seed_makes_deals_reproducible(self, organiser_client, ann, ben):
         bodies = [

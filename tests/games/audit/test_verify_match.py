@@ -356,3 +356,46 @@ def test_the_bundle_keeps_its_earlier_address(alice, bob, alice_client):
     old = alice_client.get(f"/api/matches/{match.pk}/bundle/").json()
     assert old == alice_client.get(f"/api/matches/{match.pk}/audit/").json()
     assert SHORT  # the short games of these helpers
+
+
+def test_a_deck_swapped_in_the_commitments_list_is_named(bundle, tmp_path):
+    """The list repeats each deal's deck and salt: a swap there (the events untouched, so the
+    hash chain holds) must not pass."""
+    forged = copy.deepcopy(bundle)
+    entry = forged["commitments"][1]
+    entry["deck"][0], entry["deck"][1] = entry["deck"][1], entry["deck"][0]
+    code, out = verifier_run(forged, tmp_path)
+    assert code == 1, out
+    assert (
+        f"hand {entry['hand_number']}: the commitments list's deck disagrees with its"
+        f" HandDealt event {entry['version']}"
+    ) in out
+    salted = copy.deepcopy(bundle)
+    salted["commitments"][0]["salt"] = "0" * 32
+    code, out = verifier_run(salted, tmp_path)
+    assert code == 1 and "the commitments list's salt disagrees" in out
+    dropped = copy.deepcopy(bundle)
+    del dropped["commitments"][-1]
+    code, out = verifier_run(dropped, tmp_path)
+    assert code == 1 and "commitments list:" in out
+    hands = copy.deepcopy(bundle)
+    deck = hands["hands"][0]["deck"]
+    deck[0], deck[1] = deck[1], deck[0]
+    code, out = verifier_run(hands, tmp_path)
+    assert code == 1 and "hand 1: the hands list's deck disagrees" in out
+
+
+@pytest.mark.parametrize("how", ["null", "missing"])
+def test_a_finished_match_without_its_scoresheet_fails(bundle, tmp_path, how):
+    forged = copy.deepcopy(bundle)
+    if how == "null":
+        forged["scoresheet"] = None
+    else:
+        del forged["scoresheet"]
+    code, out = verifier_run(forged, tmp_path)
+    assert code == 1, out
+    assert "summary: the bundle has no scoresheet to compare with the events" in out
+    fewer = copy.deepcopy(bundle)
+    fewer["scoresheet"]["games"].pop()
+    code, out = verifier_run(fewer, tmp_path)
+    assert code == 1 and "summary: 2 games in the bundle's scoresheet" in out

@@ -46,14 +46,16 @@ def test_a_round_not_in_play_is_a_conflict_with_the_commands_own_message(name, o
     t = make_tournament(organiser, make_bots(2), rounds=1)
     with pytest.raises(ConflictError) as unpaired:
         command(t, 1, organiser)
-    assert (unpaired.value.message, unpaired.value.code) == (message, "round")
+    assert (unpaired.value.message, unpaired.value.code) == (message, "conflict")
+    assert unpaired.value.extra == {"reason": "round_not_in_play"}
     with jobs():
         services.tournament_start(tournament_id=t.pk, by=organiser)
     with jobs():
         forfeit_round(t, organiser)
     with pytest.raises(ConflictError) as completed:
         command(t, 1, organiser)
-    assert (completed.value.message, completed.value.code) == (message, "round")
+    assert (completed.value.message, completed.value.code) == (message, "conflict")
+    assert completed.value.extra == {"reason": "round_not_in_play"}
 
 
 @pytest.mark.parametrize("name", COMMANDS)

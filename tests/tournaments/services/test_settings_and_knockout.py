@@ -88,7 +88,8 @@ def test_what_may_no_longer_change_after_the_start_is_refused(organiser):
             by=organiser,
             changes={"round_duration": dt.timedelta(days=999_999_999)},
         )
-    assert caught.value.code == "duration"
+    assert caught.value.code == "validation_error"
+    assert caught.value.extra["reason"] == "out_of_range" and caught.value.extra["fields"]
     stranger = players[0].user
     if stranger is not None:
         with pytest.raises(PermissionDeniedError):

@@ -208,7 +208,7 @@
 
   function runChecks() {
     if (!window.crypto || !window.crypto.subtle) {
-      addCheck("check-crypto", "skipped", "This browser offers no WebCrypto here (it needs https or localhost): check the audit bundle with tools/verify_bundle.py instead.");
+      addCheck("check-crypto", "skipped", "This browser offers no WebCrypto here (it needs https or localhost): check the audit bundle with tools/verify_match.py instead.");
       $("checks-summary").textContent = "not checked";
       $("checks-summary").setAttribute("data-state", "skipped");
       return;

@@ -1,5 +1,5 @@
 /* The audit checks of the replay page, by WebCrypto SHA-256 over the encodings documented
-   in README.md ("Audit encodings"). Mirrors tools/verify_bundle.py. */
+   in README.md ("Audit encodings"). Mirrors tools/verify_match.py. */
 (function (global) {
   "use strict";
 
