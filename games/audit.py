@@ -334,23 +334,27 @@ def match_disputes(*, match: Match, user: User, status: str | None = None) -> li
         is_open = case["outcome"] is None
         if status == "open" and not is_open or status == "closed" and is_open:
             continue
-        event = opened.get(case["dispute"])
-        out.append(
-            {
-                "match": str(match.id),
-                "dispute": case["dispute"],
-                "player": match.player_id_for_seat(case["seat"]),
-                "hand_number": case["hand_number"],
-                "statement": case["statement"],
-                "opened_at": event.recorded_at if event else None,
-                "version": event.version if event else None,
-                "comments": list(case["comments"]),
-                "status": "open" if is_open else case["outcome"],
-                "reason": case["reason"],
-                "by": case["by"],
-            }
-        )
+        out.append(_case_row(match, case, opened.get(case["dispute"])))
     return out
+
+
+def _case_row(
+    match: Match, case: dict[str, Any], opened: eventstore.RecordedEvent | None
+) -> dict[str, Any]:
+    """One dispute case as the API shows it; `opened`, its DisputeOpened event."""
+    return {
+        "match": str(match.id),
+        "dispute": case["dispute"],
+        "player": match.player_id_for_seat(case["seat"]),
+        "hand_number": case["hand_number"],
+        "statement": case["statement"],
+        "opened_at": opened.recorded_at if opened else None,
+        "version": opened.version if opened else None,
+        "comments": list(case["comments"]),
+        "status": "open" if case["outcome"] is None else case["outcome"],
+        "reason": case["reason"],
+        "by": case["by"],
+    }
 
 
 # The events that make a dispute case (games.engine.disputes folds them).
@@ -368,22 +372,7 @@ def _cases(match: Match, recorded: list[eventstore.RecordedEvent]) -> list[dict[
             opened[e.data["dispute"]] = e
     out = []
     for case in records:
-        event = opened.get(case["dispute"])
-        out.append(
-            {
-                "match": str(match.id),
-                "dispute": case["dispute"],
-                "player": match.player_id_for_seat(case["seat"]),
-                "hand_number": case["hand_number"],
-                "statement": case["statement"],
-                "opened_at": event.recorded_at if event else None,
-                "version": event.version if event else None,
-                "comments": list(case["comments"]),
-                "status": "open" if case["outcome"] is None else case["outcome"],
-                "reason": case["reason"],
-                "by": case["by"],
-            }
-        )
+        out.append(_case_row(match, case, opened.get(case["dispute"])))
     return out
 
 
