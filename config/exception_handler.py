@@ -19,7 +19,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from core.errors import ApplicationError
+from core.errors import ApplicationError, ConflictError, ValidationError, VersionConflictError
 from core.parsers import RequestTooLargeError
 from eventstore import ConcurrencyError, ImmutableEventError, InvalidEventError
 from games.engine.errors import RuleError
@@ -43,9 +43,22 @@ def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **extra}}
 
 
-# Clients branch on these codes for these statuses (the API contract); a service's more
-# specific code (e.g. "match_not_found", "not_a_player") is kept as "reason".
+# Clients branch on these codes (the API contract); a service's more specific code (e.g.
+# "match_not_found", "not_a_player", "round_in_play", "deadwood") is kept as "reason".
 _CONTRACT_CODES = {403: "permission_denied", 404: "not_found"}
+
+
+def _contract_code(exc: ApplicationError) -> str | None:
+    """The contract's code for a domain error: a refused value is a `validation_error`,
+    a command that the state refuses a `conflict` (a stale `expected_version` keeps its own
+    `version_conflict`), a refusal `permission_denied`, a missing thing `not_found`."""
+    if isinstance(exc, VersionConflictError):
+        return None
+    if isinstance(exc, ValidationError):
+        return "validation_error"
+    if isinstance(exc, ConflictError):
+        return "conflict"
+    return _CONTRACT_CODES.get(exc.status)
 
 
 def _from_event_store(exc: Exception) -> ApplicationError | None:
@@ -62,7 +75,7 @@ def _from_event_store(exc: Exception) -> ApplicationError | None:
             },
         )
     if isinstance(exc, ImmutableEventError):
-        return ApplicationError(str(exc), code="event_immutable", status=409)
+        return ConflictError(str(exc), code="event_immutable")
     if isinstance(exc, InvalidEventError):
         return ApplicationError(str(exc), code="validation_error", status=400)
     return None
@@ -137,7 +150,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     exc = _from_django_request(exc) or exc
     if isinstance(exc, ApplicationError):
         code, extra = exc.code, dict(exc.extra)
-        contract_code = _CONTRACT_CODES.get(exc.status)
+        contract_code = _contract_code(exc)
         if contract_code and code != contract_code:
             code, extra["reason"] = contract_code, code
         return Response(_body(code, exc.message, **extra), status=exc.status)

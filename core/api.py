@@ -21,16 +21,16 @@ from rest_framework.views import APIView
 
 # Which codes each status carries; shown in the schema next to every endpoint's errors.
 ERROR_CODES: dict[int, str] = {
-    400: "validation_error (with `fields`; a field refused for its value also has a `reason`:"
-    " not_a_player, same_player, out_of_range, unknown), illegal_action and not_your_turn"
-    " (with the rule), invalid_card, "
+    400: "validation_error (with `fields`, or a `reason`: not_a_player, same_player,"
+    " out_of_range, unknown, naive_datetime, or the field refused), illegal_action and"
+    " not_your_turn (with the rule), invalid_card, "
     "invalid_meld, invalid_ruleset, invalid_deck, invalid_credentials, parse_error, "
     "too_many_fields",
     401: "not_authenticated, authentication_failed",
     403: "permission_denied",
     404: "not_found",
     409: "version_conflict (with current_version), conflict (with a `reason`, e.g."
-    " round_not_in_play)",
+    " round_in_play, setting_fixed, hand_in_play: the README lists them)",
     413: "request_too_large",
     415: "unsupported_media_type",
     422: "idempotency_key_reused",

@@ -282,7 +282,8 @@ class TestFollowAndAudit:
         mid = match["id"]
         live = bob_client.get(f"/api/matches/{mid}/replay/?version={match['version']}")
         assert live.status_code == 409
-        assert error(live) == "hand_in_play"
+        assert error(live) == "conflict"
+        assert live.json()["error"]["reason"] == "hand_in_play"
         stranger = token_client(make_player().user)
         assert stranger.get(f"/api/matches/{mid}/replay/?version=1").status_code == 403
         assert bob_client.get(f"/api/matches/{mid}/replay/?version=999").status_code == 400

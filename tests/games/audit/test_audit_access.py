@@ -118,7 +118,8 @@ def test_a_dispute_after_the_window_is_refused(alice, bob, organiser, alice_clie
     version = Match.objects.get(pk=match.pk).version
     response = _dispute(alice_client, match)
     assert response.status_code == 409
-    assert response.json()["error"]["code"] == "dispute_window_closed"
+    error = response.json()["error"]
+    assert (error["code"], error["reason"]) == ("conflict", "dispute_window_closed")
     finished_at = response.json()["error"]["finished_at"]
     assert finished_at.endswith("Z") and "+00:00" not in finished_at
     assert Match.objects.get(pk=match.pk).version == version  # nothing written

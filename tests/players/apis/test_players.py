@@ -110,7 +110,8 @@ def test_create_player_validation(organiser_client, alice):
         format="json",
     )
     assert taken.status_code == 400
-    assert taken.json()["error"]["code"] == "username_taken"
+    error = taken.json()["error"]
+    assert (error["code"], error["reason"]) == ("validation_error", "username_taken")
     half = organiser_client.post("/api/players/", {"name": "X", "username": "x"}, format="json")
     assert half.status_code == 400
     assert half.json()["error"]["code"] == "validation_error"
