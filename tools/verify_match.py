@@ -11,7 +11,10 @@ file that cannot be read. Checks, printed as they go:
   1. numbering: the events are versions 1, 2, 3, ... in order, as many as the match says;
   2. the hash chain: every event shown in full is hashed again over its canonical encoding
      (README "Audit encodings"), chained from the empty string; each must equal the stored
-     hash and the last the bundle's head_hash;
+     hash, the last the bundle's head_hash, and their count its hashed_to. The bundle's
+     header against the (hashed) first event: the match's id and players (seat 0 and 1)
+     against the registration in MatchStarted's metadata, its ruleset against
+     MatchStarted's (defaults filled in);
   3. every revealed deck: 52 distinct cards whose sha256 with the salt is the commitment
      published when the hand was dealt;
   4. the rules, replayed from the events by this file's own implementation of RULES.md
@@ -26,9 +29,13 @@ file that cannot be read. Checks, printed as they go:
      when the match ends), rulings (voids of the hand in play or of past hands, corrected
      table entries, score adjustments, forfeits, resignations, cancellations) with the
      re-derivation a correction or a past void causes, and dispute records. Finally the
-     bundle's summary (status, scoresheet: required, as the format always carries it) is
-     compared with the result, and its `commitments` and `hands` lists (deck, salt,
-     commitment) with the deals.
+     bundle's summary is compared with the result: its status; each entry of its `hands`
+     list (one per hand over, in order: number, dealer, kind, knocker, winner, points,
+     both deadwoods, the games it scored in, voided / after the end; for a dealt hand the
+     final hands, stock, discard pile, knock and defence); its scoresheet (required, as
+     the format always carries it: each game's number, scores, bonuses, closed, winner;
+     games_won and totals); and its `commitments` and `hands` lists (deck, salt,
+     commitment) with the deals. A field the bundle leaves out is not compared.
 
 Not checkable, and said so: events a player gets redacted (the hidden cards of a hand still
 in play) carry no hash, and the rules check stops at such a hand. When a knocker states no
@@ -162,11 +169,60 @@ def check_chain(bundle: dict[str, Any], report: Report) -> None:
             f"head hash: the chain ends at {prev!r}, the bundle says {bundle.get('head_hash')!r}"
         )
         return
+    if "hashed_to" in bundle and bundle["hashed_to"] != checked:
+        report.fail(
+            f"hashed_to: the bundle says {bundle['hashed_to']!r}, events 1 to {checked} carry"
+            " their hashes"
+        )
+        return
     unhashed = len(bundle["events"]) - checked
     report.ok(
         f"hash chain of events 1 to {checked} recomputed and linked"
         + (f"; {unhashed} later events redacted for you: not checkable" if unhashed else "")
     )
+
+
+def check_header(bundle: dict[str, Any], report: Report) -> None:
+    """The bundle's match header against its first event: the ruleset against MatchStarted's
+    data, the id and the players against the registration in its metadata (hashed, so it
+    is what the server stored when it created the match)."""
+    first = bundle["events"][0] if bundle["events"] else {}
+    if first.get("type") != "MatchStarted" or not isinstance(first.get("data"), dict):
+        return  # the rules check names a stream that does not start with MatchStarted
+    where = f"match: the bundle's {{}}, MatchStarted (event {first.get('version')})"
+    match = bundle["match"]
+    stated = first["data"].get("ruleset")
+    if "ruleset" in match and isinstance(stated, dict):
+        rules = {**DEFAULT_RULESET, **stated}
+        said = match["ruleset"] if isinstance(match["ruleset"], dict) else {}
+        for key in sorted(set(rules) | set(said)):
+            if said.get(key) != rules.get(key):
+                report.fail(
+                    where.format(f"ruleset {key} is {canonical_json(said.get(key))}")
+                    + f" says {canonical_json(rules.get(key))}"
+                )
+                return
+    registration = (first.get("metadata") or {}).get("match")
+    if not first.get("hash") or not isinstance(registration, dict):
+        report.skip("match header: the registration in the first event is not shown to you")
+        return
+    if "id" in match and match["id"] != registration.get("id"):
+        report.fail(where.format(f"id is {match['id']!r}") + f" says {registration.get('id')!r}")
+        return
+    if "players" in match:
+        players = match["players"] if isinstance(match["players"], list) else []
+        if len(players) != 2:
+            report.fail(where.format(f"players are {len(players)}") + " registers two")
+            return
+        seats = {p.get("seat"): p.get("id") for p in players if isinstance(p, dict)}
+        for seat, key in ((0, "player1"), (1, "player2")):
+            if seats.get(seat) != registration.get(key):
+                report.fail(
+                    where.format(f"player at seat {seat} is {canonical_json(seats.get(seat))}")
+                    + f" registers {key} {canonical_json(registration.get(key))}"
+                )
+                return
+    report.ok("match header: id, players and ruleset as the first event registers them")
 
 
 def check_commitments(bundle: dict[str, Any], report: Report) -> None:
@@ -390,6 +446,7 @@ class Sheet:
         ]
         self.winner: int | None = None
         self.closed: list[int] = []  # games in the order they ended
+        self.dealers: list[int | None] = []  # who dealt each record (None: after the end)
 
     def win(self, seat: int, pts: int) -> list[int]:
         open_games = [n for n, g in enumerate(self.games, 1) if g["winner"] is None]
@@ -454,7 +511,9 @@ def derive(
                 sheet.adjust(a["seat"], a["game"], a["points"])
         if sheet.winner is not None:
             games.append(None)
+            sheet.dealers.append(None)
             continue
+        sheet.dealers.append(record["dealer"] if record["dealer"] is not None else dealer)
         if record["kind"] in ("drawn", "voided") or record.get("voided"):
             games.append([])
             if record["dealer"] is not None:  # online: who really dealt deals again
@@ -500,6 +559,7 @@ class Referee:
         self.ruling_just_made = False
         self.stats = {"knock": 0, "gin": 0, "undercut": 0, "drawn": 0, "voided": 0}
         self.redacted_at: int | None = None
+        self.unfinished: dict[str, Any] | None = None  # the hand in play when it ended
 
     # -- stepping -----------------------------------------------------------------------
 
@@ -669,9 +729,11 @@ class Referee:
             raise Discrepancy(f"gin is {d['gin']} with deadwood {k}")
         defender = frozenset(hand["cards"][1 - seat])
         best = best_defence(defender, d["melds"], d["gin"])
+        hand["knock"] = d
 
         def check_defence(e: dict[str, Any]) -> None:
             _defence_checked(e, seat, defender, d["melds"], d["gin"], best)
+            hand["defence"] = e
 
         self.expected.append(("DefenceLaidOut", check_defence))
         kind, winner, pts, how = score_hand(self.rules, seat, d["gin"], k, best)
@@ -729,11 +791,16 @@ class Referee:
         dealer = self.hand["dealer"] if self.hand else None
         if self.hand is None:  # table mode: a new hand number per entry
             self.hand_number += 1
-        self.records.append({"hand_number": self.hand_number, "dealer": dealer, **result})
+        record = {"hand_number": self.hand_number, "dealer": dealer, **result}
+        if self.hand is not None:  # the cards at its end, for the bundle's hands list
+            record["cards"] = self.hand
+        self.records.append(record)
         self.stats[result["kind"]] += 1
         self.hand = None
 
     def _finished(self, winner: int | None, reason: str) -> None:
+        if self.hand is not None:
+            self.unfinished = self.hand
         self.status, self.winner, self.finish, self.hand = "finished", winner, reason, None
 
     # -- table mode ---------------------------------------------------------------------
@@ -1066,6 +1133,7 @@ def check_rules(bundle: dict[str, Any], report: Report) -> Referee:
                 f"rules: hand {referee.redacted_at} is not revealed to you (in play);"
                 f" the rules were checked up to event {event['version'] - 1}"
             )
+            _check_hands(bundle, referee, report)
             return referee
         except Discrepancy as exc:
             report.fail(f"event {event.get('version')} ({kind}, hand {hand}): {exc}")
@@ -1087,6 +1155,7 @@ def check_rules(bundle: dict[str, Any], report: Report) -> Referee:
         f" {sum(1 for r in referee.records if r.get('voided'))} voided afterwards);"
         f" {len(referee.adjustments)} adjustments; {len(referee.disputes)} disputes"
     )
+    _check_hands(bundle, referee, report)
     _check_summary(bundle, referee, report)
     return referee
 
@@ -1122,18 +1191,155 @@ def _check_summary(bundle: dict[str, Any], referee: Referee, report: Report) -> 
             f" give {len(sheet.games)}"
         )
         return
-    ids = {p["seat"]: str(p["id"]) for p in bundle["match"].get("players", [])}
+    ids = _seat_ids(bundle)
     for n, (g, said) in enumerate(zip(sheet.games, summary["games"], strict=False), 1):
-        scores = said.get("scores") if isinstance(said, dict) else None
-        if isinstance(scores, dict) and set(scores) == set(ids.values()):
-            scores = [scores[ids[0]], scores[ids[1]]]
-        if not (isinstance(scores, list) and len(scores) == 2):
-            continue  # a summary shape this file does not know: the events are what counts
+        if not isinstance(said, dict):
+            report.fail(f"summary: game {n} of the bundle's scoresheet is {canonical_json(said)}")
+            return
         totals = [g["scores"][s] + g["bonuses"][s] for s in (0, 1)]
-        if scores not in (g["scores"], totals):  # shown with or without the bonuses
+        scores = _pair(said.get("scores"), ids)
+        if "scores" in said and scores not in (g["scores"], totals):  # with or without bonuses
             report.fail(
                 f"summary: game {n} scores are {scores} in the bundle, the events give {totals}"
             )
+            return
+        winner = ids.get(g["winner"]) if g["winner"] is not None else None
+        want = {"game": n, "bonuses": g["bonuses"], "closed": winner is not None, "winner": winner}
+        for key, value in want.items():
+            if key in said and _pair(said[key], ids) != value:
+                report.fail(
+                    f"summary: game {n} {key} {_is(key)} {canonical_json(said[key])} in the bundle,"
+                    f" the events give {canonical_json(_as_shown(value, said[key], ids))}"
+                )
+                return
+    games_won = [sum(1 for g in sheet.games if g["winner"] == s) for s in (0, 1)]
+    totals = [sum(g["scores"][s] + g["bonuses"][s] for g in sheet.games) for s in (0, 1)]
+    for key, value in (("games_won", games_won), ("totals", totals)):
+        if key in summary and _pair(summary[key], ids) != value:
+            report.fail(
+                f"summary: the scoresheet's {key} are {canonical_json(summary[key])} in the"
+                f" bundle, the events give {canonical_json(_as_shown(value, summary[key], ids))}"
+            )
+            return
+
+
+def _is(key: str) -> str:
+    return "are" if key.endswith("s") else "is"
+
+
+def _seat_ids(bundle: dict[str, Any]) -> dict[int, Any]:
+    """Each seat's player id, as the bundle names the players (checked by check_header)."""
+    players = bundle["match"].get("players")
+    return {p.get("seat"): p.get("id") for p in players or [] if isinstance(p, dict)}
+
+
+def _pair(value: Any, ids: dict[int, Any]) -> Any:
+    """A value per player, shown as a dict by player id, as [seat 0's, seat 1's]; any other
+    value as it is."""
+    keys = [str(ids.get(0)), str(ids.get(1))]
+    if isinstance(value, dict) and sorted(value) == sorted(keys) and len(set(keys)) == 2:
+        return [value[keys[0]], value[keys[1]]]
+    return value
+
+
+def _as_shown(value: Any, like: Any, ids: dict[int, Any]) -> Any:
+    """`value` ([seat 0's, seat 1's]) by player id when the bundle shows `like` that way."""
+    if isinstance(like, dict) and isinstance(value, list) and len(value) == 2:
+        return {str(ids.get(0)): value[0], str(ids.get(1)): value[1]}
+    return value
+
+
+# A hand's result in the bundle's `hands` list, compared where the entry has it; a flag
+# (voided afterwards, recorded after the match's end) left out means false.
+_RESULT_KEYS = ("kind", "knocker", "winner", "points", "knocker_deadwood", "defender_deadwood")
+_FLAGS = ("voided", "after_end")
+
+
+def _hand_summaries(referee: Referee, ids: dict[int, Any]) -> list[dict[str, Any]]:
+    """What the bundle's `hands` list must say: one entry per hand over, in order, then the
+    hand in play when the match ended, if any (kind "unfinished"). Players by id."""
+    sheet, games, _ = referee.derived()
+
+    def pid(seat: Any) -> Any:
+        return ids.get(seat) if seat is not None else None
+
+    out = []
+    for place, record in enumerate(referee.records):
+        want: dict[str, Any] = {"hand_number": record["hand_number"]}
+        if sheet.dealers[place] is not None:  # a table hand after the end: not re-derived
+            want["dealer"] = pid(sheet.dealers[place])
+        for key in _RESULT_KEYS:
+            value = record.get(key)
+            want[key] = pid(value) if key in ("knocker", "winner") else value
+        want["games"] = games[place] or []
+        want["voided"] = bool(record.get("voided"))
+        want["after_end"] = games[place] is None
+        if record.get("cards"):
+            want.update(_cards_of(record["cards"], ids))
+        out.append(want)
+    if referee.unfinished is not None:
+        hand = referee.unfinished
+        out.append(
+            {
+                "hand_number": hand["number"],
+                "dealer": pid(hand["dealer"]),
+                "kind": "unfinished",
+                **_cards_of(hand, ids),
+            }
+        )
+    return out
+
+
+def _cards_of(hand: dict[str, Any], ids: dict[int, Any]) -> dict[str, Any]:
+    """A dealt hand's cards at its end, its knock and its defence, as a hand entry shows
+    them (each hand sorted here: the entry's order is not a claim about the hand)."""
+    out: dict[str, Any] = {
+        "hands": {str(ids.get(s)): sorted(hand["cards"][s]) for s in (0, 1)},
+        "stock": list(hand["stock"]),
+        "discard_pile": list(hand["pile"]),
+    }
+    for key in ("knock", "defence"):
+        data = hand.get(key)
+        out[key] = {**data, "player": ids.get(data["seat"])} if data is not None else None
+    return out
+
+
+def _check_hands(bundle: dict[str, Any], referee: Referee, report: Report) -> None:
+    """The bundle's `hands` list against the hands the events end (where the rules check
+    reached: up to a hand still in play)."""
+    if "hands" not in bundle:
+        return
+    listed, want = bundle["hands"], _hand_summaries(referee, _seat_ids(bundle))
+    if not isinstance(listed, list) or len(listed) != len(want):
+        count = len(listed) if isinstance(listed, list) else "no"
+        report.fail(
+            f"summary: {count} entries in the bundle's hands list, the events end {len(want)} hands"
+        )
+        return
+    for entry, expected in zip(listed, want, strict=True):
+        number = expected["hand_number"]
+        if not isinstance(entry, dict):
+            report.fail(f"summary: hand {number} in the bundle's hands list is not a hand")
+            return
+        for key, value in expected.items():
+            if key in _FLAGS:
+                said = bool(entry.get(key))
+            elif key not in entry:
+                continue
+            elif key == "hands" and isinstance(entry[key], dict):
+                said = {k: sorted(v) if isinstance(v, list) else v for k, v in entry[key].items()}
+            else:
+                said = entry[key]
+            if said != value:
+                if isinstance(said, dict) and isinstance(value, dict):  # name the inner field
+                    inner = next(k for k in sorted({*said, *value}) if said.get(k) != value.get(k))
+                    key, said, value = f"{key} {inner}", said.get(inner), value.get(inner)
+                report.fail(
+                    f"summary: hand {number}'s {key} {_is(key)} {canonical_json(said)} in the"
+                    f" bundle's hands list, the events give {canonical_json(value)}"
+                )
+                return
+    report.ok(f"summary: the {len(want)} hands listed are the hands the events end")
 
 
 # ----------------------------------------------------------------------------- running
@@ -1151,6 +1357,7 @@ def verify(bundle: dict[str, Any]) -> tuple[bool, list[str]]:
     )
     check_numbering(bundle, report)
     check_chain(bundle, report)
+    check_header(bundle, report)
     check_commitments(bundle, report)
     check_rules(bundle, report)
     summary = bundle.get("scoresheet")
