@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 
-from players.models import Club, Player
+from players.models import Club, LoginCode, Player
 
 
 @admin.register(Club)
@@ -27,3 +27,23 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ["is_bot", "club"]
     search_fields = ["name", "user__username"]
     raw_id_fields = ["user"]
+
+
+@admin.register(LoginCode)
+class LoginCodeAdmin(admin.ModelAdmin):
+    """Who was given a phone login code, by whom, and what became of it. Read-only: codes are
+    issued at the desk, and only their hash is stored (not shown here either). Deleting one
+    ends it."""
+
+    list_display = ["player", "issued_by", "issued_at", "expires_at", "used_at", "revoked_at"]
+    list_filter = ["issued_at"]
+    search_fields = ["player__name", "player__user__username"]
+    fields = ["player", "issued_by", "issued_at", "expires_at", "used_at", "revoked_at"]
+    readonly_fields = fields
+    list_select_related = ["player", "issued_by"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -42,3 +42,32 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class LoginCode(models.Model):
+    """A one-time code an organiser gives a player without a password, to sign in on a
+    phone (players.services.player_login_code_issue). Only a keyed hash of the code is
+    stored: the organiser sees the code once, when it is issued."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="login_codes")
+    # HMAC-SHA256 of the normalised code under SECRET_KEY (hex): found by lookup, never shown.
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    issued_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    # A newer code for the same player, or a password set, ends an unused one.
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-issued_at", "-id"]
+        indexes = [models.Index(fields=["player", "expires_at"])]
+
+    def __str__(self) -> str:
+        return f"login code for {self.player} issued {self.issued_at:%Y-%m-%d %H:%M}"

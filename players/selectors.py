@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils import timezone
 
-from players.models import Player
+from players.models import LoginCode, Player
 
 ORGANISERS_GROUP = "organisers"
 
@@ -46,3 +48,26 @@ def player_get(*, player_id: int) -> Player | None:
 def players_named(*, name: str) -> list[Player]:
     """The players whose name is `name` (case-insensitive), bots left out."""
     return list(Player.objects.filter(name__iexact=name, is_bot=False))
+
+
+def player_may_get_login_code(*, player: Player) -> bool:
+    """A one-time login code is for a person with no password to sign in with: a player
+    without a login, or whose login has no usable password. Never for a bot, an inactive
+    login, or anyone who may organise (a code must not open an organiser's account)."""
+    if player.is_bot:
+        return False
+    user = player.user
+    if user is None:
+        return True
+    return user.is_active and not user.has_usable_password() and not user_is_organiser(user=user)
+
+
+def login_codes_active(*, player_ids: Iterable[int]) -> dict[int, dt.datetime]:
+    """For each of these players with an unused, unexpired login code: when it expires."""
+    rows = LoginCode.objects.filter(
+        player_id__in=list(player_ids),
+        used_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
+    ).values_list("player_id", "expires_at")
+    return dict(rows)

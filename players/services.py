@@ -1,14 +1,33 @@
-"""Writes about players: creating players with or without a login; issuing API tokens."""
+"""Writes about players: creating players with or without a login; issuing API tokens;
+one-time login codes for players without a password (issued at the desk, used on a phone)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+from django.utils.text import slugify
 from rest_framework.authtoken.models import Token
 
-from core.errors import ValidationError
+from core.errors import NotFoundError, ValidationError
 from core.transactions import write_service
-from players.models import Club, Player
+from players.models import Club, LoginCode, Player
+from players.selectors import player_may_get_login_code
+
+# No 0/O, 1/I/L: read aloud or off a slip, and typed on a phone, without a doubt. 31 signs,
+# 8 of them: about 8.5e11 codes, so guessing one of an evening's few live codes at the
+# login lockout's pace (per address, core.login_throttle) is hopeless within its 24 hours.
+LOGIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+LOGIN_CODE_LENGTH = 8
+LOGIN_CODE_HOURS_DEFAULT = 24
+_KEY_SALT = "players.login_code"
 
 
 @write_service
@@ -38,3 +57,126 @@ def auth_token_issue(*, user: AbstractBaseUser) -> str:
     """The user's API token (created on first use; the same one afterwards)."""
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
+
+
+@dataclass(frozen=True)
+class IssuedLoginCode:
+    """A code just issued: `code` exists only here (the database keeps its hash)."""
+
+    code: str
+    player: Player
+    username: str
+    expires_at: dt.datetime
+
+
+def login_code_normalise(code: str) -> str:
+    """What the player typed, as issued: upper case, spaces and dashes dropped."""
+    return re.sub(r"[\s\-]", "", code or "").upper()
+
+
+def login_code_display(code: str) -> str:
+    """The code as shown to people: two groups of four (ABCD-EFGH)."""
+    return f"{code[:4]}-{code[4:]}" if len(code) == LOGIN_CODE_LENGTH else code
+
+
+def _digest(code: str) -> str:
+    # A keyed hash, not a salted password hash: the code is random (no dictionary to try)
+    # and must be found by its hash; the key (SECRET_KEY) keeps a leaked table useless.
+    return salted_hmac(_KEY_SALT, code, algorithm="sha256").hexdigest()
+
+
+def _username_for(player: Player) -> str:
+    user_model = get_user_model()
+    base = slugify(player.name)[:24].strip("-") or "player"
+    username = f"{base}-{player.pk}"
+    while user_model.objects.filter(username=username).exists():
+        username = f"{base}-{player.pk}-{secrets.token_hex(2)}"
+    return username
+
+
+@write_service
+def player_login_code_issue(
+    *, player_id: int, by: AbstractBaseUser, hours: float | None = None
+) -> IssuedLoginCode:
+    """A new one-time login code for a player without a password (a walk-in gets a login,
+    with no usable password, the first time). Any earlier unused code of theirs ends. The
+    caller has checked that `by` may give one to this player (the desk: the player is in a
+    tournament `by` organises)."""
+    player = (
+        Player.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .filter(pk=player_id)
+        .first()
+    )
+    if player is None:
+        raise NotFoundError("no such player")
+    if not player_may_get_login_code(player=player):
+        raise ValidationError(
+            f"{player.name} signs in with a password: no login code is needed",
+            code="login_code_not_allowed",
+        )
+    if player.user is None:
+        user = get_user_model().objects.create_user(username=_username_for(player), password=None)
+        player.user = user
+        player.save(update_fields=["user"])
+    now = timezone.now()
+    LoginCode.objects.filter(player=player, used_at__isnull=True, revoked_at__isnull=True).update(
+        revoked_at=now
+    )
+    while True:
+        code = "".join(secrets.choice(LOGIN_CODE_ALPHABET) for _ in range(LOGIN_CODE_LENGTH))
+        if not LoginCode.objects.filter(digest=_digest(code)).exists():
+            break
+    if hours is None:
+        hours = getattr(settings, "LOGIN_CODE_HOURS", LOGIN_CODE_HOURS_DEFAULT)
+    row = LoginCode.objects.create(
+        player=player,
+        digest=_digest(code),
+        issued_by=by,
+        issued_at=now,
+        expires_at=now + dt.timedelta(hours=hours),
+    )
+    return IssuedLoginCode(
+        code=code, player=player, username=player.user.get_username(), expires_at=row.expires_at
+    )
+
+
+@write_service
+def player_login_code_use(*, code: str) -> AbstractBaseUser:
+    """The login a one-time code opens; the code is used up. A code that is wrong, used,
+    replaced or expired raises ValidationError `login_code_invalid`, with nothing written
+    (the caller counts the failure against the client: core.login_throttle)."""
+    normalised = login_code_normalise(code)
+    row = None
+    if len(normalised) == LOGIN_CODE_LENGTH:
+        row = (
+            LoginCode.objects.select_for_update(of=("self",))
+            .select_related("player__user")
+            .filter(
+                digest=_digest(normalised),
+                used_at__isnull=True,
+                revoked_at__isnull=True,
+                expires_at__gt=timezone.now(),
+            )
+            .first()
+        )
+    user = row.player.user if row is not None else None
+    if user is None or not user.is_active:
+        raise ValidationError(
+            "That code is not valid: it may be mistyped, used or expired. Ask the desk.",
+            code="login_code_invalid",
+        )
+    row.used_at = timezone.now()
+    row.save(update_fields=["used_at"])
+    return user
+
+
+@write_service
+def user_password_set(*, user: AbstractBaseUser, password: str) -> None:
+    """Set the user's password (validated by the caller's form); their unused login codes
+    end, since they now sign in with it."""
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    LoginCode.objects.filter(
+        player__user=user, used_at__isnull=True, revoked_at__isnull=True
+    ).update(revoked_at=timezone.now())

@@ -189,6 +189,23 @@ class AddPlayerForm(forms.Form):
         self.fields["player"].choices = [("", "— choose —"), *players]
 
 
+class LoginCodeForm(forms.Form):
+    """The one-time code the desk gave a player (players.services.player_login_code_issue)."""
+
+    code = forms.CharField(
+        max_length=20,
+        label="Code from the desk",
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "one-time-code",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "placeholder": "ABCD-EFGH",
+            }
+        ),
+    )
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=500)
 

@@ -1,6 +1,7 @@
 """The desk before the event: the organiser's tournaments, creating one, the roster (add a
-registered player, a walk-in by name, a pasted list), check-in (one tap a player) and the
-start. Every change goes through the tournament services, so every change is an event."""
+registered player, a walk-in by name, a pasted list), check-in (one tap a player), a
+one-time phone login code for a player without a password, and the start. Every change
+goes through the tournament services, so every change is an event."""
 
 from __future__ import annotations
 
@@ -9,13 +10,22 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from core.transactions import request_transaction
-from players.selectors import player_get, player_list, players_named, user_is_organiser
-from players.services import player_create
+from players.selectors import (
+    login_codes_active,
+    player_get,
+    player_list,
+    player_may_get_login_code,
+    players_named,
+    user_is_organiser,
+)
+from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
 from tournaments.selectors import tournament_list_for
 from web.desk.access import (
@@ -27,6 +37,7 @@ from web.desk.access import (
 )
 from web.desk.cases import tournament_disputes_open
 from web.desk.forms import AddPlayerForm, PasteNamesForm, TournamentCreateForm, WalkInForm
+from web.desk.prints import qr_svg
 
 
 def desk_home(request: HttpRequest) -> HttpResponse:
@@ -63,10 +74,16 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 
 def _roster(tournament: Any) -> dict[str, Any]:
-    registrations = list(tournament.registrations.select_related("player").order_by("player__name"))
+    registrations = list(
+        tournament.registrations.select_related("player__user").order_by("player__name")
+    )
+    codes = login_codes_active(player_ids=[r.player_id for r in registrations])
     counts = {"registered": 0, "checked_in": 0, "withdrawn": 0}
     for r in registrations:
         counts[r.status] = counts.get(r.status, 0) + 1
+        # Who may be given a phone login code (no password), and until when theirs runs.
+        r.may_get_code = player_may_get_login_code(player=r.player)
+        r.code_expires_at = codes.get(r.player_id)
     counts["total"] = len(registrations)
     return {"registrations": registrations, "counts": counts}
 
@@ -192,6 +209,29 @@ def check_in_player(request: HttpRequest, tournament: Any, player_id: int) -> Ht
     context = {"tournament": tournament, "error": error, **_roster(tournament)}
     template = "desk/_check_in_panel.html" if htmx else "desk/check_in.html"
     return render(request, template, context, status=status)
+
+
+@never_cache
+@require_POST
+@desk_tournament
+def login_code_issue(request: HttpRequest, tournament: Any, player_id: int) -> HttpResponse:
+    """A one-time code for a player of this tournament to sign in on a phone, shown once
+    (only its hash is kept): a new one replaces the last."""
+    if not tournament.registrations.filter(player_id=player_id).exists():
+        raise Http404("this player is not entered in this tournament")
+    try:
+        issued = player_login_code_issue(player_id=player_id, by=request.user)
+    except FORM_ERRORS as exc:
+        return _again(request, tournament, error=error_message(exc))
+    login_url = request.build_absolute_uri(reverse("desk-login"))
+    context = {
+        "tournament": tournament,
+        "issued": issued,
+        "code": login_code_display(issued.code),
+        "login_url": login_url,
+        "qr": qr_svg(login_url),
+    }
+    return render(request, "desk/login_code.html", context)
 
 
 @require_POST

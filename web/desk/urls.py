@@ -1,19 +1,16 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.desk import disputes, prints, rounds, setup
+from web.desk import disputes, prints, rounds, setup, signin
 
 T = "<int:tournament_id>/"
 R = T + "rounds/<int:number>/"
 TABLE = R + "tables/<int:table>/"
 
 urlpatterns = [
-    path(
-        "login/",
-        # Without ?next= (the desk and the table pages send one), the home page.
-        auth_views.LoginView.as_view(template_name="desk/login.html", next_page="/"),
-        name="desk-login",
-    ),
+    # A username and password, or a player's one-time code from the desk.
+    path("login/", signin.DeskLoginView.as_view(), name="desk-login"),
+    path("password/", signin.password_set, name="desk-password"),
     path("logout/", auth_views.LogoutView.as_view(next_page="/desk/login/"), name="desk-logout"),
     path("", setup.desk_home, name="desk-home"),
     path("matches/<uuid:match_id>/", rounds.match_desk, name="desk-match"),
@@ -24,6 +21,11 @@ urlpatterns = [
     path(T + "add/", setup.add_player, name="desk-add-player"),
     path(T + "check-in/", setup.check_in, name="desk-check-in"),
     path(T + "check-in/<int:player_id>/", setup.check_in_player, name="desk-check-in-player"),
+    path(
+        T + "players/<int:player_id>/login-code/",
+        setup.login_code_issue,
+        name="desk-login-code",
+    ),
     path(T + "start/", setup.start, name="desk-start"),
     path(T + "standings/print/", prints.print_standings, name="desk-print-standings"),
     path(T + "standings.csv", prints.standings_csv, name="desk-standings-csv"),

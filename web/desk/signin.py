@@ -1,0 +1,102 @@
+"""Signing in at `/desk/login/`: with a username and password (Django's login view), or, on
+a phone, with the one-time code the desk gave a player without a password (then, if they
+like, a password of their own). A wrong code counts as a failed login against the client's
+address, with the same lockout as every other login path (core.login_throttle)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from axes.handlers.proxy import AxesProxyHandler
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
+from django.contrib.auth.signals import user_login_failed
+from django.contrib.auth.views import LoginView, redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+
+from core.errors import ValidationError
+from core.login_throttle import client_ip, lockout_response
+from players.services import player_login_code_use, user_password_set
+from web.desk.access import LOGIN_URL
+from web.desk.forms import LoginCodeForm
+
+# The session remembers a sign-in by code until the player sets a password or leaves: only
+# then may a password be set without the old one (there is none).
+SIGNED_IN_BY_CODE = "desk_signed_in_by_code"
+# A code opens one account; which one is unknown until it matches, so a wrong code is
+# counted against the address (as axes' "username" too, so that the count holds whatever
+# LOGIN_LOCKOUT_BY says).
+CODE_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _code_credentials(request: HttpRequest) -> dict[str, str]:
+    return {"username": f"login code from {client_ip(request)}"}
+
+
+class DeskLoginView(LoginView):
+    template_name = "desk/login.html"
+    # Without ?next= (the desk and the table pages send one), the home page.
+    next_page = "/"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        kwargs.setdefault("code_form", LoginCodeForm())
+        return super().get_context_data(**kwargs)
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if "code" not in request.POST:
+            return super().post(request, *args, **kwargs)
+        code_form = LoginCodeForm(request.POST)
+        if code_form.is_valid():
+            credentials = _code_credentials(request)
+            if not AxesProxyHandler.is_allowed(request, credentials):
+                return lockout_response(request)
+            try:
+                user = player_login_code_use(code=code_form.cleaned_data["code"])
+            except ValidationError as exc:
+                # axes keeps the request's form data with the failure: not the code.
+                request.POST = request.POST.copy()
+                request.POST["code"] = "********"
+                # Counted by axes; at the limit its middleware answers 429 instead.
+                user_login_failed.send(__name__, credentials=credentials, request=request)
+                code_form.add_error("code", exc.message)
+            else:
+                login(request, user, backend=CODE_BACKEND)
+                request.session[SIGNED_IN_BY_CODE] = True
+                query = urlencode({"next": self.get_success_url()})
+                return redirect(f"{reverse('desk-password')}?{query}")
+        context = self.get_context_data(form=AuthenticationForm(request), code_form=code_form)
+        return self.render_to_response(context)
+
+
+def _next_url(request: HttpRequest) -> str:
+    url = request.POST.get("next") or request.GET.get("next") or "/"
+    allowed = url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return url if allowed else "/"
+
+
+@never_cache
+def password_set(request: HttpRequest) -> HttpResponse:
+    """Right after signing in with a code: the player may set a password (to sign in later
+    without the desk), or go straight on."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), LOGIN_URL)
+    if not request.session.get(SIGNED_IN_BY_CODE) or request.user.has_usable_password():
+        raise PermissionDenied("a password is set here only right after signing in with a code")
+    next_url = _next_url(request)
+    form = SetPasswordForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user_password_set(user=request.user, password=form.cleaned_data["new_password1"])
+        update_session_auth_hash(request, request.user)
+        request.session.pop(SIGNED_IN_BY_CODE, None)
+        return redirect(next_url)
+    context = {"form": form, "next": next_url, "username": request.user.get_username()}
+    status = 400 if request.method == "POST" else 200
+    return render(request, "desk/password_set.html", context, status=status)
