@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
@@ -14,7 +14,8 @@ from django.utils.html import format_html, format_html_join
 from core.errors import ApplicationError
 from eventstore.models import StoredEvent
 from games.audit import match_disputes
-from games.models import Match, MatchHand, TableEntry
+from games.models import Match, MatchDealPlan, MatchHand, TableEntry
+from games.selectors import match_has_preset_deals
 
 
 class _ReadOnly:
@@ -102,6 +103,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
         "points_p1",
         "points_p2",
         "winner",
+        "deals_chosen",
         "created_at",
     )
     list_filter = ("status", "mode", "finish_reason", DisputeFilter)
@@ -111,6 +113,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
     inlines = [MatchHandInline]
     readonly_fields = (
         "id",
+        "deals_chosen",
         "links",
         "dispute_cases",
         "stream_id",
@@ -139,6 +142,18 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         # Viewing needs view permission only; nothing is editable in place.
         return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # One EXISTS per row of the list, rather than one query per row for the column.
+        plans = MatchDealPlan.objects.filter(match_id=OuterRef("pk"))
+        return super().get_queryset(request).annotate(preset_deals=Exists(plans))
+
+    @admin.display(
+        description="deals chosen by the organiser", boolean=True, ordering="preset_deals"
+    )
+    def deals_chosen(self, obj: Match) -> bool:
+        """A seed or decks given at creation: not a fair random deal (never a tournament's)."""
+        return match_has_preset_deals(match=obj)
 
     def change_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         self._viewer = request.user  # the disputes are shown as this viewer may see them

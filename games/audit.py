@@ -34,6 +34,7 @@ from games.models import Match
 from games.selectors import (
     User,
     match_events_for,
+    match_has_preset_deals,
     match_is_public,
     match_seat_for,
     match_state_at,
@@ -233,6 +234,7 @@ def match_replay_data(*, match: Match, user: User) -> dict[str, Any]:
         "id": str(match.id),
         "stream_id": match.stream_id,
         "label": match.label,
+        "preset_deals": match_has_preset_deals(match=match),
         "mode": view["mode"],
         "status": match.status,
         "players": view["players"],
@@ -303,6 +305,8 @@ def match_bundle(*, match: Match, user: User | None) -> dict[str, Any]:
             "ruleset": view["ruleset"],
             "version": len(recorded),
         },
+        # An organiser chose the deals (a seed or decks): not a fair random deal.
+        "preset_deals": match_has_preset_deals(match=match),
         "encodings": ENCODINGS,
         "hashed_to": hashed_to,
         "head_hash": recorded[hashed_to - 1].hash if hashed_to else "",

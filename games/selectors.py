@@ -235,13 +235,17 @@ def user_can_organise_match(*, user: User, match: Match) -> bool:
 
 def match_list_followable(*, user: User, also_ids: Any = ()) -> QuerySet[Match]:
     """Matches `user` plays in or organises (every match for staff), plus those whose ids
-    are in `also_ids` (e.g. the matches of tournaments the user may see), newest first."""
+    are in `also_ids` (e.g. the matches of tournaments the user may see), newest first;
+    each with `preset_deals` (whether an organiser chose its deals)."""
+    matches = Match.objects.annotate(
+        preset_deals=Exists(MatchDealPlan.objects.filter(match_id=OuterRef("pk")))
+    )
     if user is not None and user.is_authenticated and user.is_staff:
-        return Match.objects.order_by("-created_at")
+        return matches.order_by("-created_at")
     query = Q(pk__in=also_ids)
     if user is not None and user.is_authenticated:
         query |= Q(organisers=user) | Q(player1__user=user) | Q(player2__user=user)
-    return Match.objects.filter(query).distinct().order_by("-created_at")
+    return matches.filter(query).distinct().order_by("-created_at")
 
 
 def match_hand_rows(*, match: Match) -> QuerySet:

@@ -11,7 +11,7 @@ from django.shortcuts import render
 
 from core.errors import NotFoundError
 from games.audit import match_bundle_allowed, match_disputes, match_may_audit
-from games.selectors import match_get, match_hand_rows
+from games.selectors import match_get, match_hand_rows, match_has_preset_deals
 from tournaments.selectors import (
     match_followable,
     matches_followable,
@@ -68,19 +68,20 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         "games": _games(match),
         "hands": hands,
         "disputes": _disputes(match, request.user, names),
-        "zone": _zone(match),
+        "zone": match_time_zone(match),
+        "preset_deals": match_has_preset_deals(match=match),
         "may_download_bundle": match_bundle_allowed(user=request.user, match=match),
     }
     return render(request, _live("pages/match.html", request), context)
 
 
-def _zone(match: Any) -> Any:
-    """The tournament whose zone the match's times are shown in, or "UTC" for a match
-    outside any tournament."""
+def match_time_zone(match: Any) -> str:
+    """The name of the zone the match's times are shown in: its tournament's, or "UTC" for
+    a match outside any tournament (the match page and the replay page)."""
     # A match outside a tournament has no pairing (the reverse one-to-one raises an
     # AttributeError subclass, which getattr's default covers).
     pairing = getattr(match, "tournament_pairing", None)
-    return pairing.round.tournament if pairing is not None else "UTC"
+    return (pairing.round.tournament.time_zone or "UTC") if pairing is not None else "UTC"
 
 
 def _disputes(match: Any, user: Any, names: dict[int, str]) -> list[dict[str, Any]] | None:

@@ -2,7 +2,8 @@
 the deck commitments and the hash chain recomputed in the browser (static/replay/replay.js).
 
 The page's data comes from `games.audit.match_replay_data`, built on the same redacted
-selectors as the events API: a player sees no hidden card of a hand in play."""
+selectors as the events API: a player sees no hidden card of a hand in play. Times are
+shown in the match's tournament's zone (UTC for a friendly), named on the page."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from core.errors import NotFoundError
 from games.audit import match_replay_data
 from games.selectors import match_get
 from tournaments.selectors import match_followable
+from web.pages import match_time_zone
 
 LOGIN_URL = "/api-auth/login/"
 
@@ -34,5 +36,7 @@ def match_replay_page(request: HttpRequest, match_id: str) -> HttpResponse:
         "match": match,
         "replay": data,
         "may_dispute": data["your_seat"] is not None,
+        # replay.js shows each event's instant (UTC in the data) in this zone, named.
+        "time_zone": match_time_zone(match),
     }
     return render(request, "replay/replay.html", context)

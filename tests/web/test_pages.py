@@ -63,3 +63,24 @@ def test_a_match_in_play_shows_no_card_and_is_private(client):
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "Scoresheet" in page
     assert not CARD.findall(page.split("<main>")[1])
+
+
+def test_the_match_page_marks_deals_an_organiser_chose(client, tournament):
+    from games.services import match_create
+
+    client.force_login(UserFactory(is_staff=True))
+    mark = "Deals chosen by the organiser — not a fair random deal"
+    seeded = MatchFactory(seed="pages")
+    decked = MatchFactory(decks=[_a_deck()])
+    for match in (seeded, decked):
+        page = client.get(f"/matches/{match.pk}/").content.decode()
+        assert mark in page and 'id="preset-deals"' in page
+    random = match_create(player1=seeded.player1, player2=seeded.player2)
+    in_tournament = Match.objects.filter(tournament_pairing__round__tournament=tournament).first()
+    for match in (random, in_tournament):
+        page = client.get(f"/matches/{match.pk}/").content.decode()
+        assert mark not in page and 'id="preset-deals"' not in page
+
+
+def _a_deck() -> list[str]:
+    return [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]

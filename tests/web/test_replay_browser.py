@@ -91,6 +91,9 @@ def test_step_through_a_finished_match_and_see_it_verified(
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
     assert page.inner_text("#position").startswith(f"{deal.version + 1} /")
+    # Its deals came from a seed: the page says so, above everything else.
+    assert page.is_visible("#preset-deals")
+    assert "Deals chosen by the organiser" in page.inner_text("#preset-deals")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "replay-finished-match.png"), full_page=True)
     assert errors == []
@@ -206,3 +209,31 @@ def test_a_table_match_shows_corrections_struck_through(
     assert "entered by" in page.inner_text("#hand-3")
     assert page.get_attribute("#check-chain", "data-state") == "ok"
     page.screenshot(path=str(SHOTS / "replay-table-corrections.png"), full_page=True)
+
+
+def test_times_are_shown_in_the_tournament_s_zone(
+    browser, client, live_server, alice, bob, organiser
+):
+    """An event recorded at 18:30Z in January is shown at 19:30 CET for a Berlin tournament."""
+    import datetime as dt
+    from unittest import mock
+
+    from tests.games.audit.helpers import tournament_match
+
+    at = dt.datetime(2026, 1, 15, 18, 30, tzinfo=dt.UTC)
+    with mock.patch("django.utils.timezone.now", return_value=at):
+        _, match = tournament_match(organiser, [alice, bob], time_zone="Europe/Berlin")
+    page = _page_as(browser, client, live_server, alice.user, width=390)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server.url}/matches/{match.pk}/replay/")
+    page.wait_for_selector("#checks-summary[data-state]")
+    assert page.inner_text("#time-zone") == "times in Europe/Berlin"
+    page.keyboard.press("Home")
+    meta = page.inner_text("#event-meta")
+    assert "2026-01-15 19:30:00 CET" in meta, meta
+    assert "18:30" not in meta and "UTC" not in meta
+    assert not page.is_visible("#preset-deals")  # a tournament's deals are random
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "replay-berlin-times-390px.png"), full_page=True)
+    assert errors == []

@@ -109,3 +109,41 @@ def test_a_visitor_gets_no_bundle_link_for_a_public_match_in_play(client, alice,
     _links_the_audit(client.get(f"/matches/{match.pk}/").content.decode(), match, shown=False)
     client.force_login(alice.user)  # a player may, while it is in play too
     _links_the_audit(client.get(f"/matches/{match.pk}/").content.decode(), match, shown=True)
+
+
+# --- times in the tournament's zone; deals an organiser chose -------------------------------
+
+
+def test_the_replay_names_the_tournament_s_zone_and_a_friendly_s_utc(client, alice, bob, organiser):
+    from tests.games.audit.helpers import tournament_match
+
+    _, match = tournament_match(organiser, [alice, bob], time_zone="Europe/Berlin")
+    client.force_login(alice.user)
+    page = client.get(f"/matches/{match.pk}/replay/").content.decode()
+    assert 'data-time-zone="Europe/Berlin"' in page
+    assert "times in Europe/Berlin" in page
+    friendly = finished_match(alice, bob)
+    page = client.get(f"/matches/{friendly.pk}/replay/").content.decode()
+    assert 'data-time-zone="UTC"' in page and "times in UTC" in page
+
+
+def test_a_replay_of_chosen_deals_is_marked_and_a_tournament_s_is_not(
+    client, alice, bob, organiser
+):
+    from games.services import match_create
+    from tests.games.audit.helpers import tournament_match
+
+    client.force_login(alice.user)
+    seeded = finished_match(alice, bob)  # an organiser's seed
+    response = client.get(f"/matches/{seeded.pk}/replay/")
+    assert _data(response)["preset_deals"] is True
+    page = response.content.decode()
+    assert 'id="preset-deals"' in page and "Deals chosen by the organiser" in page
+    for match in (
+        match_create(player1=alice, player2=bob),  # a friendly dealt at random
+        tournament_match(organiser, [alice, bob])[1],
+    ):
+        response = client.get(f"/matches/{match.pk}/replay/")
+        assert _data(response)["preset_deals"] is False
+        page = response.content.decode()
+        assert 'id="preset-deals"' not in page and "Deals chosen by the organiser" not in page

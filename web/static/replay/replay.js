@@ -23,7 +23,23 @@
   function melds(list) {
     return (list || []).map(function (m) { return '<span class="meld">' + C.cardsHtml(m) + "</span>"; }).join(" ");
   }
-  function when(text) { return text.replace("T", " ").replace(/\.\d+Z$/, " UTC"); }
+  // Times in the match's tournament's zone (UTC for a friendly), as on the other pages; the
+  // events carry UTC instants ("...Z", 6 fraction digits), which also feed the hash chain.
+  var zone = $("replay").getAttribute("data-time-zone") || "UTC";
+  var clock = (function () {
+    try {
+      return new Intl.DateTimeFormat("en-GB", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit",
+        hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZoneName: "short" });
+    } catch (err) { return null; }  // a browser without this zone: UTC, and the page says so
+  })();
+  if (!clock && zone !== "UTC") { $("time-zone").textContent = "times in UTC (this browser does not know " + zone + ")"; }
+  function when(text) {
+    var at = new Date(String(text).replace(/(\.\d{3})\d*Z$/, "$1Z"));
+    if (!clock || isNaN(at.getTime())) { return esc(String(text).replace("T", " ").replace(/\.\d+Z$/, " UTC")); }
+    var p = {};
+    clock.formatToParts(at).forEach(function (part) { p[part.type] = part.value; });
+    return esc(p.year + "-" + p.month + "-" + p.day + " " + p.hour + ":" + p.minute + ":" + p.second + " " + p.timeZoneName);
+  }
 
   // --- one event in words (and cards) ----------------------------------------------------
   function describe(i) {
