@@ -32,7 +32,10 @@ file that cannot be read. Checks, printed as they go:
      bundle's summary is compared with the result: its status; each entry of its `hands`
      list (one per hand over, in order: number, dealer, kind, knocker, winner, points,
      both deadwoods, the games it scored in, voided / after the end; for a dealt hand the
-     final hands, stock, discard pile, knock and defence); its scoresheet (required, as
+     final hands, stock, discard pile, knock and defence; its history: the `corrections`,
+     one per HandCorrected event of the hand, in order, with the entries before and after,
+     reason, who, the event's version and time, and a void's reason and who as its
+     HandVoided event gives them); its scoresheet (required, as
      the format always carries it: each game's number, scores, bonuses, closed, winner;
      games_won and totals); and its `commitments` and `hands` lists (deck, salt,
      commitment) with the deals. A field the bundle leaves out is not compared.
@@ -49,6 +52,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -559,6 +563,7 @@ class Referee:
         self.ruling_just_made = False
         self.stats = {"knock": 0, "gin": 0, "undercut": 0, "drawn": 0, "voided": 0}
         self.redacted_at: int | None = None
+        self.event: dict[str, Any] = {}  # the event being stepped (set by check_rules)
         self.unfinished: dict[str, Any] | None = None  # the hand in play when it ended
 
     # -- stepping -----------------------------------------------------------------------
@@ -832,14 +837,15 @@ class Referee:
     def on_HandVoided(self, d: dict[str, Any]) -> None:
         hand = self.hand
         if hand is not None and d["hand_number"] == hand["number"]:
-            self._hand_over({"kind": "voided"})
+            self._hand_over({"kind": "voided", "void": self._ruled(d)})
             return
         if hand is not None:
             raise Discrepancy(
                 f"hand {hand['number']} is in play: a past hand is voided between hands"
             )
         record = self._past(d["hand_number"], "voided")
-        self._rederived(lambda: record.update(voided=True), d["hand_number"], "void")
+        void = self._ruled(d)
+        self._rederived(lambda: record.update(voided=True, void=void), d["hand_number"], "void")
 
     def on_HandCorrected(self, d: dict[str, Any]) -> None:
         if self.mode != "table":
@@ -886,9 +892,14 @@ class Referee:
             )
         if after == now:
             raise Discrepancy("a correction that changes nothing")
+        correction = {"before": d["before"], "after": after, **self._ruled(d)}
 
         def rewrite() -> None:
-            keep = {"hand_number": record["hand_number"], "dealer": record["dealer"]}
+            keep = {
+                "hand_number": record["hand_number"],
+                "dealer": record["dealer"],
+                "corrections": [*record.get("corrections", []), correction],
+            }
             record.clear()
             record.update(
                 keep,
@@ -906,6 +917,17 @@ class Referee:
             )
 
         self._rederived(rewrite, d["hand_number"], "correction")
+
+    def _ruled(self, d: dict[str, Any]) -> dict[str, Any]:
+        """A ruling's reason and who made it (as its data names them), its event's version
+        and time: what a hand's history in the bundle's hands list repeats."""
+        event = self.event
+        return {
+            "reason": d.get("reason"),
+            "by": d.get("by"),
+            "version": event.get("version"),
+            "at": event.get("recorded_at"),
+        }
 
     def _past(self, number: Any, verb: str) -> dict[str, Any]:
         if self.finish == "cancelled":
@@ -1127,6 +1149,7 @@ def check_rules(bundle: dict[str, Any], report: Report) -> Referee:
         kind, data = event.get("type"), event.get("data") or {}
         hand = data.get("hand_number", referee.hand_number) if isinstance(data, dict) else None
         try:
+            referee.event = event
             referee.step(kind, data)
         except Redacted:
             report.skip(
@@ -1274,6 +1297,12 @@ def _hand_summaries(referee: Referee, ids: dict[int, Any]) -> list[dict[str, Any
         want["games"] = games[place] or []
         want["voided"] = bool(record.get("voided"))
         want["after_end"] = games[place] is None
+        void = record.get("void") or {}
+        if record["kind"] == "voided":  # voided in play: the record says why and by whom
+            want["reason"], want["by"] = void.get("reason"), void.get("by")
+        past = void if record.get("voided") else {}  # voided afterwards
+        want["void_reason"], want["void_by"] = past.get("reason"), past.get("by")
+        want["corrections"] = [_correction_of(c, ids) for c in record.get("corrections", [])]
         if record.get("cards"):
             want.update(_cards_of(record["cards"], ids))
         out.append(want)
@@ -1288,6 +1317,69 @@ def _hand_summaries(referee: Referee, ids: dict[int, Any]) -> list[dict[str, Any
             }
         )
     return out
+
+
+def _correction_of(correction: dict[str, Any], ids: dict[int, Any]) -> dict[str, Any]:
+    """A HandCorrected event as a hand entry's `corrections` repeat it: the entries before
+    and after (players by id), the reason, who (as the event's data names them), the
+    event's version and time."""
+
+    def entry(value: dict[str, Any]) -> dict[str, Any]:
+        return {
+            k: ids.get(v) if k in ("knocker", "winner") and type(v) is int else v
+            for k, v in value.items()
+        }
+
+    return {
+        **correction,
+        "before": entry(correction["before"]),
+        "after": entry(correction["after"]),
+    }
+
+
+def _instant(value: Any) -> datetime | None:
+    """An ISO 8601 time with its offset (`Z` for UTC), as an instant; None if it is not."""
+    if not isinstance(value, str):
+        return None
+    try:
+        at = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return at if at.tzinfo is not None else None
+
+
+def _corrections_differ(number: Any, said: Any, want: list[dict[str, Any]]) -> str | None:
+    """How a hand entry's `corrections` (none when left out, as the bundle leaves out an
+    empty history) differ from the HandCorrected events of that hand, or None: as many, in
+    order, each field the bundle gives equal to the event's."""
+    where, listed = f"summary: hand {number}", "in the bundle's hands list"
+    if not isinstance(said, list):
+        return f"{where}'s corrections are {canonical_json(said)} {listed}, not a list"
+    if len(said) != len(want):
+        made = ", ".join(str(c["version"]) for c in want)
+        return f"{where} has {len(said)} corrections {listed}, the events give {len(want)}" + (
+            f" (HandCorrected, event{'s' if len(want) > 1 else ''} {made})" if want else ""
+        )
+    for n, (got, correction) in enumerate(zip(said, want, strict=True)):
+        if not isinstance(got, dict):
+            return f"{where}'s corrections[{n}] is {canonical_json(got)} {listed}, not a correction"
+        for key, value in correction.items():
+            if key not in got or value is None and key in ("version", "at"):
+                continue
+            mine = got[key]
+            if key == "at" and _instant(mine) is not None and _instant(mine) == _instant(value):
+                continue
+            if mine == value and key != "at":
+                continue
+            label = f"corrections[{n}].{key}"
+            if isinstance(mine, dict) and isinstance(value, dict):  # name the inner field
+                inner = next(k for k in sorted({*mine, *value}) if mine.get(k) != value.get(k))
+                label, mine, value = f"{label} {inner}", mine.get(inner), value.get(inner)
+            return (
+                f"{where}'s {label} {_is(label)} {canonical_json(mine)} {listed},"
+                f" the events give {canonical_json(value)}"
+            )
+    return None
 
 
 def _cards_of(hand: dict[str, Any], ids: dict[int, Any]) -> dict[str, Any]:
@@ -1322,6 +1414,12 @@ def _check_hands(bundle: dict[str, Any], referee: Referee, report: Report) -> No
             report.fail(f"summary: hand {number} in the bundle's hands list is not a hand")
             return
         for key, value in expected.items():
+            if key == "corrections":
+                failure = _corrections_differ(number, entry.get(key, []), value)
+                if failure is not None:
+                    report.fail(failure)
+                    return
+                continue
             if key in _FLAGS:
                 said = bool(entry.get(key))
             elif key not in entry:

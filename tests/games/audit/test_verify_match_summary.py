@@ -8,8 +8,8 @@ import copy
 import pytest
 
 from demo.bots import match_play_bots_batched
-from games.services import match_create, match_record_hand
-from tests.games.audit.helpers import table_match_with_corrections, verifier_run
+from games.services import match_create, match_record_hand, match_rule
+from tests.games.audit.helpers import play_until_hand, table_match_with_corrections, verifier_run
 
 pytestmark = pytest.mark.django_db
 
@@ -108,6 +108,103 @@ def test_a_table_hand_summary_is_compared_too(table, tmp_path):
     del unvoided["hands"][1]["voided"]
     assert _failed(unvoided, tmp_path) == (
         "summary: hand 2's voided is false in the bundle's hands list, the events give true"
+    )
+
+
+def test_a_table_hands_correction_history_is_compared(table, tmp_path):
+    corrected = table["hands"][0]["corrections"]
+    assert [c["reason"] for c in corrected] == ["deadwood miscounted"]
+    reason = copy.deepcopy(table)
+    reason["hands"][0]["corrections"][0]["reason"] = "x"
+    assert _failed(reason, tmp_path) == (
+        "summary: hand 1's corrections[0].reason is \"x\" in the bundle's hands list,"
+        ' the events give "deadwood miscounted"'
+    )
+    version = next(e["version"] for e in table["events"] if e["type"] == "HandCorrected")
+    dropped = copy.deepcopy(table)
+    dropped["hands"][0]["corrections"].pop()
+    assert _failed(dropped, tmp_path) == (
+        "summary: hand 1 has 0 corrections in the bundle's hands list, the events give 1"
+        f" (HandCorrected, event {version})"
+    )
+    left_out = copy.deepcopy(table)  # the bundle leaves out only an empty history
+    del left_out["hands"][0]["corrections"]
+    assert _failed(left_out, tmp_path) == _failed(dropped, tmp_path)
+    added = copy.deepcopy(table)
+    added["hands"][2]["corrections"] = copy.deepcopy(corrected)
+    assert _failed(added, tmp_path).startswith(
+        "summary: hand 3 has 1 corrections in the bundle's hands list, the events give 0"
+    )
+    before = copy.deepcopy(table)
+    before["hands"][0]["corrections"][0]["before"]["knocker_deadwood"] = 4
+    assert _failed(before, tmp_path) == (
+        "summary: hand 1's corrections[0].before knocker_deadwood is 4 in the bundle's"
+        " hands list, the events give 5"
+    )
+    by = copy.deepcopy(table)
+    by["hands"][0]["corrections"][0]["by"] = "someone else"
+    assert _failed(by, tmp_path) == (
+        "summary: hand 1's corrections[0].by is \"someone else\" in the bundle's hands list,"
+        f' the events give "{corrected[0]["by"]}"'
+    )
+    stamped = copy.deepcopy(table)  # as the hand rows store it: the event's version and time
+    event = next(e for e in table["events"] if e["type"] == "HandCorrected")
+    at = event["recorded_at"].replace("Z", "+00:00")
+    stamped["hands"][0]["corrections"][0].update(version=version, at=at)
+    code, out = verifier_run(stamped, tmp_path)
+    assert code == 0, out
+    stamped["hands"][0]["corrections"][0]["version"] = version + 1
+    assert _failed(stamped, tmp_path) == (
+        f"summary: hand 1's corrections[0].version is {version + 1} in the bundle's hands"
+        f" list, the events give {version}"
+    )
+
+
+def test_a_table_hands_void_reason_and_who_are_compared(table, tmp_path):
+    voided = table["hands"][1]
+    assert voided["void_reason"] == "misdeal"
+    reason = copy.deepcopy(table)
+    reason["hands"][1]["void_reason"] = "cards exposed"
+    assert _failed(reason, tmp_path) == (
+        "summary: hand 2's void_reason is \"cards exposed\" in the bundle's hands list,"
+        ' the events give "misdeal"'
+    )
+    by = copy.deepcopy(table)
+    by["hands"][1]["void_by"] = "someone else"
+    assert _failed(by, tmp_path).startswith(
+        "summary: hand 2's void_by is \"someone else\" in the bundle's hands list,"
+    )
+    stray = copy.deepcopy(table)  # a hand the events never voided
+    stray["hands"][2]["void_reason"] = "misdeal"
+    assert _failed(stray, tmp_path) == (
+        "summary: hand 3's void_reason is \"misdeal\" in the bundle's hands list,"
+        " the events give null"
+    )
+
+
+def test_an_online_hand_voided_in_play_keeps_its_reason_and_who(
+    alice, bob, organiser, alice_client, tmp_path
+):
+    match = match_create(player1=alice, player2=bob, seed="voided", organisers=[organiser],
+                         ruleset={"game_target": 10, "games": 1})  # fmt: skip
+    match = play_until_hand(match, 1)
+    match_rule(match_id=match.id, by=organiser, type="void_hand", reason="cards exposed")
+    bundle = _bundle(alice_client, match)
+    voided = bundle["hands"][0]
+    assert voided["kind"] == "voided" and voided["reason"] == "cards exposed"
+    code, out = verifier_run(bundle, tmp_path)
+    assert code == 0, out
+    reason = copy.deepcopy(bundle)
+    reason["hands"][0]["reason"] = "misdeal"
+    assert _failed(reason, tmp_path) == (
+        "summary: hand 1's reason is \"misdeal\" in the bundle's hands list,"
+        ' the events give "cards exposed"'
+    )
+    by = copy.deepcopy(bundle)
+    by["hands"][0]["by"] = "someone else"
+    assert _failed(by, tmp_path) == (
+        "summary: hand 1's by is \"someone else\" in the bundle's hands list,"
+        f' the events give "{voided["by"]}"'
     )
 
 
