@@ -210,6 +210,24 @@ def error(status: int, code: str, message: str) -> JsonResponse:
 Read = Callable[[int], Awaitable[tuple[list[bytes], int]]]
 
 
+# A read the database failed (SQLite's "table is locked" under a writer, a PostgreSQL
+# fail-over) is tried again this many times, after a pause growing by one poll interval,
+# before the stream ends: its client then reconnects with Last-Event-ID and loses nothing.
+READ_ATTEMPTS = 5
+
+
+async def _read_again_if_failed(read: Read, after: int, pause: float) -> tuple[list[bytes], int]:
+    for attempt in range(1, READ_ATTEMPTS + 1):
+        try:
+            return await read(after)
+        except DatabaseError as exc:
+            if attempt == READ_ATTEMPTS:
+                raise
+            log.warning("live read after %s failed (%s); trying again (%s)", after, exc, attempt)
+            await asyncio.sleep(pause * attempt)
+    raise AssertionError("unreachable")
+
+
 async def follow(
     *, channel: str, key: str, after: int, read: Read, first: bytes = b""
 ) -> AsyncIterator[bytes]:
@@ -229,7 +247,7 @@ async def follow(
         sent = clock()
         while True:
             event.clear()
-            messages, after = await read(after)
+            messages, after = await _read_again_if_failed(read, after, poll)
             if messages:
                 yield b"".join(messages)
                 sent = clock()
