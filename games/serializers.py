@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.engine.cards import FULL_DECK
@@ -341,16 +342,29 @@ class MatchSummarySerializer(serializers.Serializer):
     hand_number = serializers.IntegerField()
     phase = serializers.CharField()
     turn = serializers.IntegerField(source="turn_player_id", allow_null=True)
-    games_won_p1 = serializers.IntegerField()
-    games_won_p2 = serializers.IntegerField()
-    points_p1 = serializers.IntegerField()
-    points_p2 = serializers.IntegerField()
+    games_won = serializers.SerializerMethodField(
+        help_text="Games won so far, by player id (as the match view's `games_won`)."
+    )
+    points = serializers.SerializerMethodField(
+        help_text="Hollywood points so far, by player id (as the match view's `totals`)."
+    )
     winner = serializers.IntegerField(source="winner_id", allow_null=True)
     finish_reason = serializers.CharField(
         allow_blank=True, help_text="games, forfeit, resigned or cancelled; blank while in play."
     )
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
+    def get_games_won(self, match: Any) -> dict[str, int]:
+        return {
+            str(match.player1_id): match.games_won_p1,
+            str(match.player2_id): match.games_won_p2,
+        }
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
+    def get_points(self, match: Any) -> dict[str, int]:
+        return {str(match.player1_id): match.points_p1, str(match.player2_id): match.points_p2}
 
 
 class EventSerializer(serializers.Serializer):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from demo.bots import match_play_bots
 from eventstore import stream_version
 from games.models import Match
 from tests.games.apis.helpers import ANN, BEN, MELDS, UPCARD, act, preset_deck
@@ -450,3 +451,14 @@ def test_idempotent_table_hand(table_match, organiser_client):
         )
         assert response.status_code == 201
     assert len(organiser_client.get(f"/api/matches/{table_match['id']}/").json()["hands"]) == 1
+
+
+def test_the_list_gives_games_and_points_by_player_id_as_the_view(match, alice_client, ann, ben):
+    match_play_bots(match_id=match["id"], bots_only=False)
+    view = alice_client.get(f"/api/matches/{match['id']}/").json()
+    listed = alice_client.get("/api/matches/?mine=true").json()["results"]
+    entry = next(m for m in listed if m["id"] == match["id"])
+    assert set(entry["games_won"]) == set(entry["points"]) == {str(ann.id), str(ben.id)}
+    assert entry["games_won"] == view["scoresheet"]["games_won"]
+    assert entry["points"] == view["scoresheet"]["totals"]
+    assert max(entry["games_won"].values()) >= 1 and "games_won_p1" not in entry
