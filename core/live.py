@@ -269,6 +269,42 @@ async def follow(
         wake.unsubscribe(key, event)
 
 
+async def opening(request: HttpRequest) -> tuple[int, Any, JsonResponse | None]:
+    """What every stream view checks first: an ASGI server, the resume point
+    (`Last-Event-ID` or `?after=`, default 0) and the caller; or the refusal to answer."""
+    refused = refuse_unless_asgi(request)
+    if refused is not None:
+        return 0, None, refused
+    after, refused = resume_point(request)
+    if refused is not None:
+        return 0, None, refused
+    user, refused = await caller(request)
+    return after or 0, user, refused
+
+
+def follow_shared(
+    *,
+    channel: str,
+    key: str,
+    after: int,
+    audience: tuple[Any, ...],
+    batch: Callable[[int, bool], tuple[list[bytes], int]],
+) -> StreamingHttpResponse:
+    """The streaming response of `follow` where each read is `batch(version, first)` (run on
+    the readers' pool; `first` on connecting), shared by the followers of one `audience`
+    (those shown the same messages) who ask for the same version at the same time."""
+    first = True
+
+    async def read(version: int) -> tuple[list[bytes], int]:
+        nonlocal first
+        on_connecting, first = first, False
+        return await shared(
+            (*audience, version, on_connecting), lambda: batch(version, on_connecting)
+        )
+
+    return stream_response(follow(channel=channel, key=key, after=after, read=read))
+
+
 def stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(body, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"

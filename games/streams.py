@@ -36,13 +36,7 @@ def _batch(*, match_id: str, user: Any, after: int, with_view: bool) -> tuple[li
 
 @require_GET
 async def match_stream(request: HttpRequest, match_id: str) -> HttpResponse:
-    refused = live.refuse_unless_asgi(request)
-    if refused is not None:
-        return refused
-    after, refused = live.resume_point(request)
-    if refused is not None:
-        return refused
-    user, refused = await live.caller(request)
+    after, user, refused = await live.opening(request)
     if refused is not None:
         return refused
     if not user.is_authenticated and not await live.db(
@@ -56,19 +50,13 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponse:
     except NotFoundError:
         return live.error(404, "not_found", "no such match")
     match_id = str(match.pk)
-    first = True
-
-    async def read(version: int) -> tuple[list[bytes], int]:
-        nonlocal first
-        with_view, first = first, False
+    return live.follow_shared(
+        channel=eventstore.NOTIFY_CHANNEL,
+        key=match.stream_id,
+        after=after,
         # One read per viewer and version: a viewer's two tabs share it.
-        key = ("match", match_id, user.pk, version, with_view)
-        return await live.shared(
-            key,
-            lambda: _batch(match_id=match_id, user=user, after=version, with_view=with_view),
-        )
-
-    body = live.follow(
-        channel=eventstore.NOTIFY_CHANNEL, key=match.stream_id, after=after or 0, read=read
+        audience=("match", match_id, user.pk),
+        batch=lambda version, first: _batch(
+            match_id=match_id, user=user, after=version, with_view=first
+        ),
     )
-    return live.stream_response(body)

@@ -68,13 +68,7 @@ def _batch(
 
 @require_GET
 async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    refused = live.refuse_unless_asgi(request)
-    if refused is not None:
-        return refused
-    after, refused = live.resume_point(request)
-    if refused is not None:
-        return refused
-    user, refused = await live.caller(request)
+    after, user, refused = await live.opening(request)
     if refused is not None:
         return refused
 
@@ -86,23 +80,14 @@ async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpRes
         tournament, insider = await live.db(visible)
     except NotFoundError:
         return live.error(404, "not_found", "no such tournament")
-
-    first = True
-
-    async def read(version: int) -> tuple[list[bytes], int]:
-        nonlocal first
-        with_standings, first = first, False
+    return live.follow_shared(
+        channel=eventstore.NOTIFY_CHANNEL,
+        key=tournament.stream_id,
+        after=after,
         # What the log shows depends only on whether the viewer organises the tournament:
         # every follower of one audience woken by a commit shares one read.
-        key = ("tournament", tournament.pk, insider, version, with_standings)
-        return await live.shared(
-            key,
-            lambda: _batch(
-                tournament=tournament, user=user, after=version, with_standings=with_standings
-            ),
-        )
-
-    body = live.follow(
-        channel=eventstore.NOTIFY_CHANNEL, key=tournament.stream_id, after=after or 0, read=read
+        audience=("tournament", tournament.pk, insider),
+        batch=lambda version, first: _batch(
+            tournament=tournament, user=user, after=version, with_standings=first
+        ),
     )
-    return live.stream_response(body)
