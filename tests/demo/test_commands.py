@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
@@ -65,3 +66,29 @@ def test_load_demo_links_use_the_port_make_run_passes(monkeypatch):
     out = StringIO()
     call_command("load_demo", "--no-tournament", stdout=out)
     assert "admin at http://127.0.0.1:8000/admin/" in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_load_demo_ends_with_the_pages_to_open_and_each_answers(monkeypatch, client):
+    """The last lines are where a person starts (the pages, not the API), and each page
+    answers: signed out the home page, the public tournament and the replay; the desk once
+    signed in as the demo organiser."""
+    from demo.management.commands import load_demo
+
+    monkeypatch.setattr(load_demo, "DEMO_PLAYERS", 2)
+    monkeypatch.setattr(load_demo, "DEMO_ROUNDS", 1)
+    monkeypatch.setattr(load_demo, "DEMO_GAME_TARGET", 25)
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    tail = out.getvalue().split("Open in a browser:", 1)[1]
+    paths = re.findall(r"http://127\.0\.0\.1:8000(/\S*)", tail)
+    tournament = Tournament.objects.get()
+    assert paths[:3] == ["/", f"/tournaments/{tournament.pk}/", f"/desk/{tournament.pk}/"]
+    assert paths[3].startswith("/matches/") and paths[3].endswith("/replay/")
+    assert paths[4] == "/api/docs/"
+    for path in paths:
+        if path.startswith("/desk/"):
+            assert client.get(path).status_code == 302  # to the desk's sign-in
+            client.login(username="organiser", password=load_demo.DEMO_PASSWORD)
+        assert client.get(path).status_code == 200, path
+        client.logout()

@@ -59,6 +59,30 @@ class Command(BaseCommand):
         if not options["no_tournament"]:
             self._demo_tournament(user)
             self._demo_match(user)
+            self._start_here()
+
+    def _start_here(self) -> None:
+        """Where a person starts: the pages (the API is for client apps)."""
+        site = site_address()
+        tournament = Tournament.objects.filter(name=DEMO_TOURNAMENT).first()
+        finished = (
+            tournament.rounds.filter(pairings__match__status="finished")
+            .values_list("pairings__match_id", flat=True)
+            .first()
+            if tournament is not None
+            else None
+        )
+        lines = ["", "Open in a browser:", f"  home page (tournaments, matches)  {site}/"]
+        if tournament is not None:
+            lines += [
+                f"  the tournament (wall screen)      {site}/tournaments/{tournament.pk}/",
+                f"  the organiser's desk              {site}/desk/{tournament.pk}/"
+                f"  (sign in as '{DEMO_USERNAME}')",
+            ]
+        if finished is not None:
+            lines.append(f"  a match played by bots, replayed  {site}/matches/{finished}/replay/")
+        lines += [f"  the API's docs (work offline)     {site}/api/docs/", ""]
+        self.stdout.write("\n".join(lines))
 
     def _demo_match(self, user: object) -> None:
         players = []
