@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--no-first-run"]  # fmt: skip
+from tests.web.desk.helpers import CHROMIUM
+
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 
 pytestmark = [
@@ -20,18 +19,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
 ]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
-    # are still synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _page_as(browser, client, live_server, user, *, width=1000):

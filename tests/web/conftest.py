@@ -1,11 +1,12 @@
-"""The browser fixture of the desk's browser tests (marked `browser`): Debian's headless
-chromium, skipped with the reason when it is not installed."""
+"""The browser fixture of the pages' browser tests (marked `browser`: the desk's, the
+replay's): Debian's headless chromium, skipped with the reason when it is not installed."""
 
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connections
 
 from tests.web.desk.helpers import CHROMIUM, CHROMIUM_ARGS
 
@@ -22,3 +23,6 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+        # The test ran in the context Playwright's sync API keeps (Django's connections are
+        # per context): its connection is closed here, or it outlives the test database.
+        connections.close_all()
