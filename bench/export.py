@@ -39,8 +39,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/hg_export_bench")
 
 import django  # noqa: E402
-import environ  # noqa: E402
 import psycopg  # noqa: E402
+
+from bench._db import database_name, ensure_database, libpq  # noqa: E402
 
 IMPORT_URL = "postgres://postgres@127.0.0.1:5432/hg_import_bench"
 STANDING_ROWS = (
@@ -49,27 +50,6 @@ STANDING_ROWS = (
     " JOIN players_player p ON p.id = s.player_id WHERE s.tournament_id = %s"
     " ORDER BY s.rank, p.name"
 )
-
-
-def libpq(url: str) -> str:
-    return url.replace("postgres://", "postgresql://", 1)
-
-
-def database_name(url: str) -> str:
-    return environ.Env.db_url_config(url)["NAME"]
-
-
-def ensure_database(url: str, *, fresh: bool = False) -> None:
-    """Create the database if it is not there (`fresh`: drop it first)."""
-    name = database_name(url)
-    server = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(libpq(server), autocommit=True) as c:
-        if fresh:
-            c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            c.execute(f'CREATE DATABASE "{name}"')
-            if not fresh:
-                print(f"created database {name}")
 
 
 ensure_database(os.environ["DATABASE_URL"])

@@ -28,19 +28,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/hg_matches_bench")
 
 import django  # noqa: E402
-import environ  # noqa: E402
 import psycopg  # noqa: E402
 
-
-def ensure_database(url: str) -> None:
-    """Create the bench's database if it is not there yet (the build step fills it)."""
-    name = environ.Env.db_url_config(url)["NAME"]
-    server = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(server.replace("postgres://", "postgresql://", 1), autocommit=True) as c:
-        if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            c.execute(f'CREATE DATABASE "{name}"')
-            print(f"created database {name}")
-
+from bench._db import ensure_database  # noqa: E402
 
 ensure_database(os.environ["DATABASE_URL"])
 django.setup()
