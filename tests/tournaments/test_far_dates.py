@@ -19,12 +19,6 @@ from tournaments.scheduling import round_start
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def org_client(api_client, organiser):
-    api_client.force_authenticate(organiser)
-    return api_client
-
-
 def _create(client, **fields):
     body = {"name": "Far", "format": "swiss", "rounds": 2, "ruleset": FAST_RULES, **fields}
     return client.post("/api/tournaments/", body, format="json")
@@ -42,8 +36,10 @@ def _create(client, **fields):
         ({"round_starts": ["0001-01-01T00:00:00"], "time_zone": "Asia/Tokyo"}, "round_starts"),
     ],
 )
-def test_a_far_instant_is_400_with_the_field_named_and_writes_nothing(org_client, fields, field):
-    response = _create(org_client, **fields)
+def test_a_far_instant_is_400_with_the_field_named_and_writes_nothing(
+    organiser_client, fields, field
+):
+    response = _create(organiser_client, **fields)
     assert response.status_code == 400, response.content
     error = response.json()["error"]
     assert error["code"] == "validation_error"
@@ -51,9 +47,9 @@ def test_a_far_instant_is_400_with_the_field_named_and_writes_nothing(org_client
     assert not Tournament.objects.exists()
 
 
-def test_the_edges_of_the_window_are_taken(org_client):
-    early = _create(org_client, starts_at="2000-01-01T00:00:00Z")
-    late = _create(org_client, starts_at="2999-12-31T23:00:00Z", round_interval="30 00:00:00")
+def test_the_edges_of_the_window_are_taken(organiser_client):
+    early = _create(organiser_client, starts_at="2000-01-01T00:00:00Z")
+    late = _create(organiser_client, starts_at="2999-12-31T23:00:00Z", round_interval="30 00:00:00")
     assert early.status_code == 201 and late.status_code == 201, (early.content, late.content)
 
 
