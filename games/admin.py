@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
@@ -14,8 +14,8 @@ from django.utils.html import format_html, format_html_join
 from core.errors import ApplicationError
 from eventstore.models import StoredEvent
 from games.audit import match_disputes
-from games.models import Match, MatchDealPlan, MatchHand, TableEntry
-from games.selectors import match_has_preset_deals
+from games.models import Match, MatchHand, TableEntry
+from games.selectors import match_has_preset_deals, matches_with_preset_deals
 
 
 class _ReadOnly:
@@ -145,8 +145,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         # One EXISTS per row of the list, rather than one query per row for the column.
-        plans = MatchDealPlan.objects.filter(match_id=OuterRef("pk"))
-        return super().get_queryset(request).annotate(preset_deals=Exists(plans))
+        return matches_with_preset_deals(super().get_queryset(request))
 
     @admin.display(
         description="deals chosen by the organiser", boolean=True, ordering="preset_deals"

@@ -196,6 +196,13 @@ def _preset_deals(match_id: Any) -> bool:
     return MatchDealPlan.objects.filter(match_id=match_id).exists()
 
 
+def matches_with_preset_deals(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """Each match annotated with `preset_deals` (read by `match_has_preset_deals`)."""
+    return matches.annotate(
+        preset_deals=Exists(MatchDealPlan.objects.filter(match_id=OuterRef("pk")))
+    )
+
+
 def match_list_for(
     *,
     user: User,
@@ -207,9 +214,7 @@ def match_list_for(
     """Matches the user may see (`match_visible_to`), newest first; `mine` keeps the caller's own,
     `player` those of one player (by id), `status` and `mode` those in that status or mode."""
     qs = Match.objects.select_related("player1", "player2", "winner", "turn_player")
-    qs = _visible_only(qs, user).annotate(
-        preset_deals=Exists(MatchDealPlan.objects.filter(match_id=OuterRef("pk")))
-    )
+    qs = matches_with_preset_deals(_visible_only(qs, user))
     if player is not None:
         qs = qs.filter(Q(player1_id=player) | Q(player2_id=player))
     if mode:
@@ -237,9 +242,7 @@ def match_list_followable(*, user: User, also_ids: Any = ()) -> QuerySet[Match]:
     """Matches `user` plays in or organises (every match for staff), plus those whose ids
     are in `also_ids` (e.g. the matches of tournaments the user may see), newest first;
     each with `preset_deals` (whether an organiser chose its deals)."""
-    matches = Match.objects.annotate(
-        preset_deals=Exists(MatchDealPlan.objects.filter(match_id=OuterRef("pk")))
-    )
+    matches = matches_with_preset_deals(Match.objects.all())
     if user is not None and user.is_authenticated and user.is_staff:
         return matches.order_by("-created_at")
     query = Q(pk__in=also_ids)
