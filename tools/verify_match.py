@@ -218,7 +218,7 @@ def check_header(bundle: dict[str, Any], report: Report) -> None:
         if len(players) != 2:
             report.fail(where.format(f"players are {len(players)}") + " registers two")
             return
-        seats = {p.get("seat"): p.get("id") for p in players if isinstance(p, dict)}
+        seats = _seat_ids(bundle)
         for seat, key in ((0, "player1"), (1, "player2")):
             if seats.get(seat) != registration.get(key):
                 report.fail(
