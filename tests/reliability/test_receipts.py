@@ -112,7 +112,10 @@ def test_the_answer_to_an_action_carries_the_new_head_s_receipt(played):
     answer = move(clients, match_id)
     assert answer.status_code == 201, answer.content
     body = answer.json()
-    assert body["receipt"]["version"] == body["version"] == before + 1
+    # The new head: one event more, or several when the move ends the hand (a knock on a
+    # random deal: scored, the next hand dealt).
+    head = Match.objects.get(pk=match_id).version
+    assert body["receipt"]["version"] == body["version"] == head > before
     assert eventstore.checkpoint_valid(**{k: body["receipt"][k] for k in RECEIPT_KEYS})
 
 
