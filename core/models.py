@@ -36,3 +36,32 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} [{self.key}]"
+
+
+class OutboxMessage(models.Model):
+    """A job to queue, written in the transaction of the change that calls for it.
+
+    The transactional outbox (core.outbox): the job is recorded with the write, so it can
+    be neither lost (the broker down at commit) nor sent for a write that rolled back; it
+    is relayed to the broker right after commit with short timeouts, and otherwise by the
+    periodic drain (`core.outbox_drain`)."""
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    eta = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["created_at"],
+                name="outbox_unsent",
+                condition=models.Q(sent_at__isnull=True),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)!r}"

@@ -18,3 +18,18 @@ from core.idempotency import idempotency_records_expire
 def idempotency_records_expire_task() -> int:
     """Beat runs it hourly; running it twice deletes nothing more."""
     return idempotency_records_expire()
+
+
+@shared_task(
+    name="core.outbox_drain",
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=3,
+)
+def outbox_drain_task() -> int:
+    """Beat runs it every few seconds: the jobs whose relay after commit failed."""
+    from core.outbox import outbox_drain, outbox_prune
+
+    sent = outbox_drain()
+    outbox_prune()
+    return sent

@@ -106,3 +106,13 @@ def wsgi_in_test_transaction(monkeypatch):
     The Django test client avoids this by disconnecting that signal handler; here the
     connection simply is never closed by it."""
     monkeypatch.setattr(connections["default"], "close_if_unusable_or_obsolete", lambda: None)
+
+
+@pytest.fixture(autouse=True)
+def _outbox_relaying() -> Iterator[None]:
+    """Each test starts with the outbox relaying (a test that broke the broker paused it)."""
+    from core.outbox import relay_resume
+
+    relay_resume()
+    yield
+    relay_resume()

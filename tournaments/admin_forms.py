@@ -12,15 +12,11 @@ from django.contrib.auth import get_user_model
 
 from games.errors import RuleError
 from games.selectors import ruleset_normalise
+from tournaments.domain import SETTINGS_FIXED_AFTER_START, SETTINGS_MUTABLE
 from tournaments.models import Tournament
 from tournaments.pairing import TIEBREAK_CHOICES
-from tournaments.services import (
-    EARLIEST_INSTANT,
-    LATEST_INSTANT,
-    SETTINGS_FIXED_AFTER_START,
-    SETTINGS_MUTABLE,
-)
-from tournaments.stream import SYSTEM_USERNAME
+from tournaments.repository import SYSTEM_USERNAME
+from tournaments.services import EARLIEST_INSTANT, LATEST_INSTANT
 
 SETTINGS_EDITABLE = (*SETTINGS_MUTABLE, *SETTINGS_FIXED_AFTER_START)
 

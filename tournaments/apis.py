@@ -24,6 +24,7 @@ from players.selectors import player_for_user
 from tournaments import exports, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Tournament
+from tournaments.services._common import field_error
 
 WRITE = {"parameters": [IDEMPOTENCY_KEY_PARAMETER]}
 
@@ -116,9 +117,7 @@ class TournamentListApi(TournamentApi):
         try:
             zone = ZoneInfo(str(zone_name))
         except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise services.field_error(
-                "time_zone", f"unknown time zone {zone_name!r}", "unknown"
-            ) from exc
+            raise field_error("time_zone", f"unknown time zone {zone_name!r}", "unknown") from exc
         data = s.TournamentCreateInputSerializer(data=request.data, context={"zone": zone})
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create_by_ids(

@@ -9,10 +9,10 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+import eventstore
 from core.errors import NotFoundError
 from games.selectors import match_list_followable, match_seat_for, user_can_organise_match
 from players.models import Player
-from tournaments import stream
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -192,7 +192,7 @@ def results_corrected_after_pairing(*, tournament: Tournament, round_number: int
     Each: round, table, whether a result stands after, and whether re-pairing was still
     possible when it was corrected."""
     found: list[dict] = []
-    for event in stream.stream_load(tournament=tournament):
+    for event in tournament_stream_events(tournament=tournament):
         data = event.data
         if event.type in ("RoundPaired", "RoundRepaired") and data.get("round") == round_number:
             found = []  # corrections before this pairing were taken into account
@@ -224,8 +224,6 @@ def tournament_round_clock(*, tournament: Tournament, now: dt.datetime | None = 
     """The round clock: the current round (None before round 1), its status, when it
     started (was paired) and ends (its deadline), the seconds left while it is in play
     with a deadline; and when the next round is scheduled, if it is."""
-    from tournaments.scheduling import round_start
-
     now = now or timezone.now()
     round_ = tournament.rounds.filter(number=tournament.current_round).first()
     clock: dict[str, Any] = {
@@ -313,7 +311,7 @@ def tournament_events(
     username); everyone else (spectators of a public tournament, its players) sees no
     organiser's id or login name, neither in `by` nor inside the event's data.
     """
-    events = stream.stream_load(tournament=tournament, after=after)
+    events = tournament_stream_events(tournament=tournament, after=after)
     players = _player_users(events)
     insider = user_can_organise(user=viewer, tournament=tournament)
     rows = []
@@ -364,8 +362,6 @@ def _decider(data: dict[str, Any], players: dict[int, int | None]) -> dict[str, 
 
 def tournament_next_round_due(*, tournament: Tournament, now: dt.datetime) -> int | None:
     """The round the scheduler should pair now, if any (its start time has come)."""
-    from tournaments.scheduling import active_registrations, round_start
-
     if tournament.status == Tournament.Status.FINISHED:
         return None
     if tournament.status == Tournament.Status.REGISTRATION and tournament.starts_at is None:
@@ -379,7 +375,7 @@ def tournament_next_round_due(*, tournament: Tournament, now: dt.datetime) -> in
     start = round_start(tournament=tournament, number=number)
     if start is not None and start > now:
         return None
-    if number == 1 and len(active_registrations(tournament=tournament)) < 2:
+    if number == 1 and active_registration_count(tournament=tournament) < 2:
         return None  # nobody to pair yet: asking every minute would only fail every minute
     return number
 
@@ -394,3 +390,32 @@ def tournaments_with_rounds_due(*, now: dt.datetime | None = None) -> list[tuple
         if number is not None:
             due.append((tournament.pk, number))
     return due
+
+
+def tournament_stream_events(
+    *, tournament: Tournament, after: int = 0
+) -> list[eventstore.RecordedEvent]:
+    """The tournament's stored events after version `after` (its decision log)."""
+    return eventstore.load(stream_id=tournament.stream_id, after_version=after)
+
+
+def round_start(*, tournament: Tournament, number: int) -> dt.datetime | None:
+    """When round `number` is scheduled to be paired (UTC), or None: as soon as possible
+    (the domain's rule, on the row's schedule). Never raises."""
+    from tournaments.domain.state import TournamentState
+    from tournaments.domain.state import round_start as scheduled
+
+    state = TournamentState(
+        starts_at=tournament.starts_at,
+        round_interval=tournament.round_interval,
+        round_starts=tuple(tournament.round_starts or ()),
+    )
+    return scheduled(state, number)
+
+
+def active_registration_count(*, tournament: Tournament) -> int:
+    """Players who may be paired now (checked in, or registered where no check-in is asked)."""
+    statuses = [Registration.Status.CHECKED_IN]
+    if not tournament.check_in_required:
+        statuses.append(Registration.Status.REGISTERED)
+    return Registration.objects.filter(tournament=tournament, status__in=statuses).count()

@@ -115,6 +115,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs (celery beat): round start times and deadlines of club tournaments.
 CELERY_BEAT_SCHEDULE: dict = {
+    # The transactional outbox (core.outbox): jobs whose relay after commit failed.
+    "core-outbox-drain": {
+        "task": "core.outbox_drain",
+        "schedule": env.float("OUTBOX_DRAIN_SECONDS", default=5.0),
+    },
     "tournament-rounds-start-due": {
         "task": "tournaments.rounds_start_due",
         "schedule": env.float("TOURNAMENT_SCHEDULE_SECONDS", default=30.0),

@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 from players.selectors import ORGANISERS_GROUP
 from players.services import player_create
 from tests.helpers import celery_sends_to, token_client, worker_database_url
-from tournaments import rounds, services
+from tournaments import services
 from tournaments.models import Pairing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def tournament_with_a_match(*, organiser: Any, players: list, is_public: bool) -
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
         services.tournament_check_in(tournament_id=tournament.pk, player=player, by=organiser)
-    rounds.tournament_start(tournament_id=tournament.pk, by=organiser)
+    services.tournament_start(tournament_id=tournament.pk, by=organiser)
     pairing = Pairing.objects.filter(round__tournament=tournament, match__isnull=False).first()
     return tournament, str(pairing.match_id)
 

@@ -19,8 +19,9 @@ from django.db import connection
 from demo.bots import match_play_bots
 from tests.reliability.helpers import Worker, app_sends_to, wait_for
 from tests.tournaments.helpers import make_bots, make_tournament
-from tournaments import services, stream
+from tournaments import services
 from tournaments.models import Pairing, Round, Tournament
+from tournaments.selectors import tournament_stream_events
 
 pytestmark = [
     pytest.mark.celery_worker,
@@ -48,7 +49,7 @@ def worker(tmp_path):
 
 
 def events_of(tournament: Tournament, kind: str) -> list[dict]:
-    return [e.data for e in stream.stream_load(tournament=tournament) if e.type == kind]
+    return [e.data for e in tournament_stream_events(tournament=tournament) if e.type == kind]
 
 
 def test_a_worker_killed_at_each_step_of_a_round_loses_and_repeats_nothing(worker, organiser):
@@ -85,9 +86,9 @@ def test_a_worker_killed_at_each_step_of_a_round_loses_and_repeats_nothing(worke
     wait_for("every job to be acknowledged", lambda: broker.hlen("unacked") == 0, timeout=20)
     paired_in = time.monotonic() - started
 
-    recorded = events_of(t, stream.RESULT_RECORDED)
+    recorded = events_of(t, "ResultRecorded")
     assert sorted(e["table"] for e in recorded) == sorted(p.table for p in first)  # once each
-    assert [e["round"] for e in events_of(t, stream.ROUND_PAIRED)] == [1, 2]  # round 2 once
+    assert [e["round"] for e in events_of(t, "RoundPaired")] == [1, 2]  # round 2 once
     assert Pairing.objects.filter(round__tournament=t, round__number=2).count() == 2
     assert Round.objects.filter(tournament=t).count() == 2
 
@@ -99,6 +100,6 @@ def test_a_worker_killed_at_each_step_of_a_round_loses_and_repeats_nothing(worke
         lambda: Tournament.objects.get(pk=t.pk).status == Tournament.Status.FINISHED,
         timeout=30,
     )
-    assert len(events_of(t, stream.RESULT_RECORDED)) == 4
+    assert len(events_of(t, "ResultRecorded")) == 4
     print(f"results recovered after {recovered:.1f}s, round 2 paired after {paired_in:.1f}s")
     assert paired_in < 60

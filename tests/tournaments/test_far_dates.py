@@ -14,7 +14,7 @@ from players.models import Player
 from tests.tournaments.helpers import FAST_RULES, forfeit_round, make_tournament
 from tournaments import services
 from tournaments.models import Pairing, Round, Tournament
-from tournaments.scheduling import round_start
+from tournaments.selectors import round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -1,28 +1,44 @@
-"""The tournament domain, pure Python (no Django): its events as typed frozen dataclasses,
-`evolve` folding them into a `TournamentState`, the standings of a state (the one standings
-fold: the read model, the pairing of the next round and a rebuild all use it), and the
-decisions that depend on the state alone (`decide_*`)."""
+"""The tournament domain, pure Python (no Django): typed commands and past-tense events,
+`decide(state, command) -> events` (every rule, raising named errors), a total `evolve`
+folding events into a `TournamentState`, the pairing of a round from that state, and its
+standings (the one standings fold: the read model, the next round's pairing and a rebuild
+all use it). The repository (tournaments.repository) loads and saves it; nothing else does."""
 
-from tournaments.domain.events import TournamentEvent, event_from_stored, event_type_of
-from tournaments.domain.state import (
+from tournaments.domain.decide import (
     SETTINGS_FIXED_AFTER_START,
     SETTINGS_MUTABLE,
-    SettingFixedError,
-    TournamentState,
+    decide,
     decide_settings_change,
-    evolve,
-    fold,
-    standings_of,
 )
+from tournaments.domain.errors import (
+    SettingFixedError,
+    TournamentConflictError,
+    TournamentError,
+    TournamentInputError,
+)
+from tournaments.domain.events import (
+    EVENT_TYPES,
+    TournamentEvent,
+    event_from_stored,
+    event_to_stored,
+    event_type_of,
+)
+from tournaments.domain.state import TournamentState, evolve, fold, standings_of
 
 __all__ = [
+    "EVENT_TYPES",
     "SETTINGS_FIXED_AFTER_START",
     "SETTINGS_MUTABLE",
     "SettingFixedError",
+    "TournamentConflictError",
+    "TournamentError",
     "TournamentEvent",
+    "TournamentInputError",
     "TournamentState",
+    "decide",
     "decide_settings_change",
     "event_from_stored",
+    "event_to_stored",
     "event_type_of",
     "evolve",
     "fold",

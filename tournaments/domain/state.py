@@ -1,17 +1,28 @@
-"""A tournament's state folded from its events (`evolve`), its standings (`standings_of`:
-the one standings fold), and the decisions that need nothing but the state."""
+"""A tournament's state folded from its events (`evolve`, total, no checks) and the
+standings of a state (`standings_of`: the one standings fold: the read model, the pairing
+of the next round and a rebuild all use it).
+
+The state holds everything the decisions need and everything the projections write (the
+registrations, rounds and pairings as rows show them), so the rows follow from the events
+alone."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tournaments.domain.events import (
+    PairingEntry,
+    PlayerCheckedIn,
+    PlayerRegistered,
     PlayerWithdrawn,
     ResultCorrected,
     ResultEntry,
     ResultRecorded,
+    RoundCompleted,
+    RoundDeadlineMoved,
     RoundPaired,
     SettingsChanged,
     TournamentCreated,
@@ -21,88 +32,290 @@ from tournaments.domain.events import (
 )
 from tournaments.pairing.standings import TIEBREAKS, Result, Standing, standings
 
-# What an organiser may change, and what is fixed once the tournament has started (the
-# pairings and matches already made were made under it).
-SETTINGS_MUTABLE = (
-    "name",
-    "is_public",
-    "starts_at",
-    "round_interval",
-    "round_duration",
-    "turn_time",
-    "dispute_window",
-    "rounds_planned",
-    "tiebreaks",
-    "time_zone",
-)
-SETTINGS_FIXED_AFTER_START = ("ruleset", "format", "play_mode", "check_in_required")
+REGISTERED, CHECKED_IN, WITHDRAWN = "registered", "checked_in", "withdrawn"
+PENDING, FINISHED = "pending", "finished"  # a pairing
+PAIRED, COMPLETED = "paired", "completed"  # a round
+REGISTRATION, IN_PROGRESS = "registration", "in_progress"  # a tournament (and FINISHED)
 
 
-class SettingFixedError(Exception):
-    """A setting that may no longer change (the tournament has started)."""
+@dataclass(frozen=True)
+class Entry:
+    """A player's registration."""
 
-    def __init__(self, name: str) -> None:
-        super().__init__(
-            f"the {name.replace('_', ' ')} cannot change once the tournament has started"
-        )
-        self.name = name
+    player: int
+    order: int  # 1, 2, ... in order of registration
+    status: str = REGISTERED
+    seed: int | None = None
+    late: bool = False
+    registered_at: dt.datetime | None = None
+    checked_in_at: dt.datetime | None = None
+    withdrawn_at: dt.datetime | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A pairing of a round and, once it has one, its result."""
+
+    table: int
+    player1: int
+    player2: int | None
+    match: str | None = None
+    match_version: int = 0
+    status: str = PENDING
+    winner: int | None = None
+    games1: int = 0
+    games2: int = 0
+    points1: int = 0
+    points2: int = 0
+    result: str = ""
+
+    def with_result(self, r: ResultEntry | None) -> Table:
+        if r is None:
+            return replace(self, status=PENDING, winner=None, games1=0, games2=0, points1=0,
+                           points2=0, result="")  # fmt: skip
+        return replace(self, status=FINISHED, winner=r.winner, games1=r.games1, games2=r.games2,
+                       points1=r.points1, points2=r.points2, result=r.result)  # fmt: skip
+
+    def result_entry(self, round_number: int) -> ResultEntry:
+        return ResultEntry(
+            round=round_number, table=self.table, player1=self.player1, player2=self.player2,
+            winner=self.winner, games1=self.games1, games2=self.games2, points1=self.points1,
+            points2=self.points2, match=self.match, result=self.result,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RoundState:
+    number: int
+    tables: tuple[Table, ...]
+    status: str = PAIRED
+    scheduled_at: dt.datetime | None = None
+    paired_at: dt.datetime | None = None
+    deadline: dt.datetime | None = None
+    completed_at: dt.datetime | None = None
+    paired_by: int | None = None
+    repaired: bool = False
+
+    def table(self, number: int) -> Table | None:
+        for t in self.tables:
+            if t.table == number:
+                return t
+        return None
 
 
 @dataclass(frozen=True)
 class TournamentState:
+    version: int = 0  # of the stream, after the last event folded
+    created: bool = False
     format: str = ""
     tiebreaks: tuple[str, ...] = ()  # as set; () = the format's default order
-    started: bool = False
-    finished: bool = False
-    paired: frozenset[int] = frozenset()  # everyone ever paired (a bye counts)
-    withdrawn: frozenset[int] = frozenset()
-    # (round, table) -> the result standing for that pairing now
-    results: dict[tuple[int, int], ResultEntry] = field(default_factory=dict)
-    rounds_paired: int = 0
+    check_in_required: bool = True
+    rounds_planned: int | None = None
+    starts_at: dt.datetime | None = None
+    round_interval: dt.timedelta | None = None
+    round_starts: tuple[str, ...] = ()
+    round_duration: dt.timedelta | None = None
+    status: str = REGISTRATION
+    current_round: int = 0
+    finished_at: dt.datetime | None = None
+    entries: dict[int, Entry] = field(default_factory=dict)  # by player, registration order
+    rounds: dict[int, RoundState] = field(default_factory=dict)  # by number
+
+    # --- what the standings fold and the decisions read ---
+
+    @property
+    def started(self) -> bool:
+        return self.status != REGISTRATION
+
+    @property
+    def finished(self) -> bool:
+        return self.status == FINISHED
+
+    @property
+    def rounds_paired(self) -> int:
+        return self.current_round
+
+    @property
+    def withdrawn(self) -> frozenset[int]:
+        return frozenset(p for p, e in self.entries.items() if e.status == WITHDRAWN)
+
+    @property
+    def paired(self) -> frozenset[int]:
+        """Everyone ever paired (a bye counts)."""
+        players: set[int] = set()
+        for round_ in self.rounds.values():
+            for t in round_.tables:
+                players.add(t.player1)
+                if t.player2 is not None:
+                    players.add(t.player2)
+        return frozenset(players)
+
+    @property
+    def results(self) -> dict[tuple[int, int], ResultEntry]:
+        """(round, table) -> the result standing for that pairing now."""
+        return {
+            (n, t.table): t.result_entry(n)
+            for n, round_ in sorted(self.rounds.items())
+            for t in round_.tables
+            if t.status == FINISHED
+        }
+
+
+def _seconds(value: float | None) -> dt.timedelta | None:
+    return None if value is None else dt.timedelta(seconds=value)
+
+
+def _instant(value: str | None) -> dt.datetime | None:
+    return None if value is None else dt.datetime.fromisoformat(value)
+
+
+def round_start(state: TournamentState, number: int) -> dt.datetime | None:
+    """When round `number` is scheduled to be paired (UTC), or None: as soon as possible.
+
+    Never raises: a time past the calendar's end or one that does not parse counts as no
+    scheduled time, so the job computing it goes on rather than leave a pairing pending."""
+    try:
+        if len(state.round_starts) >= number:
+            return dt.datetime.fromisoformat(state.round_starts[number - 1])
+        if state.starts_at is None:
+            return None
+        if number == 1:
+            return state.starts_at
+        if state.round_interval is None:
+            return None
+        return state.starts_at + (number - 1) * state.round_interval
+    except (OverflowError, ValueError, TypeError):
+        return None
+
+
+# The settings the state keeps, and how SettingsChanged's JSON values read back.
+_SETTING_READERS: dict[str, Any] = {
+    "tiebreaks": lambda v: tuple(v or ()),
+    "check_in_required": bool,
+    "rounds_planned": lambda v: v,
+    "starts_at": _instant,
+    "round_interval": _seconds,
+    "round_duration": _seconds,
+    "round_starts": lambda v: tuple(v or ()),
+    "format": lambda v: v,
+}
+
+
+def _table_of(p: PairingEntry) -> Table:
+    return Table(
+        table=p.table, player1=p.player1, player2=p.player2, match=p.match,
+        match_version=p.match_version,
+    )  # fmt: skip
+
+
+def _with_table(state: TournamentState, number: int, table: Table) -> TournamentState:
+    round_ = state.rounds[number]
+    tables = tuple(table if t.table == table.table else t for t in round_.tables)
+    return replace(state, rounds={**state.rounds, number: replace(round_, tables=tables)})
+
+
+def _with_round(state: TournamentState, round_: RoundState) -> TournamentState:
+    return replace(state, rounds={**state.rounds, round_.number: round_})
+
+
+def _with_entry(state: TournamentState, entry: Entry) -> TournamentState:
+    return replace(state, entries={**state.entries, entry.player: entry})
 
 
 def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
     """The state after `event`: total over event types, no checks."""
+    state = replace(state, version=state.version + 1)
     match event:
         case TournamentCreated():
-            return replace(state, format=event.format, tiebreaks=event.tiebreaks)
-        case TournamentStarted():
-            return replace(state, started=True)
-        case RoundPaired():
-            results = state.results
-            if event.repaired:
-                results = {k: r for k, r in results.items() if k[0] != event.round}
-            paired = set(state.paired)
-            for p in event.pairings:
-                paired.add(p.player1)
-                if p.player2 is not None:
-                    paired.add(p.player2)
             return replace(
                 state,
-                started=True,
-                results=results,
-                paired=frozenset(paired),
-                rounds_paired=max(state.rounds_paired, event.round),
+                created=True,
+                format=event.format,
+                tiebreaks=event.tiebreaks,
+                check_in_required=event.check_in_required,
+                rounds_planned=event.rounds if event.format == "swiss" else None,
+                starts_at=_instant(event.starts_at),
+                round_interval=_seconds(event.round_interval),
+                round_starts=event.round_starts,
+                round_duration=_seconds(event.round_duration),
+            )
+        case PlayerRegistered():
+            seed = None
+            if event.late:  # a late entry is seeded after everyone so far
+                seed = max((e.seed or 0 for e in state.entries.values()), default=0) + 1
+            entry = Entry(
+                player=event.player, order=len(state.entries) + 1, seed=seed, late=event.late,
+                registered_at=event.at,
+            )  # fmt: skip
+            return _with_entry(state, entry)
+        case PlayerCheckedIn():
+            entry = state.entries.get(event.player)
+            if entry is None:
+                return state
+            return _with_entry(state, replace(entry, status=CHECKED_IN, checked_in_at=event.at))
+        case PlayerWithdrawn():
+            entry = state.entries.get(event.player)
+            if entry is None:
+                return state
+            return _with_entry(state, replace(entry, status=WITHDRAWN, withdrawn_at=event.at))
+        case TournamentStarted():
+            entries = dict(state.entries)
+            for seed, player in enumerate(event.seeds, start=1):
+                if player in entries:
+                    entries[player] = replace(entries[player], seed=seed)
+            return replace(state, status=IN_PROGRESS, rounds_planned=event.rounds, entries=entries)
+        case RoundPaired():
+            old = state.rounds.get(event.round)
+            round_ = RoundState(
+                number=event.round,
+                tables=tuple(_table_of(p) for p in event.pairings),
+                scheduled_at=old.scheduled_at if old else round_start(state, event.round),
+                paired_at=old.paired_at if old else event.at,
+                deadline=_instant(event.deadline),
+                paired_by=old.paired_by if old else event.by,
+                repaired=event.repaired,
+            )
+            status = state.status if state.status != REGISTRATION else IN_PROGRESS
+            return replace(
+                _with_round(state, round_),
+                status=status,
+                current_round=max(state.current_round, event.round),
             )
         case ResultRecorded():
-            key = (event.result.round, event.result.table)
-            return replace(state, results={**state.results, key: event.result})
-        case ResultCorrected():
-            results = dict(state.results)
-            if event.after is None:
-                results.pop((event.round, event.table), None)
-            else:
-                results[(event.round, event.table)] = event.after
-            return replace(state, results=results)
-        case PlayerWithdrawn():
-            return replace(state, withdrawn=state.withdrawn | {event.player})
-        case SettingsChanged():
-            tiebreaks = event.changes.get("tiebreaks")
-            if tiebreaks is None:
+            r = event.result
+            round_ = state.rounds.get(r.round)
+            table = round_.table(r.table) if round_ else None
+            if table is None:
                 return state
-            return replace(state, tiebreaks=tuple(tiebreaks["new"] or ()))
+            return _with_table(state, r.round, table.with_result(r))
+        case ResultCorrected():
+            round_ = state.rounds.get(event.round)
+            table = round_.table(event.table) if round_ else None
+            if round_ is None or table is None:
+                return state
+            state = _with_table(state, event.round, table.with_result(event.after))
+            if event.after is None and round_.status == COMPLETED:
+                state = _with_round(state, replace(state.rounds[event.round], status=PAIRED))
+            return state
+        case RoundDeadlineMoved():
+            round_ = state.rounds.get(event.round)
+            if round_ is None:
+                return state
+            return _with_round(state, replace(round_, deadline=_instant(event.deadline)))
+        case RoundCompleted():
+            round_ = state.rounds.get(event.round)
+            if round_ is None:
+                return state
+            return _with_round(state, replace(round_, status=COMPLETED, completed_at=event.at))
+        case SettingsChanged():
+            values = {
+                name: _SETTING_READERS[name](change["new"])
+                for name, change in event.changes.items()
+                if name in _SETTING_READERS
+            }
+            return replace(state, **values)
         case TournamentFinished():
-            return replace(state, finished=True)
+            return replace(state, status=FINISHED, finished_at=event.at)
         case _:
             return state
 
@@ -147,18 +360,3 @@ def standings_of(
     order = tiebreak_order(state) if tiebreaks is None else list(tiebreaks)
     players = sorted(set(state.paired) | set(also))
     return standings(players=players, results=results_of(state), tiebreaks=order)
-
-
-def decide_settings_change(
-    state: TournamentState, *, current: dict[str, Any], wanted: dict[str, Any]
-) -> dict[str, dict[str, Any]]:
-    """The settings that change ({name: {"old", "new"}}, values as given), refusing
-    (SettingFixedError) what may no longer change once the tournament has started."""
-    changed = {}
-    for name, value in wanted.items():
-        if value == current[name]:
-            continue
-        if name in SETTINGS_FIXED_AFTER_START and state.started:
-            raise SettingFixedError(name)
-        changed[name] = {"old": current[name], "new": value}
-    return changed

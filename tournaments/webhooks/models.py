@@ -21,7 +21,7 @@ class WebhookEndpoint(models.Model):
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="webhooks"
     )
     url = models.URLField(max_length=2000)
-    # Event types sent (tournaments.stream names); empty: every type.
+    # Event types sent (tournaments.domain.EVENT_TYPES); empty: every type.
     event_types = models.JSONField(default=list, blank=True)
     description = models.CharField(max_length=200, blank=True)
     # Stored as is: the server needs it to sign. Shown once, on creation (and rotation);

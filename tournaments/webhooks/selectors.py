@@ -10,27 +10,11 @@ from django.db.models import F, QuerySet
 
 from core.errors import NotFoundError, PermissionDeniedError
 from tournaments import selectors as tournament_selectors
-from tournaments import stream
 from tournaments.models import Tournament
+from tournaments.selectors import tournament_stream_events
 from tournaments.webhooks.models import Delivery, WebhookEndpoint
 
-# The event types an endpoint may ask for (tournaments.stream).
-EVENT_TYPES = (
-    stream.TOURNAMENT_CREATED,
-    stream.PLAYER_REGISTERED,
-    stream.PLAYER_CHECKED_IN,
-    stream.PLAYER_WITHDRAWN,
-    stream.TOURNAMENT_STARTED,
-    stream.ROUND_PAIRED,
-    stream.ROUND_REPAIRED,
-    stream.RESULT_RECORDED,
-    stream.RESULT_RULED,
-    stream.SETTINGS_CHANGED,
-    stream.RESULT_CORRECTED,
-    stream.ROUND_DEADLINE_MOVED,
-    stream.ROUND_COMPLETED,
-    stream.TOURNAMENT_FINISHED,
-)
+# The event types an endpoint may ask for: every tournament event type (EVENT_TYPES).
 
 
 def webhook_tournament_for(*, tournament_id: Any, user: Any) -> Tournament:
@@ -100,7 +84,7 @@ def events_to_send(
     """The tournament's events after version `after` (up to `up_to`), each as the body of a
     delivery: what `/events/` shows the public (no organiser's id or login), with the
     event's id in the store and its position (version) in the tournament's stream."""
-    recorded = stream.stream_load(tournament=tournament, after=after)
+    recorded = tournament_stream_events(tournament=tournament, after=after)
     if up_to is not None:
         recorded = [e for e in recorded if e.version <= up_to]
     if not recorded:

@@ -18,9 +18,9 @@ from rest_framework.test import APIClient
 
 from players.models import Club, Player
 from tests.tournaments.helpers import FAST_RULES, make_bots
-from tournaments import services, stream
+from tournaments import selectors, services
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_events
+from tournaments.selectors import tournament_stream_events
 
 pytestmark = pytest.mark.django_db
 
@@ -205,11 +205,11 @@ def test_the_public_tournament_page_names_no_organiser(evening):
 def test_a_log_without_the_viewer_is_refused():
     """The selector has no default viewer: forgetting it cannot show everything to anyone."""
     with pytest.raises(TypeError):
-        tournament_events(tournament=Tournament())  # type: ignore[call-arg]
+        selectors.tournament_events(tournament=Tournament())  # type: ignore[call-arg]
 
 
 def test_the_stored_events_keep_who_decided(evening):
     """Redaction is a view: the audit trail itself still names the organiser."""
     t = evening["tournament"]
-    first = stream.stream_load(tournament=t)[0]
+    first = tournament_stream_events(tournament=t)[0]
     assert first.data["by"] == {"id": evening["director"].pk, "username": DIRECTOR}

@@ -22,7 +22,7 @@ def stuck(organiser, monkeypatch):
     players = [Player.objects.create(name=n) for n in ("Ann", "Ben")]
     tournament = table_tournament(organiser, players)
     pairing = Pairing.objects.get(round__tournament=tournament, round__number=1)
-    monkeypatch.setattr(jobs, "_queue", lambda *args, **kwargs: None)
+    monkeypatch.setattr(jobs, "enqueue_in_tx", lambda **kwargs: None)
     record_gins(pairing.match_id, organiser, pairing.player1)
     monkeypatch.undo()
     assert Pairing.objects.get(pk=pairing.pk).status == "pending"

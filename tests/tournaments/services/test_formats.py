@@ -134,7 +134,7 @@ def test_a_knockout_final_without_an_opponent_ends_the_tournament(organiser, job
 
 def test_swiss_pairing_is_given_the_previous_rounds_results(organiser, jobs, monkeypatch):
     """Who floated last round comes from the results: the scheduler must pass them on."""
-    from tournaments import scheduling
+    from tournaments.domain import pairing as scheduling
 
     seen = []
 

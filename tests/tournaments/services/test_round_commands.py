@@ -1,6 +1,6 @@
-"""Re-pairing and moving a deadline share one first step (tournaments.rounds.
-paired_round_lock): lock the tournament, check the caller organises it, find the round in
-play. Each command keeps its own message when the round is not in play."""
+"""Re-pairing and moving a deadline share one first step (decide's round-in-play
+check): the caller organises the tournament and the round is in play. Each command
+keeps its own message when the round is not in play."""
 
 from __future__ import annotations
 

@@ -14,17 +14,17 @@ from games.engine.errors import IllegalActionError
 from games.models import Match
 from games.services import match_act
 from tests.tournaments.helpers import FAST_RULES, forfeit_round, make_bots, make_tournament
-from tournaments import services, stream
+from tournaments import services
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.projections import standings_rebuild
-from tournaments.selectors import pairing_overdue
-from tournaments.stream import stream_load
+from tournaments.repository import SYSTEM_USERNAME
+from tournaments.selectors import pairing_overdue, tournament_stream_events
 
 pytestmark = pytest.mark.django_db
 
 
 def event_types(tournament: Tournament) -> list[str]:
-    return [e.type for e in stream_load(tournament=tournament)]
+    return [e.type for e in tournament_stream_events(tournament=tournament)]
 
 
 def test_create_checks_the_settings_and_the_creator(organiser):
@@ -46,7 +46,7 @@ def test_create_checks_the_settings_and_the_creator(organiser):
     )
     assert t.ruleset["game_target"] == 50 and t.ruleset["games"] == 3
     assert list(t.organisers.all()) == [organiser]
-    assert event_types(t) == [stream.TOURNAMENT_CREATED]
+    assert event_types(t) == ["TournamentCreated"]
 
 
 def test_registration_check_in_and_withdrawal_are_logged_with_who_and_why(organiser):
@@ -61,8 +61,8 @@ def test_registration_check_in_and_withdrawal_are_logged_with_who_and_why(organi
     services.tournament_withdraw(
         tournament_id=t.pk, player=players[1], by=organiser, reason="feeling unwell"
     )
-    last = stream_load(tournament=t)[-1]
-    assert last.type == stream.PLAYER_WITHDRAWN
+    last = tournament_stream_events(tournament=t)[-1]
+    assert last.type == "PlayerWithdrawn"
     assert last.data["by"] == {"id": organiser.pk, "username": "org"}
     assert last.data["reason"] == "feeling unwell"
 
@@ -107,7 +107,7 @@ def test_pairing_a_round_twice_pairs_it_once(organiser, jobs):
     assert first is not None and again is None and also is None
     assert Round.objects.filter(tournament=t).count() == 1
     assert Pairing.objects.filter(round__tournament=t).count() == 2
-    assert event_types(t).count(stream.ROUND_PAIRED) == 1
+    assert event_types(t).count("RoundPaired") == 1
 
 
 def test_the_scheduler_waits_for_the_start_time_but_an_organiser_need_not(organiser, jobs):
@@ -150,7 +150,7 @@ def test_the_last_result_of_a_round_pairs_the_next_one(organiser, jobs):
         forfeit_round(t, organiser)
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
-    assert event_types(t)[-2:] == [stream.ROUND_COMPLETED, stream.TOURNAMENT_FINISHED]
+    assert event_types(t)[-2:] == ["RoundCompleted", "TournamentFinished"]
 
 
 def test_a_withdrawn_player_is_not_paired_again(organiser, jobs):
@@ -178,7 +178,7 @@ def test_withdrawal_can_forfeit_the_match_in_play(organiser, jobs):
         )
     pairing = Pairing.objects.get(round__tournament=t, round__number=1, player1=players[0])
     assert pairing.status == Pairing.Status.FINISHED and pairing.winner_id == pairing.player2_id
-    assert stream.RESULT_RULED in event_types(t)
+    assert "ResultRuled" in event_types(t)
 
 
 def test_late_entry_joins_the_next_swiss_round_only(organiser, jobs):
@@ -221,8 +221,8 @@ def test_re_pairing_is_allowed_only_before_play_starts(organiser, jobs):
         )
     pairs = {(p.player1_id, p.player2_id) for p in Pairing.objects.filter(round__tournament=t)}
     assert pairs == {(a, d), (b, c)}
-    last = stream_load(tournament=t)[-1]
-    assert last.type == stream.ROUND_REPAIRED and last.data["reason"] == "family"
+    last = tournament_stream_events(tournament=t)[-1]
+    assert last.type == "RoundRepaired" and last.data["reason"] == "family"
     # Once a card is played in one of the matches, the round is fixed.
     from demo.bots import match_play_bots
 
@@ -250,7 +250,7 @@ def test_a_ruling_is_an_event_with_the_organiser_and_reason(organiser, jobs):
         )
     pairing = Pairing.objects.get(round__tournament=t)
     assert pairing.winner_id == players[1].pk and pairing.result_reason == "forfeit"
-    ruled = [e for e in stream_load(tournament=t) if e.type == stream.RESULT_RULED]
+    ruled = [e for e in tournament_stream_events(tournament=t) if e.type == "ResultRuled"]
     assert ruled[0].data["by"]["id"] == organiser.pk and ruled[0].data["reason"] == "no-show"
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
@@ -282,7 +282,7 @@ def test_a_ruling_by_a_later_organiser_does_not_name_them_in_the_match(organiser
     texts = [str(e.data) + str(e.metadata) for e in eventstore.load(stream_id=match.stream_id)]
     assert not any("late-director-7" in text for text in texts)
     assert any("ill (ruled by a tournament organiser)" in text for text in texts)
-    ruled = [e for e in stream_load(tournament=t) if e.type == stream.RESULT_RULED]
+    ruled = [e for e in tournament_stream_events(tournament=t) if e.type == "ResultRuled"]
     assert ruled[0].data["by"]["id"] == late.pk
 
 
@@ -300,7 +300,7 @@ def test_deadlines_forfeit_the_player_to_move(organiser, jobs):
     assert ruled == [pairing.pk]
     pairing.refresh_from_db()
     assert pairing.status == Pairing.Status.FINISHED and pairing.winner_id != to_move
-    event = [e for e in stream_load(tournament=t) if e.type == stream.RESULT_RULED][0]
+    event = [e for e in tournament_stream_events(tournament=t) if e.type == "ResultRuled"][0]
     assert event.data["by"] is None and event.data["reason"] == "turn time exceeded"
 
 
@@ -317,7 +317,7 @@ def test_moving_a_round_deadline_is_logged_and_obeyed(organiser, jobs):
     assert services.tournament_deadlines_enforce(now=soon_after_old) == []
     with jobs():
         assert len(services.tournament_deadlines_enforce(now=later + dt.timedelta(minutes=1))) == 1
-    moved = [e for e in stream_load(tournament=t) if e.type == stream.ROUND_DEADLINE_MOVED][0]
+    moved = [e for e in tournament_stream_events(tournament=t) if e.type == "RoundDeadlineMoved"][0]
     assert moved.data["deadline"] == later.isoformat() and moved.data["reason"] == "slow table"
 
 
@@ -394,7 +394,7 @@ def test_two_schedulers_pairing_at_once_pair_once(organiser):
         thread.join(timeout=60)
     assert sorted(o is not None for o in outcomes) == [False, True]
     assert Pairing.objects.filter(round__tournament=t).count() == 3
-    assert event_types(t).count(stream.ROUND_PAIRED) == 1
+    assert event_types(t).count("RoundPaired") == 1
 
 
 def test_an_organiser_added_later_can_still_rule(organiser, jobs):
@@ -411,7 +411,7 @@ def test_an_organiser_added_later_can_still_rule(organiser, jobs):
         )  # fmt: skip
     pairing = Pairing.objects.get(round__tournament=t)
     assert pairing.winner_id == players[0].pk
-    ruled = [e for e in stream_load(tournament=t) if e.type == stream.RESULT_RULED][0]
+    ruled = [e for e in tournament_stream_events(tournament=t) if e.type == "ResultRuled"][0]
     assert ruled.data["by"]["username"] == "helper"
 
 
@@ -453,7 +453,7 @@ def test_re_pairing_cancels_the_old_matches(organiser, jobs):
     assert Round.objects.get(tournament=t, number=1).status == Round.Status.PAIRED
     assert _standing_rows(t) == standings_before
     assert all(row[3] == 0 for row in _standing_rows(t))  # nobody has played yet
-    repaired = stream_load(tournament=t)[-1]
+    repaired = tournament_stream_events(tournament=t)[-1]
     assert set(repaired.data["replaced"]) == {str(p.match_id) for p in old}
     # The round is then played as usual; rebuilt standings equal the incremental ones.
     with jobs():
@@ -481,9 +481,9 @@ def test_re_pairing_by_an_organiser_added_later_cancels_as_the_system(organiser,
     match = Match.objects.get(pk=old.match_id)
     assert match.finish_reason == "cancelled"
     last = eventstore.load(stream_id=match.stream_id)[-1]
-    assert last.data["by"] == stream.SYSTEM_USERNAME
+    assert last.data["by"] == SYSTEM_USERNAME
     assert last.data["reason"] == "round 1 re-paired: swap seats"
-    assert stream_load(tournament=t)[-1].data["by"]["username"] == "helper"
+    assert tournament_stream_events(tournament=t)[-1].data["by"]["username"] == "helper"
 
 
 def test_a_refused_re_pairing_cancels_nothing(organiser, jobs):

@@ -9,7 +9,7 @@ from tests.tournaments.helpers import make_bots, make_tournament
 from tournaments import services
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.projections import standings_from_events, tournament_tiebreaks
-from tournaments.stream import stream_load
+from tournaments.selectors import tournament_stream_events
 
 
 def play_round(tournament: Tournament, number: int) -> None:
@@ -48,7 +48,7 @@ def test_swiss_is_paired_round_after_round_by_the_jobs(organiser):
     standings = list(tournament.standings.order_by("rank"))
     assert sum(s.match_wins for s in standings) == 3 * 3  # two matches + one bye per round
     events, _ = standings_from_events(
-        events=stream_load(tournament=tournament),
+        events=tournament_stream_events(tournament=tournament),
         tiebreaks=tournament_tiebreaks(tournament=tournament),
     )
     assert [(s.player, s.rank, s.match_wins, s.games_won, s.points_diff) for s in events] == [

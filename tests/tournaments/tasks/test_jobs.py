@@ -9,10 +9,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
-from tournaments import services, stream, tasks
+from tournaments import services, tasks
 from tournaments.models import Registration, Round, Tournament
-from tournaments.selectors import tournaments_with_rounds_due
-from tournaments.stream import stream_load
+from tournaments.selectors import tournament_stream_events, tournaments_with_rounds_due
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +24,7 @@ def test_beat_pairs_rounds_at_their_start_times(organiser, jobs):
     with jobs():
         assert tasks.tournament_rounds_start_due.delay().get() == 1
     assert Round.objects.get(tournament=t, number=1).paired_by is None
-    paired = [e for e in stream_load(tournament=t) if e.type == stream.ROUND_PAIRED]
+    paired = [e for e in tournament_stream_events(tournament=t) if e.type == "RoundPaired"]
     assert paired[0].data["by"] is None  # the scheduler
     with jobs():
         forfeit_round(t, organiser)
@@ -54,7 +53,9 @@ def test_the_deadline_job_counts_its_forfeits(organiser, jobs):
         services.tournament_start(tournament_id=t.pk, by=organiser)
     # The round was paired two minutes ago: its one-minute deadline has passed.
     past = timezone.now() - dt.timedelta(minutes=2)
-    Round.objects.filter(tournament=t).update(paired_at=past, deadline=past)
+    services.tournament_round_deadline_move(
+        tournament_id=t.pk, round_number=1, deadline=past, by=organiser, reason="late"
+    )
     with jobs():
         assert tasks.tournament_deadlines_enforce.delay().get() == 1
     t.refresh_from_db()
@@ -80,7 +81,7 @@ def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
     assert Round.objects.filter(tournament=t, number=1).exists()
     with jobs():
         admin_client.post(url, {"action": "repair_current_round", "_selected_action": [t.pk]})
-    assert stream_load(tournament=t)[-1].type == stream.ROUND_REPAIRED
+    assert tournament_stream_events(tournament=t)[-1].type == "RoundRepaired"
     page = admin_client.get(f"{url}{t.pk}/change/")
     assert page.status_code == 200 and "Bot 01" in page.content.decode()
     form = admin_client.post(url, {"action": "withdraw_player", "_selected_action": [t.pk]})
@@ -97,8 +98,8 @@ def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
     )
     reg = Registration.objects.get(tournament=t, player=players[3])
     assert reg.status == Registration.Status.WITHDRAWN
-    last = stream_load(tournament=t)[-1]
-    assert last.type == stream.PLAYER_WITHDRAWN and last.data["by"]["username"] == "boss"
+    last = tournament_stream_events(tournament=t)[-1]
+    assert last.type == "PlayerWithdrawn" and last.data["by"]["username"] == "boss"
     added = admin_client.post(
         "/admin/tournaments/tournament/add/",
         {"name": "Admin cup", "format": "knockout", "play_mode": "online", "time_zone": "UTC",
@@ -120,7 +121,7 @@ def test_admin_actions_go_through_the_services(admin_client, organiser, jobs):
     assert {"knock_limit", "tiebreak_1", "time_zone", "rounds_planned"} <= set(errors)
     assert not Tournament.objects.filter(name="Bad").exists()
     cup = Tournament.objects.get(name="Admin cup")
-    assert stream_load(tournament=cup)[0].type == stream.TOURNAMENT_CREATED
+    assert tournament_stream_events(tournament=cup)[0].type == "TournamentCreated"
     assert cup.organisers.filter(username="boss").exists()
     round_page = admin_client.get(
         f"/admin/tournaments/round/{Round.objects.get(tournament=t).pk}/change/"

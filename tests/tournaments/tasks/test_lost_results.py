@@ -34,7 +34,7 @@ def test_a_result_whose_job_was_lost_is_recorded_by_the_reconciler(
     def broker_down(*args, **kwargs):
         raise BrokerDown("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(task, "delay", broker_down)
+    monkeypatch.setattr(task, "apply_async", broker_down)
     with django_capture_on_commit_callbacks(execute=True):
         _finish(pairing, organiser)  # no exception: the hands committed
     assert "could not queue tournaments.match_finished" in caplog.text
@@ -55,7 +55,7 @@ def test_an_organiser_can_take_the_results_of_a_stuck_round(organiser, monkeypat
     pairing = Pairing.objects.get(round__tournament=tournament, round__number=1)
     from tournaments import jobs
 
-    monkeypatch.setattr(jobs, "_queue", lambda *args, **kwargs: None)  # every job lost
+    monkeypatch.setattr(jobs, "enqueue_in_tx", lambda **kwargs: None)  # every job lost
     _finish(pairing, organiser)
     assert Pairing.objects.get(pk=pairing.pk).status == "pending"
     taken = services.tournament_results_take(tournament_id=tournament.pk, by=organiser)

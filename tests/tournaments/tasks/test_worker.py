@@ -26,7 +26,7 @@ from tests.tournaments.helpers import make_bots, make_tournament
 from tournaments import services
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.projections import standings_from_events, tournament_tiebreaks
-from tournaments.stream import stream_load
+from tournaments.selectors import tournament_stream_events
 from tournaments.tasks import tournament_round_pair_task
 
 pytestmark = [
@@ -125,7 +125,7 @@ def test_the_worker_pairs_each_next_round(worker, organiser):
     )
     assert Pairing.objects.filter(round__tournament=t).exclude(status="finished").count() == 0
     rebuilt, _ = standings_from_events(
-        events=stream_load(tournament=t), tiebreaks=tournament_tiebreaks(tournament=t)
+        events=tournament_stream_events(tournament=t), tiebreaks=tournament_tiebreaks(tournament=t)
     )
     incremental = list(t.standings.order_by("rank"))
     assert [(s.player, s.match_wins, s.games_won) for s in rebuilt] == [
@@ -145,5 +145,5 @@ def test_a_pairing_job_delivered_twice_at_once_pairs_once(worker, organiser):
     assert outcomes == [False, True]
     assert Round.objects.filter(tournament=t).count() == 1
     assert Pairing.objects.filter(round__tournament=t).count() == 3
-    paired = [e for e in stream_load(tournament=t) if e.type == "RoundPaired"]
+    paired = [e for e in tournament_stream_events(tournament=t) if e.type == "RoundPaired"]
     assert len(paired) == 1

@@ -200,7 +200,7 @@ def test_events_whose_job_was_lost_are_sent_by_the_reconciler(
     from tournaments import jobs as queue
 
     endpoint = _register(tournament, organiser, receiver)
-    monkeypatch.setattr(queue, "_queue", lambda *args, **kwargs: None)  # the broker is down
+    monkeypatch.setattr(queue, "enqueue_in_tx", lambda **kwargs: None)  # the broker is down
     _check_in_all(tournament, organiser, jobs)
     assert not Delivery.objects.exists() and receiver.received == []
     monkeypatch.undo()

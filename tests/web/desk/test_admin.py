@@ -10,7 +10,7 @@ from eventstore.models import StoredEvent
 from tests.factories import UserFactory
 from tests.web.desk.helpers import organiser, started
 from tournaments.models import Pairing, Tournament
-from tournaments.stream import SYSTEM_USERNAME, system_user
+from tournaments.repository import SYSTEM_USERNAME, system_user
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +107,7 @@ def test_rounds_and_pairings_have_no_save_and_matches_link_to_the_desk(admin_cli
 
 
 def test_a_change_in_the_admin_is_a_settings_event_in_the_zone(admin_client):
-    from tournaments.stream import SETTINGS_CHANGED, stream_load
+    from tournaments.selectors import tournament_stream_events
 
     admin_client.post("/admin/tournaments/tournament/add/", _add_form())
     t = Tournament.objects.get(name="Berlin open")
@@ -120,6 +120,6 @@ def test_a_change_in_the_admin_is_a_settings_event_in_the_zone(admin_client):
     t.refresh_from_db()
     assert t.starts_at == dt.datetime(2026, 3, 3, 19, 0, tzinfo=dt.UTC)  # 20:00 CET
     assert t.ruleset["knock_limit"] == 7 and t.tiebreaks == ["match_wins"]
-    last = stream_load(tournament=t)[-1]
-    assert last.type == SETTINGS_CHANGED
+    last = tournament_stream_events(tournament=t)[-1]
+    assert last.type == "SettingsChanged"
     assert set(last.data["changes"]) == {"starts_at", "ruleset", "tiebreaks"}

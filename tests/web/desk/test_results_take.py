@@ -24,7 +24,7 @@ def td(client):
 def _stuck(td, monkeypatch):
     t = started(td, players=2, ruleset={"game_target": 25, "end_when_decided": True})
     pairing = Pairing.objects.get(round__tournament=t, table=1)
-    monkeypatch.setattr(jobs, "_queue", lambda *args, **kwargs: None)  # the job is lost
+    monkeypatch.setattr(jobs, "enqueue_in_tx", lambda **kwargs: None)  # the job is lost
     record_gins(pairing.match_id, td, pairing.player1)
     monkeypatch.undo()
     pairing.refresh_from_db()

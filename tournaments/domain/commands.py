@@ -1,0 +1,105 @@
+"""What may be asked of a tournament: one frozen dataclass per command (imperative names).
+
+What a decision needs from outside the tournament (the time, the players' ratings, whether a
+match has started, a match's outcome) is carried in the command, decided by the service
+from the other aggregates, so `decide` stays pure."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournaments.domain.events import ResultEntry
+
+
+@dataclass(frozen=True)
+class Register:
+    player: int
+
+
+@dataclass(frozen=True)
+class CheckIn:
+    player: int
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    player: int
+
+
+@dataclass(frozen=True)
+class PairRound:
+    """Pair round `number`. `by_scheduler`: the scheduler waits for the round's start time
+    (and never pairs round 1 by itself without one); an organiser may pair early."""
+
+    number: int
+    now: dt.datetime
+    by_scheduler: bool = False
+    ratings: dict[int, float] = field(default_factory=dict)  # seeds round 1
+
+
+@dataclass(frozen=True)
+class RepairRound:
+    """Replace a round's pairings: afresh, or the organiser's `pairs` (None = a bye)."""
+
+    number: int
+    started: bool  # has any match of the round started? (the games side knows)
+    pairs: tuple[tuple[int, int | None], ...] | None = None
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """A pairing's match finished (or its finished result was corrected) with `result`."""
+
+    result: ResultEntry
+    next_round_started: bool = False
+
+
+@dataclass(frozen=True)
+class WithdrawResult:
+    """A correction put a pairing's finished match back in play."""
+
+    round: int
+    table: int
+    next_round_started: bool = False
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    """An organiser (or the deadline job) rules a match in play won by `winner`."""
+
+    round: int
+    table: int
+    winner: int
+
+
+@dataclass(frozen=True)
+class MoveDeadline:
+    round: int
+    deadline: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class ChangeSettings:
+    """`current` and `wanted`: each named setting's value now and as asked (checked and in
+    the row's form); `as_json` turns a value into the event's JSON."""
+
+    current: dict[str, Any]
+    wanted: dict[str, Any]
+    expected_version: int | None = None
+
+
+TournamentCommand = (
+    Register
+    | CheckIn
+    | Withdraw
+    | PairRound
+    | RepairRound
+    | RecordResult
+    | WithdrawResult
+    | RuleResult
+    | MoveDeadline
+    | ChangeSettings
+)

@@ -1,0 +1,369 @@
+"""`decide(state, command) -> events`: every rule of a tournament's life in one place.
+
+It raises a named error (tournaments.domain.errors) for a command the tournament refuses,
+and returns no events for one that would change nothing (a repeated job: pairing a round
+already paired, recording a result already recorded). It never reads a database or a
+clock: what it needs from outside comes in the command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.domain.commands import (
+    ChangeSettings,
+    CheckIn,
+    MoveDeadline,
+    PairRound,
+    RecordResult,
+    Register,
+    RepairRound,
+    RuleResult,
+    TournamentCommand,
+    Withdraw,
+    WithdrawResult,
+)
+from tournaments.domain.errors import (
+    SettingFixedError,
+    TournamentConflictError,
+    TournamentInputError,
+)
+from tournaments.domain.events import (
+    PairingEntry,
+    PlayerCheckedIn,
+    PlayerRegistered,
+    PlayerWithdrawn,
+    ResultCorrected,
+    ResultEntry,
+    ResultRecorded,
+    ResultRuled,
+    RoundCompleted,
+    RoundDeadlineMoved,
+    RoundPaired,
+    SettingsChanged,
+    TournamentEvent,
+    TournamentFinished,
+    TournamentStarted,
+    result_to_data,
+)
+from tournaments.domain.pairing import active_players, ordered_tables, pairs_for_round, round_count
+from tournaments.domain.state import (
+    CHECKED_IN,
+    COMPLETED,
+    FINISHED,
+    IN_PROGRESS,
+    PAIRED,
+    WITHDRAWN,
+    RoundState,
+    Table,
+    TournamentState,
+    evolve,
+    round_start,
+)
+from tournaments.pairing import Pair
+
+# What an organiser may change, and what is fixed once the tournament has started (the
+# pairings and matches already made were made under it).
+SETTINGS_MUTABLE = (
+    "name",
+    "is_public",
+    "starts_at",
+    "round_interval",
+    "round_duration",
+    "turn_time",
+    "dispute_window",
+    "rounds_planned",
+    "tiebreaks",
+    "time_zone",
+)
+SETTINGS_FIXED_AFTER_START = ("ruleset", "format", "play_mode", "check_in_required")
+
+
+def decide(state: TournamentState, command: TournamentCommand) -> list[TournamentEvent]:
+    match command:
+        case Register():
+            return _register(state, command)
+        case CheckIn():
+            return _check_in(state, command)
+        case Withdraw():
+            entry = _entry(state, command.player)
+            return [] if entry.status == WITHDRAWN else [PlayerWithdrawn(player=command.player)]
+        case PairRound():
+            return _pair(state, command)
+        case RepairRound():
+            return _repair(state, command)
+        case RecordResult():
+            return _record(state, command)
+        case WithdrawResult():
+            return _withdraw_result(state, command)
+        case RuleResult():
+            return _rule(state, command)
+        case MoveDeadline():
+            _round_in_play(state, command.round, "only a round in play has a deadline to move")
+            previous = state.rounds[command.round].deadline
+            return [
+                RoundDeadlineMoved(
+                    round=command.round,
+                    deadline=command.deadline.isoformat() if command.deadline else None,
+                    previous=previous.isoformat() if previous else None,
+                )
+            ]
+        case ChangeSettings():
+            _expect_version(state, command.expected_version)
+            changes = decide_settings_change(state, current=command.current, wanted=command.wanted)
+            return [SettingsChanged(changes=changes)] if changes else []
+    raise TypeError(f"not a tournament command: {command!r}")
+
+
+# --- registrations --------------------------------------------------------------------------
+
+
+def _not_finished(state: TournamentState) -> None:
+    if state.finished:
+        raise TournamentConflictError("the tournament has finished", code="tournament_finished")
+
+
+def _register(state: TournamentState, command: Register) -> list[TournamentEvent]:
+    _not_finished(state)
+    late = state.status == IN_PROGRESS
+    if late and state.format != "swiss":
+        raise TournamentConflictError(
+            "late entry is only possible in a Swiss tournament", code="late_entry_closed"
+        )
+    if command.player in state.entries:
+        raise TournamentConflictError("the player is already registered", code="already_registered")
+    return [PlayerRegistered(player=command.player, late=late)]
+
+
+def _entry(state: TournamentState, player: int):  # noqa: ANN202 - an Entry
+    entry = state.entries.get(player)
+    if entry is None:
+        raise TournamentConflictError("the player is not registered", code="not_registered")
+    return entry
+
+
+def _check_in(state: TournamentState, command: CheckIn) -> list[TournamentEvent]:
+    _not_finished(state)
+    entry = _entry(state, command.player)
+    if entry.status == WITHDRAWN:
+        raise TournamentConflictError("the player has withdrawn", code="withdrawn")
+    if entry.status == CHECKED_IN:
+        return []
+    return [PlayerCheckedIn(player=command.player)]
+
+
+# --- rounds ---------------------------------------------------------------------------------
+
+
+def _pair(state: TournamentState, command: PairRound) -> list[TournamentEvent]:
+    number = command.number
+    if number in state.rounds or state.finished or number <= state.current_round:
+        return []  # already paired: a repeated job
+    if number != state.current_round + 1:
+        raise TournamentConflictError(
+            f"the next round is {state.current_round + 1}", extra={"reason": "round_not_next"}
+        )
+    previous = state.rounds.get(number - 1)
+    if previous is not None and previous.status != COMPLETED:
+        raise TournamentConflictError(f"round {number - 1} is still in play", code="round_in_play")
+    scheduled = round_start(state, number)
+    if command.by_scheduler and (
+        (scheduled is None and number == 1) or (scheduled and scheduled > command.now)
+    ):
+        return []  # the scheduler waits for the start time (round 1: for the organiser)
+    events: list[TournamentEvent] = []
+    seeded = active_players(state, command.ratings)
+    if number == 1:
+        if len(seeded) < 2:
+            raise TournamentConflictError("at least two players must be checked in", code="too_few")
+        started = TournamentStarted(seeds=tuple(seeded), rounds=round_count(state, len(seeded)))
+        events.append(started)
+        state = evolve(state, started)
+    if state.rounds_planned and number > state.rounds_planned:
+        return []
+    pairs = pairs_for_round(state, number, seeded)
+    if not pairs:
+        raise TournamentConflictError("nobody is left to pair", code="too_few")
+    deadline = command.now + state.round_duration if state.round_duration is not None else None
+    paired = RoundPaired(
+        round=number,
+        pairings=_entries(state, pairs),
+        deadline=deadline.isoformat() if deadline else None,
+    )
+    return events + _with_byes(evolve(state, paired), paired)
+
+
+def _entries(state: TournamentState, pairs: list[Pair]) -> tuple[PairingEntry, ...]:
+    return tuple(
+        PairingEntry(table=n, player1=pair.first, player2=pair.second)
+        for n, pair in enumerate(ordered_tables(state, pairs), start=1)
+    )
+
+
+def _with_byes(state: TournamentState, paired: RoundPaired) -> list[TournamentEvent]:
+    """The pairing, each bye's result (a win), and the round's end if nobody plays in it
+    (withdrawals left a knockout final with one finalist)."""
+    events: list[TournamentEvent] = [paired]
+    for p in paired.pairings:
+        if p.player2 is None:
+            bye = ResultRecorded(
+                result=ResultEntry(
+                    round=paired.round,
+                    table=p.table,
+                    player1=p.player1,
+                    player2=None,
+                    winner=p.player1,
+                    result="bye",
+                )  # fmt: skip
+            )
+            events.append(bye)
+            state = evolve(state, bye)
+    if not paired.repaired and all(p.player2 is None for p in paired.pairings):
+        events += _round_end(state, paired.round)
+    return events
+
+
+def _round_end(state: TournamentState, number: int) -> list[TournamentEvent]:
+    """RoundCompleted, and TournamentFinished when it was the last round."""
+    events: list[TournamentEvent] = [RoundCompleted(round=number)]
+    last = state.rounds_planned is not None and number >= state.rounds_planned
+    if last or (state.format == "knockout" and len(state.rounds[number].tables) == 1):
+        events.append(TournamentFinished(rounds=number))
+    return events
+
+
+def _round_in_play(state: TournamentState, number: int, message: str) -> RoundState:
+    round_ = state.rounds.get(number)
+    if round_ is None or round_.status != PAIRED:
+        raise TournamentConflictError(message, extra={"reason": "round_not_in_play"})
+    return round_
+
+
+def _expect_version(state: TournamentState, expected: int | None) -> None:
+    if expected is not None and expected != state.version:
+        raise TournamentConflictError(
+            f"the tournament is at version {state.version}, not {expected}",
+            code="version_conflict",
+            extra={"current_version": state.version},
+        )
+
+
+def _repair(state: TournamentState, command: RepairRound) -> list[TournamentEvent]:
+    round_ = _round_in_play(state, command.number, "only a round in play can be re-paired")
+    _expect_version(state, command.expected_version)
+    if command.started:
+        raise TournamentConflictError("a match of this round has started", code="round_started")
+    seeded = active_players(state)
+    if command.pairs is None:
+        pairs = pairs_for_round(state, command.number, seeded)
+    else:
+        pairs = _manual_pairs(command.pairs, seeded)
+    paired = RoundPaired(
+        round=command.number,
+        pairings=_entries(state, pairs),
+        deadline=round_.deadline.isoformat() if round_.deadline else None,
+        repaired=True,
+        replaced=tuple(t.match for t in round_.tables if t.match is not None),
+    )
+    return _with_byes(evolve(state, paired), paired)
+
+
+def _manual_pairs(pairs: tuple[tuple[int, int | None], ...], seeded: list[int]) -> list[Pair]:
+    flat = [p for pair in pairs for p in pair if p is not None]
+    if sorted(flat) != sorted(seeded):
+        raise TournamentInputError(
+            "the pairs must name every active player exactly once", code="pairs"
+        )
+    if sum(1 for pair in pairs if pair[1] is None) > 1:
+        raise TournamentInputError("at most one bye per round", code="pairs")
+    return [Pair(first=a, second=b) for a, b in pairs]
+
+
+# --- results --------------------------------------------------------------------------------
+
+
+def _table(state: TournamentState, number: int, table: int) -> Table | None:
+    round_ = state.rounds.get(number)
+    return round_.table(table) if round_ else None
+
+
+def _later_round_note(state: TournamentState, number: int, started: bool) -> dict[str, Any]:
+    """What a corrected result of round `number` means for the round after it: not paired
+    yet (its pairing will use the corrected standings), paired but not started (the
+    organiser may re-pair it), or started (the pairings stand: arbiters' practice)."""
+    if number + 1 not in state.rounds:
+        return {"next_round": None}
+    return {"next_round": number + 1, "repair_possible": not started}
+
+
+def _record(state: TournamentState, command: RecordResult) -> list[TournamentEvent]:
+    r = command.result
+    table = _table(state, r.round, r.table)
+    if table is None:
+        return []
+    if table.status == FINISHED:
+        if table.result_entry(r.round) == r:
+            return []  # the same result: a repeated job
+        return [
+            ResultCorrected(
+                round=r.round,
+                table=r.table,
+                before=result_to_data(table.result_entry(r.round)),
+                after=r,
+                **_later_round_note(state, r.round, command.next_round_started),
+            )
+        ]
+    recorded = ResultRecorded(result=r)
+    events: list[TournamentEvent] = [recorded]
+    state = evolve(state, recorded)
+    round_ = state.rounds[r.round]
+    if round_.status == PAIRED and all(t.status == FINISHED for t in round_.tables):
+        events += _round_end(state, r.round)
+    return events
+
+
+def _withdraw_result(state: TournamentState, command: WithdrawResult) -> list[TournamentEvent]:
+    table = _table(state, command.round, command.table)
+    if table is None or table.status != FINISHED:
+        return []
+    return [
+        ResultCorrected(
+            round=command.round,
+            table=command.table,
+            before=result_to_data(table.result_entry(command.round)),
+            after=None,
+            **_later_round_note(state, command.round, command.next_round_started),
+        )
+    ]
+
+
+def _rule(state: TournamentState, command: RuleResult) -> list[TournamentEvent]:
+    table = _table(state, command.round, command.table)
+    if table is None:
+        raise TournamentInputError("no such table in that round", code="pairing")
+    if table.status == FINISHED or table.match is None:
+        raise TournamentConflictError("this pairing already has a result", code="finished")
+    if command.winner not in (table.player1, table.player2):
+        raise TournamentInputError("the winner must be one of the pairing's players")
+    return [
+        ResultRuled(
+            round=command.round, table=command.table, winner=command.winner, match=table.match
+        )
+    ]
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+def decide_settings_change(
+    state: TournamentState, *, current: dict[str, Any], wanted: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """The settings that change ({name: {"old", "new"}}, values as given), refusing
+    (SettingFixedError) what may no longer change once the tournament has started."""
+    changed = {}
+    for name, value in wanted.items():
+        if value == current[name]:
+            continue
+        if name in SETTINGS_FIXED_AFTER_START and state.started:
+            raise SettingFixedError(name)
+        changed[name] = {"old": current[name], "new": value}
+    return changed

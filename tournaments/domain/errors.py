@@ -1,0 +1,43 @@
+"""The named errors `decide` raises. The services turn them into the API's errors
+(core.errors) with the same code, reason and extra fields: a domain error says what rule
+refused the command, not how the API shows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TournamentError(Exception):
+    """A command the tournament refuses. `code` is the service's own code (shown as the
+    error's reason); `extra` goes into the error body."""
+
+    code: str | None = None
+
+    def __init__(
+        self, message: str, *, code: str | None = None, extra: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.extra = dict(extra or {})
+
+
+class TournamentConflictError(TournamentError):
+    """Refused because of the tournament's state (finished, in play, not next...): 409."""
+
+
+class TournamentInputError(TournamentError):
+    """Refused because of what the command asks (a pairing that names nobody...): 400."""
+
+
+class SettingFixedError(TournamentConflictError):
+    """A setting that may no longer change (the tournament has started)."""
+
+    code = "setting_fixed"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"the {name.replace('_', ' ')} cannot change once the tournament has started"
+        )
+        self.name = name

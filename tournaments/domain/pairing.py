@@ -1,0 +1,114 @@
+"""Who plays whom in a round, from the folded state: the seeds, the active players and the
+pure pairing code (tournaments.pairing) for the tournament's format. No database."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from tournaments.domain.state import (
+    CHECKED_IN,
+    REGISTERED,
+    TournamentState,
+    results_of,
+    standings_of,
+    tiebreak_order,
+)
+from tournaments.pairing import Pair
+from tournaments.pairing.knockout import bracket_size, knockout_first_round, knockout_next_round
+from tournaments.pairing.round_robin import round_robin_rounds
+from tournaments.pairing.swiss import SwissPlayer, swiss_pair
+
+
+def active_players(state: TournamentState, ratings: dict[int, float] | None = None) -> list[int]:
+    """Players who may be paired now, in seed order (unseeded: by rating, then in order of
+    registration; late entries are seeded after everyone)."""
+    statuses = {CHECKED_IN} if state.check_in_required else {CHECKED_IN, REGISTERED}
+    ratings = ratings or {}
+    entries = [e for e in state.entries.values() if e.status in statuses]
+    entries.sort(key=lambda e: (e.seed is None, e.seed or 0, -ratings.get(e.player, 0.0), e.order))
+    return [e.player for e in entries]
+
+
+def round_count(state: TournamentState, players: int) -> int:
+    """Rounds the tournament will have, fixed when round 1 is paired."""
+    if state.format == "swiss":
+        return state.rounds_planned or 1
+    if state.format == "round_robin":
+        return len(round_robin_rounds(list(range(1, players + 1))))
+    return max(1, (bracket_size(players) - 1).bit_length())
+
+
+def _without_withdrawn(pairs: Sequence[Pair], active: set[int]) -> list[Pair]:
+    """A withdrawn player is not paired again: their opponent gets a bye instead."""
+    kept = []
+    for pair in pairs:
+        present = [p for p in (pair.first, pair.second) if p is not None and p in active]
+        if len(present) == 2:
+            kept.append(pair)
+        elif present:
+            kept.append(Pair(first=present[0], second=None))
+    return kept
+
+
+def _swiss_pairs(state: TournamentState, number: int, seeded: list[int]) -> list[Pair]:
+    lines = standings_of(state, also=seeded)
+    line_of = {line.player: line for line in lines}
+    seed_index = {player: i for i, player in enumerate(seeded)}
+    tiebreaks = tiebreak_order(state)
+    # Equal on every tiebreak (all of round 1): the better seed ranks first.
+    order = sorted(
+        seeded,
+        # Head-to-head has no value per player: it orders within the standings only.
+        key=lambda p: (tuple(-getattr(line_of[p], tb, 0) for tb in tiebreaks), seed_index[p]),
+    )
+    players = [
+        SwissPlayer(id=p, score=float(line_of[p].match_wins), rank=i + 1)
+        for i, p in enumerate(order)
+    ]
+    previous = [t for n, r in sorted(state.rounds.items()) if n < number for t in r.tables]
+    played = {frozenset((t.player1, t.player2)) for t in previous if t.player2 is not None}
+    had_bye = {t.player1 for t in previous if t.player2 is None}
+    dealt_first = Counter(t.player1 for t in previous if t.player2 is not None)
+    return swiss_pair(
+        players=players,
+        played=played,
+        had_bye=had_bye,
+        dealt_first=dict(dealt_first),
+        results=[r for r in results_of(state) if r.round < number],  # who floated last round
+    )
+
+
+def _round_robin_pairs(state: TournamentState, number: int) -> list[Pair]:
+    # The schedule is fixed by the seeds given when round 1 was paired.
+    seeded = sorted((e for e in state.entries.values() if e.seed is not None), key=lambda e: e.seed)
+    schedule = round_robin_rounds([e.player for e in seeded])
+    return list(schedule[number - 1]) if number <= len(schedule) else []
+
+
+def _knockout_pairs(state: TournamentState, number: int, seeded: list[int]) -> list[Pair]:
+    if number == 1:
+        return knockout_first_round(seeded)
+    previous = state.rounds.get(number - 1)
+    winners = [t.winner for t in previous.tables] if previous else []
+    return knockout_next_round(winners)
+
+
+def pairs_for_round(state: TournamentState, number: int, seeded: list[int]) -> list[Pair]:
+    """The pairs of round `number` for the active players `seeded` (in seed order)."""
+    if state.format == "swiss":
+        pairs = _swiss_pairs(state, number, seeded)
+    elif state.format == "round_robin":
+        pairs = _round_robin_pairs(state, number)
+    else:
+        pairs = _knockout_pairs(state, number, seeded)
+    return _without_withdrawn(pairs, set(seeded))
+
+
+def ordered_tables(state: TournamentState, pairs: Sequence[Pair]) -> list[Pair]:
+    """Byes last, so tables 1..k are the real matches; a knockout keeps its bracket order,
+    which the next round's pairing reads back from the tables."""
+    ordered = list(pairs)
+    if state.format != "knockout":
+        ordered.sort(key=lambda pair: pair.second is None)
+    return ordered

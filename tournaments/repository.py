@@ -1,0 +1,172 @@
+"""The only code that loads a tournament for update and saves it.
+
+A service loads a `TournamentWrite` (`tournament_load`, `tournament_new`), lets
+`tournaments.domain.decide` decide, and `tournament_save` stores what it decided, in the
+caller's transaction:
+- one append to "tournament-<id>" with the expected version (the row lock is the first
+  guard, the version the second), `by` and `reason` in every event's data and metadata;
+- the state after the events, folded from the events as stored (their recorded times), and
+  from it the projections (tournaments.projections: Tournament, Registration, Round,
+  Pairing, Standing rows);
+- a sealed snapshot every SNAPSHOT_EVERY events, so loading costs a snapshot and at most
+  that many events however long the tournament (figures in bench/README.md); a snapshot
+  that fails its check (eventstore.snapshots) is ignored and the events are read instead;
+- the jobs the events call for (the next round's pairing), through the transactional
+  outbox (core.outbox): recorded with the events, relayed after commit;
+- after commit, `tournament_events_committed` announces the new events (webhooks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+import eventstore
+from core.errors import NotFoundError
+from eventstore import NewEvent, RecordedEvent
+from tournaments import jobs, projections
+from tournaments.domain import TournamentEvent, event_to_stored, fold
+from tournaments.domain.events import RoundCompleted, TournamentFinished
+from tournaments.domain.snapshot import STATE_SCHEMA, state_from_dict, state_to_dict
+from tournaments.domain.state import TournamentState, round_start
+from tournaments.models import Tournament
+from tournaments.signals import tournament_events_committed
+
+SNAPSHOT_KIND = f"tournament-state-v{STATE_SCHEMA}"
+SNAPSHOT_EVERY = 64
+
+SYSTEM_USERNAME = "tournament-scheduler"
+
+
+def system_user() -> AbstractBaseUser:
+    """The identity of automatic rulings (deadline forfeits): a user that cannot log in."""
+    user, created = get_user_model().objects.get_or_create(
+        username=SYSTEM_USERNAME, defaults={"is_active": False}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def actor(user: AbstractBaseUser | None) -> dict[str, Any] | None:
+    """Who decided: a user, or None for the scheduler and the deadline job."""
+    if user is None:
+        return None
+    return {"id": user.pk, "username": user.get_username()}
+
+
+@dataclass
+class TournamentWrite:
+    """A tournament being changed: its row (locked) and its state as of its stream's head."""
+
+    row: Tournament
+    state: TournamentState
+
+
+@dataclass(frozen=True)
+class TournamentSaved:
+    row: Tournament
+    state: TournamentState
+    events: tuple[RecordedEvent, ...]
+
+
+# --- loading --------------------------------------------------------------------------------
+
+
+def _lock(tournament_id: Any) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such tournament") from exc
+
+
+def state_of(*, tournament: Tournament) -> TournamentState:
+    """The tournament's state: its latest sound snapshot and the events since."""
+    stream_id = tournament.stream_id
+    start = TournamentState()
+    found = eventstore.snapshot_load(stream_id=stream_id, kind=SNAPSHOT_KIND)
+    if found is not None:
+        start = state_from_dict(found[1])
+        if start.version != found[0]:
+            start = TournamentState()  # a snapshot that does not say where it stands
+    after = start.version
+    return fold(
+        projections.typed_events(eventstore.load(stream_id=stream_id, after_version=after)), start
+    )
+
+
+def tournament_load(*, tournament_id: Any) -> TournamentWrite:
+    """The tournament row, locked until the end of the caller's transaction, and its state."""
+    row = _lock(tournament_id)
+    return TournamentWrite(row=row, state=state_of(tournament=row))
+
+
+def tournament_new(*, name: str, format: str, created_by: AbstractBaseUser) -> TournamentWrite:  # noqa: A002
+    """A tournament just made: its row (the projection of its TournamentCreated fills it)
+    and an empty stream."""
+    row = Tournament.objects.create(name=name, format=format, created_by=created_by)
+    return TournamentWrite(row=row, state=TournamentState())
+
+
+# --- saving ---------------------------------------------------------------------------------
+
+
+def tournament_save(
+    write: TournamentWrite,
+    events: Sequence[TournamentEvent],
+    *,
+    by: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> TournamentSaved:
+    """Store `events` (decided on `write.state`), project them and queue what they call for."""
+    if not events:
+        return TournamentSaved(row=write.row, state=write.state, events=())
+    who = actor(by)
+    new = []
+    for event in events:
+        type_, data = event_to_stored(event)
+        new.append(
+            NewEvent(
+                type=type_,
+                data={**data, "by": who, "reason": reason},
+                metadata={"by": who["id"] if who else None, "reason": reason},
+            )
+        )
+    recorded = eventstore.append(
+        stream_id=write.row.stream_id, expected_version=write.state.version, events=new
+    )
+    typed = projections.typed_events(recorded)
+    state = fold(typed, write.state)
+    projections.project_in_tx(tournament=write.row, state=state, events=typed)
+    if state.version // SNAPSHOT_EVERY > write.state.version // SNAPSHOT_EVERY:
+        eventstore.snapshot_save(
+            stream_id=write.row.stream_id,
+            version=state.version,
+            state=state_to_dict(state),
+            kind=SNAPSHOT_KIND,
+        )
+    _queue_jobs(write.row, state, typed)
+    pk = write.row.pk
+    transaction.on_commit(
+        lambda: tournament_events_committed.send(sender=Tournament, tournament_id=pk)
+    )
+    write.state = state
+    return TournamentSaved(row=write.row, state=state, events=tuple(recorded))
+
+
+def _queue_jobs(row: Tournament, state: TournamentState, events: Sequence[TournamentEvent]) -> None:
+    """A completed round that did not finish the tournament: pair the next at its start."""
+    if any(isinstance(e, TournamentFinished) for e in events) or state.finished:
+        return
+    for event in events:
+        if isinstance(event, RoundCompleted) and state.current_round == event.round:
+            start = round_start(state, event.round + 1)
+            eta = start if start is not None and start > timezone.now() else None
+            jobs.round_pair_on_commit(tournament_id=row.pk, round_number=event.round + 1, eta=eta)

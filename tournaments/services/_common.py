@@ -1,0 +1,67 @@
+"""What every tournament service shares: run a command on a loaded tournament (decide, with
+the domain's errors turned into the API's), and who may act."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from core.errors import ConflictError, PermissionDeniedError, ValidationError, VersionConflictError
+from tournaments.domain import (
+    TournamentConflictError,
+    TournamentError,
+    TournamentEvent,
+    TournamentInputError,
+    decide,
+)
+from tournaments.domain.commands import TournamentCommand
+from tournaments.models import Tournament
+from tournaments.repository import TournamentSaved, TournamentWrite, tournament_save
+from tournaments.selectors import user_can_organise
+
+ORGANISERS_ONLY = "only the tournament's organisers may do this"
+
+
+def api_error(exc: TournamentError) -> Exception:
+    """The API's error for a domain error: the same message, code (as reason) and extra."""
+    if exc.code == "version_conflict":
+        return VersionConflictError(exc.message, extra=exc.extra)
+    if isinstance(exc, TournamentInputError):
+        return ValidationError(exc.message, code=exc.code, extra=exc.extra or None)
+    assert isinstance(exc, TournamentConflictError)
+    return ConflictError(exc.message, code=exc.code, extra=exc.extra or None)
+
+
+def decided(write: TournamentWrite, command: TournamentCommand) -> list[TournamentEvent]:
+    try:
+        return decide(write.state, command)
+    except TournamentError as exc:
+        raise api_error(exc) from exc
+
+
+def run(
+    write: TournamentWrite,
+    command: TournamentCommand,
+    *,
+    by: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> TournamentSaved:
+    """decide → save: the walk of every tournament command."""
+    return tournament_save(write, decided(write, command), by=by, reason=reason)
+
+
+def require_organiser(user: AbstractBaseUser | None, tournament: Tournament) -> None:
+    """`user` organises the tournament (None: the scheduler, who may)."""
+    if user is not None and not user_can_organise(user=user, tournament=tournament):
+        raise PermissionDeniedError(ORGANISERS_ONLY)
+
+
+def field_error(field: str, message: str, reason: str) -> ValidationError:
+    """The documented `validation_error`: the field named in `fields`, a `reason` saying
+    what is wrong with it (as games' `not_a_player`)."""
+    return ValidationError(message, extra={"fields": {field: [message]}, "reason": reason})
+
+
+def extra(**values: Any) -> dict[str, Any]:
+    return values

@@ -1,0 +1,214 @@
+"""Rounds: pairing (by the scheduler or by hand) and re-pairing. load → decide → the
+round's matches made (the games side) → save.
+
+Exactly-once pairing: the service locks the tournament row and `decide` returns nothing
+for a round already paired; the append's expected version and the unique constraint
+(tournament, number) back the lock up, so a job delivered twice, or run by two workers at
+once, pairs the round once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import eventstore
+from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from core.transactions import service_transaction
+from games.selectors import match_get, user_can_organise_match
+from games.services import match_create_in_tx, match_rule_in_tx
+from players.models import Player
+from tournaments.domain import TournamentEvent
+from tournaments.domain.commands import PairRound, RepairRound
+from tournaments.domain.events import RoundPaired
+from tournaments.domain.state import TournamentState
+from tournaments.models import Round, Tournament
+from tournaments.repository import TournamentWrite, system_user, tournament_load, tournament_save
+from tournaments.selectors import user_can_organise
+from tournaments.services._common import ORGANISERS_ONLY, decided, require_organiser
+
+_FORMAT_LABEL = {"round_robin": "RR", "swiss": "Swiss", "knockout": "KO"}
+
+
+def _ratings(state: TournamentState) -> dict[int, float]:
+    """The players' ratings, which order the seeds of round 1."""
+    players = Player.objects.filter(pk__in=list(state.entries)).values_list("pk", "rating")
+    return {pk: float(rating) for pk, rating in players}
+
+
+def _with_matches(
+    write: TournamentWrite, events: Sequence[TournamentEvent], by: AbstractBaseUser | None
+) -> list[TournamentEvent]:
+    """Make the match of each real pair of a (re-)paired round and name it in the event
+    (the games side owns matches; the tournament's event says which is whose)."""
+    tournament = write.row
+    out: list[TournamentEvent] = []
+    for event in events:
+        if not isinstance(event, RoundPaired):
+            out.append(event)
+            continue
+        ids = [p for e in event.pairings for p in (e.player1, e.player2) if p is not None]
+        players = Player.objects.in_bulk(ids)
+        organisers = [*tournament.organisers.all(), system_user()]
+        if tournament.club is not None:
+            organisers += list(tournament.club.organisers.all())
+        label = _FORMAT_LABEL[tournament.format]
+        pairings = []
+        for entry in event.pairings:
+            if entry.player2 is None:
+                pairings.append(entry)
+                continue
+            match = match_create_in_tx(
+                player1=players[entry.player1],
+                player2=players[entry.player2],
+                ruleset=tournament.ruleset,
+                first_dealer=players[entry.player1],
+                mode=tournament.play_mode,
+                organisers=organisers,
+                created_by=by,
+                label=f"{label} R{event.round} T{entry.table}",
+            )
+            pairings.append(replace(entry, match=str(match.pk), match_version=match.version))
+        out.append(replace(event, pairings=tuple(pairings)))
+    return out
+
+
+def tournament_round_pair(
+    *,
+    tournament_id: int,
+    round_number: int,
+    by: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> Round | None:
+    """Pair round `round_number` and create its matches. Returns None, writing nothing, when
+    the round is already paired (a repeated job) or, for the scheduler (`by` None), when its
+    start time has not come. An organiser (`by`) may pair a round early."""
+    with service_transaction():
+        try:
+            with transaction.atomic():  # a savepoint: a lost race leaves the rest usable
+                return _round_pair(tournament_id, round_number, by, reason)
+        except (IntegrityError, eventstore.ConcurrencyError):
+            # Another transaction paired it between our read and our append (no row lock on
+            # SQLite): the expected version or the unique constraint stopped us.
+            if Round.objects.filter(tournament_id=tournament_id, number=round_number).exists():
+                return None
+            raise
+
+
+def _round_pair(
+    tournament_id: int, number: int, by: AbstractBaseUser | None, reason: str
+) -> Round | None:
+    write = tournament_load(tournament_id=tournament_id)
+    require_organiser(by, write.row)
+    command = PairRound(
+        number=number, now=timezone.now(), by_scheduler=by is None, ratings=_ratings(write.state)
+    )
+    events = decided(write, command)
+    if not any(isinstance(e, RoundPaired) for e in events):
+        return None
+    tournament_save(write, _with_matches(write, events, by), by=by, reason=reason)
+    return Round.objects.get(tournament=write.row, number=number)
+
+
+def tournament_round_start_next(
+    *, tournament_id: int, by: AbstractBaseUser, reason: str = ""
+) -> Round:
+    """Pair and start the round after the current one now (round 1 starts the
+    tournament); a round that cannot be paired now (already paired, previous round in
+    play) is 409 `conflict`, reason round_not_startable."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFoundError("no such tournament")
+    number = tournament.current_round + 1
+    round_ = tournament_round_pair(
+        tournament_id=tournament_id, round_number=number, by=by, reason=reason
+    )
+    if round_ is None:
+        raise ConflictError(
+            f"round {number} cannot be started", extra={"reason": "round_not_startable"}
+        )
+    return round_
+
+
+def tournament_start(*, tournament_id: int, by: AbstractBaseUser, reason: str = "") -> Round | None:
+    """Start the tournament now: pair round 1 (by hand, before any scheduled time)."""
+    return tournament_round_pair(tournament_id=tournament_id, round_number=1, by=by, reason=reason)
+
+
+def match_started(*, match_id: str | None, version_at_pairing: int) -> bool:
+    """Has play begun in a pairing's match (the games side's version moved on)?"""
+    if match_id is None:
+        return False
+    match = match_get(match_id=match_id)
+    return match.status == "finished" or match.version > version_at_pairing
+
+
+def round_started(state: TournamentState, number: int) -> bool:
+    round_ = state.rounds.get(number)
+    return round_ is not None and any(
+        match_started(match_id=t.match, version_at_pairing=t.match_version) for t in round_.tables
+    )
+
+
+def tournament_round_repair(
+    *,
+    tournament_id: int,
+    round_number: int,
+    by: AbstractBaseUser,
+    reason: str,
+    pairs: Sequence[tuple[int, int | None]] | None = None,
+    expected_version: int | None = None,
+) -> Round:
+    """Replace a round's pairings, computed afresh or the organiser's own `pairs` (player
+    ids; None = bye). Only while none of its matches has started. The old matches are
+    cancelled (a MatchCancelled event in their streams, in the same transaction), so that
+    nobody can play them and their players see them as finished, with no winner.
+
+    `expected_version`: the tournament's version the organiser saw; a stale one (another
+    re-pairing, a result, a double click) is refused with 409 version_conflict."""
+    if not reason.strip():
+        raise ValidationError("a re-pairing needs a reason", code="reason_required")
+    with service_transaction():
+        write = tournament_load(tournament_id=tournament_id)
+        if not user_can_organise(user=by, tournament=write.row):
+            raise PermissionDeniedError(ORGANISERS_ONLY)
+        command = RepairRound(
+            number=round_number,
+            started=round_started(write.state, round_number),
+            pairs=tuple(tuple(p) for p in pairs) if pairs is not None else None,  # type: ignore[misc]
+            expected_version=expected_version,
+        )
+        events = decided(write, command)
+        repaired = next(e for e in events if isinstance(e, RoundPaired))
+        _matches_cancel(
+            repaired.replaced, by=by, reason=f"round {round_number} re-paired: {reason.strip()}"
+        )
+        tournament_save(write, _with_matches(write, events, by), by=by, reason=reason.strip())
+        return Round.objects.get(tournament=write.row, number=round_number)
+
+
+def _matches_cancel(match_ids: Sequence[str], *, by: AbstractBaseUser, reason: str) -> None:
+    """Cancel the matches of replaced pairings. The organiser rules in person when they
+    organise the match too; otherwise the system user does (an organiser of every
+    tournament match), with the organiser named in the tournament's stream event."""
+    system = None
+    for match_id in match_ids:
+        ruler = by
+        if not user_can_organise_match(user=by, match=match_get(match_id=match_id)):
+            system = system or system_user()
+            ruler = system
+        match_rule_in_tx(match_id=match_id, by=ruler, type="cancel", reason=reason)
+
+
+__all__ = [
+    "match_started",
+    "require_organiser",
+    "round_started",
+    "tournament_round_pair",
+    "tournament_round_repair",
+    "tournament_round_start_next",
+    "tournament_start",
+]
