@@ -12,6 +12,7 @@ those the store recorded the events at.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -416,3 +417,15 @@ def standings_rebuild(*, tournament: Tournament) -> list[StandingLine]:
     returned)."""
     state = tournament_rebuild_in_tx(tournament=tournament)
     return standings_of(state) if state.status != REGISTRATION else []
+
+
+def rows_differences(before: dict[str, list[tuple]], after: dict[str, list[tuple]]) -> list[str]:
+    """Each row that is in one set and not the other, named by table and key (its first
+    values): what a forged or drifted read model looks like against a replay."""
+    out = []
+    for table in before:
+        old = {json.dumps(r, default=str, sort_keys=True) for r in before[table]}
+        new = {json.dumps(r, default=str, sort_keys=True) for r in after[table]}
+        out += [f"{table}: stored {row} (not what the events say)" for row in sorted(old - new)]
+        out += [f"{table}: the events say {row}" for row in sorted(new - old)]
+    return out

@@ -16,9 +16,9 @@ from django.utils.html import format_html
 
 from core.admin import ServiceAdmin
 from core.errors import ApplicationError
+from tournaments.domain import EVENT_TYPES
 from tournaments.webhooks import guard, services
 from tournaments.webhooks.models import Delivery, WebhookEndpoint
-from tournaments.webhooks.selectors import EVENT_TYPES
 
 
 class WebhookEndpointForm(forms.ModelForm):

@@ -30,11 +30,11 @@ from core.errors import ConflictError, NotFoundError, PermissionDeniedError, Val
 from core.transactions import write_service
 from tournaments import jobs
 from tournaments import selectors as tournament_selectors
+from tournaments.domain import EVENT_TYPES
 from tournaments.models import Tournament
 from tournaments.webhooks import guard, sending, signing
 from tournaments.webhooks.models import Delivery, WebhookEndpoint
 from tournaments.webhooks.selectors import (
-    EVENT_TYPES,
     deliveries_due,
     endpoints_behind,
     events_to_send,
