@@ -90,7 +90,8 @@ def _import(*, lines: Iterator[str], progress: Callable[[int], None] | None) -> 
         raise TournamentImportError(
             "the tournament's version is not its stream's last", code="bad_tournament"
         )
-    standings_rebuild(tournament=tournament)
+    drift = _drift(tournament)  # the exported rows against the events, before the rebuild
+    standings_rebuild(tournament=tournament)  # every tournament row: the events' projection
     return ImportResult(
         tournament_id=tournament.pk,
         streams=len(streams),
@@ -98,7 +99,7 @@ def _import(*, lines: Iterator[str], progress: Callable[[int], None] | None) -> 
         users=users.get("auth.user", 0),
         players=users.get("players.player", 0),
         standings_match=standings_lines(tournament=tournament) == header.get("standings"),
-        drift=_drift(tournament),
+        drift=drift,
     )
 
 
