@@ -145,7 +145,7 @@ def _write_registrations(tournament: Tournament, state: TournamentState, players
         r.player_id: r
         for r in Registration.objects.filter(tournament=tournament, player_id__in=players)
     }
-    changed, created = [], []
+    changed, created, fields = [], [], set()
     for player in sorted(players):
         if player not in state.entries:
             continue
@@ -153,12 +153,17 @@ def _write_registrations(tournament: Tournament, state: TournamentState, players
         row = existing.get(player)
         if row is None:
             created.append(Registration(tournament=tournament, player_id=player, **wanted))
-        elif any(getattr(row, k) != v for k, v in wanted.items()):
-            for k, v in wanted.items():
-                setattr(row, k, v)
+            continue
+        differ = {k for k, v in wanted.items() if getattr(row, k) != v}
+        if differ:
+            for k in differ:
+                setattr(row, k, wanted[k])
             changed.append(row)
+            fields |= differ
     if changed:
-        Registration.objects.bulk_update(changed, list(_registration_fields(state, player)))
+        # Only the columns that changed (the seeds, at the start): bulk_update writes a CASE
+        # per column and row.
+        Registration.objects.bulk_update(changed, sorted(fields), batch_size=500)
     if created:
         Registration.objects.bulk_create(created)
 
