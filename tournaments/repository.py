@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -124,8 +125,11 @@ def tournament_save(
     *,
     by: AbstractBaseUser | None = None,
     reason: str = "",
+    at: datetime | None = None,
 ) -> TournamentSaved:
-    """Store `events` (decided on `write.state`), project them and queue what they call for."""
+    """Store `events` (decided on `write.state`), project them and queue what they call for.
+    `at`: the time they are recorded at (default now): the decision's own clock, where it
+    computed times from it (a round's deadline from when it was paired)."""
     if not events:
         return TournamentSaved(row=write.row, state=write.state, events=())
     who = actor(by)
@@ -140,7 +144,10 @@ def tournament_save(
             )
         )
     recorded = eventstore.append(
-        stream_id=write.row.stream_id, expected_version=write.state.version, events=new
+        stream_id=write.row.stream_id,
+        expected_version=write.state.version,
+        events=new,
+        recorded_at=at,
     )
     typed = projections.typed_events(recorded)
     state = fold(typed, write.state)
