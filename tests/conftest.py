@@ -31,10 +31,13 @@ def _fresh_match_states() -> Iterator[None]:
     """Each test starts with no match state remembered by this process (a remembered state
     is only ever used where the events vouch for it, but a test reads as it would alone)."""
     from games.repository import match_states_forget
+    from tournaments.repository import tournament_states_forget
 
     match_states_forget()
+    tournament_states_forget()
     yield
     match_states_forget()
+    tournament_states_forget()
 
 
 @pytest.fixture

@@ -35,6 +35,7 @@ def test_a_snapshot_is_taken_sealed_and_loads_as_the_fold(long_tournament: Any) 
     assert snapshot.seal and snapshot.digests
     with transaction.atomic():
         assert tournament_load(tournament_id=t.pk).state == tournament_state(tournament=t)
+    assert state_of(tournament=t, remembered=False) == tournament_state(tournament=t)
 
 
 def test_a_forged_snapshot_is_ignored(long_tournament: Any) -> None:
@@ -46,6 +47,6 @@ def test_a_forged_snapshot_is_ignored(long_tournament: Any) -> None:
     entries[0]["status"] = "withdrawn"
     state["entries"] = entries
     Snapshot.objects.filter(pk=snapshot.pk).update(state=state)
-    loaded = state_of(tournament=t)
+    loaded = state_of(tournament=t, remembered=False)  # as a worker that did not write it
     assert loaded == tournament_state(tournament=t)
     assert loaded.entries[entries[0]["player"]].status != "withdrawn"

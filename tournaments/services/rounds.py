@@ -109,9 +109,7 @@ def _round_pair(
     events = decided(write, command)
     if not any(isinstance(e, RoundPaired) for e in events):
         return None
-    tournament_save(
-        write, _with_matches(write, events, by), by=by, reason=reason, at=command.now
-    )
+    tournament_save(write, _with_matches(write, events, by), by=by, reason=reason, at=command.now)
     return Round.objects.get(tournament=write.row, number=number)
 
 
