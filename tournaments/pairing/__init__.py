@@ -2,6 +2,12 @@
 
 Public API (contract E in /work/notes/contracts.md)."""
 
+from tournaments.pairing.double_elimination import (
+    BracketMatch,
+    BracketResultError,
+    DoubleElimination,
+    double_elimination,
+)
 from tournaments.pairing.knockout import (
     bracket_size,
     knockout_first_round,
@@ -20,6 +26,10 @@ from tournaments.pairing.standings import (
 from tournaments.pairing.swiss import SwissPlayer, count_rematches, min_rematches, swiss_pair
 
 __all__ = [
+    "BracketMatch",
+    "BracketResultError",
+    "DoubleElimination",
+    "double_elimination",
     "TIEBREAKS",
     "TIEBREAK_CHOICES",
     "Pair",
