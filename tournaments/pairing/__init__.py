@@ -22,8 +22,20 @@ from tournaments.pairing.standings import (
     Result,
     Standing,
     standings,
+    tied_groups,
 )
 from tournaments.pairing.swiss import SwissPlayer, count_rematches, min_rematches, swiss_pair
+from tournaments.pairing.top_cut import (
+    TOP_CUT_SIZES,
+    Place,
+    TopCutSizeError,
+    TopCutTooLargeError,
+    check_top_cut_size,
+    swiss_order,
+    third_place_pair,
+    top_cut_seeds,
+    top_cut_standing,
+)
 
 __all__ = [
     "BracketMatch",
@@ -44,5 +56,15 @@ __all__ = [
     "round_robin_rounds",
     "seed_order",
     "standings",
+    "tied_groups",
+    "TOP_CUT_SIZES",
+    "Place",
+    "TopCutSizeError",
+    "TopCutTooLargeError",
+    "check_top_cut_size",
+    "swiss_order",
+    "third_place_pair",
+    "top_cut_seeds",
+    "top_cut_standing",
     "swiss_pair",
 ]

@@ -70,6 +70,32 @@ def standings(
     tiebreaks: Sequence[str] = TIEBREAKS[:3],
 ) -> list[Standing]:
     """Order the players by the tiebreaks in turn (higher is better), then by player id."""
+    order, _, rows = _ranking(players, results, tiebreaks)
+    return [Standing(rank=i, **rows[p]) for i, p in enumerate(order, 1)]
+
+
+def tied_groups(
+    *,
+    players: Sequence[int],
+    results: Sequence[Result],
+    tiebreaks: Sequence[str] = TIEBREAKS[:3],
+) -> list[list[int]]:
+    """The standings order cut into groups of players equal on every tiebreak (best group
+    first; within a group, the player-id order `standings` uses). For decisions that must not
+    fall to a player id, such as a top cut (`top_cut.top_cut_seeds`)."""
+    order, keys, _ = _ranking(players, results, tiebreaks)
+    groups: list[list[int]] = []
+    for p in order:
+        if groups and keys[groups[-1][0]] == keys[p]:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups
+
+
+def _ranking(
+    players: Sequence[int], results: Sequence[Result], tiebreaks: Sequence[str]
+) -> tuple[list[int], dict[int, list[float]], dict[int, dict]]:
     unknown = [t for t in tiebreaks if t not in TIEBREAK_CHOICES]
     if unknown:
         raise ValueError(f"standings: unknown tiebreaks {unknown}; choose from {TIEBREAK_CHOICES}")
@@ -89,7 +115,7 @@ def standings(
             for p in players:
                 keys[p].append(rows[p][tiebreak])
     order = sorted(players, key=lambda p: (*(-k for k in keys[p]), p))
-    return [Standing(rank=i, **rows[p]) for i, p in enumerate(order, 1)]
+    return order, keys, rows
 
 
 def _head_to_head(keys: dict[int, list[float]], tallies: dict[int, _Tally]) -> dict[int, int]:
