@@ -70,11 +70,13 @@ def swiss_pair(
     had_bye: set[int],
     dealt_first: dict[int, int] | None = None,
     results: Sequence[Result] = (),
+    bye_points: str = "win",
 ) -> list[Pair]:
     """Pair one Swiss round. Byes last; boards ordered from the top score group down.
 
     `results` are the previous rounds' results (with round numbers): the last of them tells
-    who floated last round. Without them nobody counts as having floated.
+    who floated last round. Without them nobody counts as having floated. `bye_points` is
+    what a bye scores in this tournament (`standings.BYE_POINTS`), for those float scores.
     """
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
@@ -92,7 +94,8 @@ def swiss_pair(
         [p.id for p in group]
         for _, group in groupby((p for p in by_score if p.id != bye), key=lambda p: p.score)
     ]
-    history = History(score={p.id: p.score for p in players}, floats=last_round_floats(results))
+    floats = last_round_floats(results, bye_points)
+    history = History(score={p.id: p.score for p in players}, floats=floats)
     matched = pair_score_groups(groups, remaining, oracle, history)
     rank = {p.id: (p.rank, p.id) for p in players}
     result = [
