@@ -8,6 +8,12 @@ from tournaments.pairing.double_elimination import (
     DoubleElimination,
     double_elimination,
 )
+from tournaments.pairing.forbidden import (
+    ForbiddenPairInRoundRobinError,
+    Pairing,
+    knockout_first_round_avoiding,
+    swiss_pair_avoiding,
+)
 from tournaments.pairing.knockout import (
     bracket_size,
     knockout_first_round,
@@ -38,6 +44,10 @@ from tournaments.pairing.top_cut import (
 )
 
 __all__ = [
+    "ForbiddenPairInRoundRobinError",
+    "Pairing",
+    "knockout_first_round_avoiding",
+    "swiss_pair_avoiding",
     "BracketMatch",
     "BracketResultError",
     "DoubleElimination",
