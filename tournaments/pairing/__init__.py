@@ -14,6 +14,12 @@ from tournaments.pairing.forbidden import (
     knockout_first_round_avoiding,
     swiss_pair_avoiding,
 )
+from tournaments.pairing.hand_pairings import (
+    HandPairing,
+    HandPairingConflictError,
+    HandPairingError,
+    check_hand_pairings,
+)
 from tournaments.pairing.knockout import (
     bracket_size,
     knockout_first_round,
@@ -44,6 +50,10 @@ from tournaments.pairing.top_cut import (
 )
 
 __all__ = [
+    "HandPairing",
+    "HandPairingConflictError",
+    "HandPairingError",
+    "check_hand_pairings",
     "ForbiddenPairInRoundRobinError",
     "Pairing",
     "knockout_first_round_avoiding",
