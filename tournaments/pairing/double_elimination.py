@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from tournaments.pairing.knockout import bracket_size, seed_order
 from tournaments.pairing.pair import Pair
@@ -131,9 +132,8 @@ class _Match:
     round: int
     index: int
     wave: int
-    sources: tuple[
-        tuple[str, object], tuple[str, object]
-    ]  # ("seed", id|None) / ("winner"|"loser", match id)
+    # ("slot", W1 slot index) or ("winner" | "loser", match id), one per side
+    sources: tuple[tuple[str, object], tuple[str, object]]
     winner_to: Destination | None = None
     loser_to: Destination | None = None
 
@@ -159,8 +159,12 @@ def first_possible_rematch_round(k: int) -> int:
     return 2 * k - 2
 
 
-def _skeleton(slots: Sequence[int | None], k: int, reset: bool) -> list[_Match]:
-    """Every match with its sources and destinations; `slots` = W1 slot order of players."""
+@cache
+def _skeleton(k: int, reset: bool) -> tuple[_Match, ...]:
+    """Every match with its sources and destinations, in the order they are resolved.
+
+    Cached per bracket shape (never mutated after this): rebuilding it was a third of each
+    call's time at 4,096 players (bench/README.md)."""
     size = 1 << k
     matches: dict[str, _Match] = {}
 
@@ -173,7 +177,7 @@ def _skeleton(slots: Sequence[int | None], k: int, reset: bool) -> list[_Match]:
     for r in range(1, k + 1):
         for i in range(size >> r):
             if r == 1:
-                sources = (("seed", slots[2 * i]), ("seed", slots[2 * i + 1]))
+                sources = (("slot", 2 * i), ("slot", 2 * i + 1))
             else:
                 sources = (("winner", f"W{r - 1}-{2 * i + 1}"), ("winner", f"W{r - 1}-{2 * i + 2}"))
             add(WINNERS, r, i, r, sources)
@@ -201,7 +205,7 @@ def _skeleton(slots: Sequence[int | None], k: int, reset: bool) -> list[_Match]:
                 matches[ref].winner_to = Destination(match.id, side)  # type: ignore[index]
             elif kind == "loser":
                 matches[ref].loser_to = Destination(match.id, side)  # type: ignore[index]
-    return sorted(matches.values(), key=lambda m: (m.wave, m.bracket != WINNERS, m.index))
+    return tuple(sorted(matches.values(), key=lambda m: (m.wave, m.bracket != WINNERS, m.index)))
 
 
 _UNKNOWN = object()  # a side whose source is not decided yet
@@ -232,7 +236,8 @@ def double_elimination(
     size = bracket_size(len(ids))
     k = size.bit_length() - 1
     seed = {p: s for s, p in enumerate(ids, 1)}
-    skeleton = _skeleton(_first_round_slots(ids, size, first_round), k, reset)
+    slots = _first_round_slots(ids, size, first_round)
+    skeleton = _skeleton(k, reset)
     unknown = sorted(set(results) - {m.id for m in skeleton})
     if unknown:
         raise BracketResultError("unknown_match", f"double_elimination: no match {unknown}")
@@ -243,7 +248,7 @@ def double_elimination(
     champion: int | None = None
     gf1_side0 = None  # the winners' champion
     for match in skeleton:
-        sides = [_side(source, decided) for source in match.sources]
+        sides = [_side(source, slots, decided) for source in match.sources]
         if match.id == "GF2" and "GF1" in decided and decided["GF1"][0] == gf1_side0:
             status, winner, loser = NOT_NEEDED, None, None
             sides = [None, None]
@@ -298,10 +303,14 @@ def _first_round_slots(
     return slots
 
 
-def _side(source: tuple[str, object], decided: Mapping[str, tuple[int | None, int | None]]):
+def _side(
+    source: tuple[str, object],
+    slots: Sequence[int | None],
+    decided: Mapping[str, tuple[int | None, int | None]],
+):
     kind, ref = source
-    if kind == "seed":
-        return ref
+    if kind == "slot":
+        return slots[ref]  # type: ignore[index]
     if ref not in decided:
         return _UNKNOWN
     winner, loser = decided[ref]  # type: ignore[index]
