@@ -49,10 +49,11 @@ Who deals first: the better seed (`Pair.first`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from tournaments.pairing.forbidden import knockout_first_round_avoiding
 from tournaments.pairing.knockout import bracket_size, seed_order
 from tournaments.pairing.pair import Pair
 
@@ -115,6 +116,7 @@ class DoubleElimination:
     champion: int | None
     eliminated: Mapping[int, str]  # player -> id of the match that put them out
     places: tuple[tuple[int, ...], ...]  # once over: champion, runner-up, then shared places
+    forbidden_met: tuple[frozenset[int], ...] = ()  # in W1, where no pairing avoids them
 
     @property
     def over(self) -> bool:
@@ -218,13 +220,16 @@ def double_elimination(
     withdrawn: Sequence[int] = (),
     reset: bool = True,
     first_round: Sequence[Pair] | None = None,
+    forbidden: Iterable[Collection[int]] = (),
 ) -> DoubleElimination:
     """The bracket after `results` (match id -> winner) and what to play next.
 
     `seeded` is the field, seed 1 first; `withdrawn` the players who withdrew, in the order
     they did. `first_round` (optional) replaces the standard W1
-    pairs, e.g. `knockout_first_round_avoiding(...)`'s answer to forbidden pairs: the same
-    players, in bracket order, byes as Pair(first, None). Raises BracketResultError for a
+    pairs (the same players, in bracket order, byes as Pair(first, None)), e.g. a first round
+    set by hand. Without it, `forbidden` pairs are kept apart in W1 as
+    `forbidden.knockout_first_round_avoiding` does, and the answer's `forbidden_met` names
+    those it could not avoid; later rounds follow the bracket. Raises BracketResultError for a
     result the bracket cannot take: `unknown_match`, `not_ready` (its players are not both
     known, or it needs no play), `not_a_player` (the winner did not play it).
     """
@@ -236,6 +241,10 @@ def double_elimination(
     size = bracket_size(len(ids))
     k = size.bit_length() - 1
     seed = {p: s for s, p in enumerate(ids, 1)}
+    forbidden_met: tuple[frozenset[int], ...] = ()
+    if first_round is None and forbidden:
+        avoiding = knockout_first_round_avoiding(ids, forbidden)
+        first_round, forbidden_met = avoiding.pairs, avoiding.forbidden_met
     slots = _first_round_slots(ids, size, first_round)
     skeleton = _skeleton(k, reset)
     unknown = sorted(set(results) - {m.id for m in skeleton})
@@ -289,6 +298,7 @@ def double_elimination(
         champion=champion,
         eliminated=eliminated,
         places=_places(built, eliminated, champion) if champion is not None else (),
+        forbidden_met=forbidden_met,
     )
 
 

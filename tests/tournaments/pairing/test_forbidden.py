@@ -116,12 +116,13 @@ def test_the_first_round_of_a_knockout_keeps_forbidden_pairs_apart(field):
     assert answer.forbidden_unavoidable == bool(made)
     if not any(p in forbidden for p in board_pairs(standard)):
         assert answer.pairs == standard
-    # Double elimination takes that first round as its W1.
-    bracket = double_elimination(seeded=ids, results={}, first_round=answer.pairs)
+    # Double elimination makes that first round its W1, and says the same.
+    bracket = double_elimination(seeded=ids, results={}, forbidden=forbidden)
     w1 = [m for m in bracket.matches if m.id.startswith("W1-")]
     assert [frozenset(p for p in m.players if p is not None) for m in w1] == [
         frozenset(p.players) for p in answer.pairs
     ]
+    assert bracket.forbidden_met == answer.forbidden_met
 
 
 def test_a_household_is_split_in_the_first_round():
