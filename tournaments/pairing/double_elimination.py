@@ -19,18 +19,20 @@ Shape (bracket size S = 2^k, the smallest power of two >= the field):
   reset) decides; otherwise GF1 decides.
 
 Drop order (where the loser of Wr, match i, goes): L(2r-2) match i XOR c_r, where c_r is
-r-1 written in the k-r bits of a match index, bits reversed. Why: a player has met, in the
-winners' bracket, only players of their own block of 2^r first-round slots (r = the round they
-lost), so two players can have met only if the smaller block lies inside the larger. With
-these offsets the blocks that feed any losers' match before round B(k) never nest, so no
-rematch can happen there, whatever the results. B(k) is the first losers' round with
+r-1 written in the k-r bits of a match index, bits reversed. Why: in the winners' bracket a
+player who lost in round r met only players of their own block of 2^r first-round slots, so
+two players can have met only if one's block lies inside the other's. The players who can
+reach one side of a losers' match came in over several rounds; those who dropped in any one round
+cover 2^r slots before L(2r-2) (2^(r+1) once L(2r-1) merges two sides), and no pair can
+have met only if all those sets, one per round of dropping, are disjoint. These offsets keep
+them disjoint as long as they fit: up to the round before B(k), the first losers' round with
 r * 2^r > 2^k (r the winners' round whose losers drop into it; for an odd round L(2r-1),
-r * 2^(r+1) > 2^k): before it each side of a match covers its own r disjoint sets of 2^r slots,
-one per round its players dropped in, and at B(k) those sets no longer fit in the bracket,
-so no fixed bracket can keep every possible pair of that round apart. B(k) is the losers'
-semifinal for 8 and 16 players (L3 of 4, L4 of 6) and comes later in larger brackets, relative
-to the losers' final (L7 of 10 for 64, L16 of 22 for 4,096). The tests check the offsets
-against a model of the blocks for every bracket up to 2^9 = 512.
+r * 2^(r+1) > 2^k), no rematch can happen, whatever the results. From B(k) on the sets no
+longer fit into the 2^k slots, so no fixed bracket can keep every possible pair of that round
+apart. B(k) is the losers' semifinal for 8 and 16 players (L3 of 4, L4 of 6) and comes
+later in larger brackets, relative to the losers' final (L7 of 10 for 64, L16 of 22 for
+4,096). The tests check the offsets against a model of the blocks for every bracket up to
+2^9 = 512.
 
 Waves: a match's wave is one more than the latest wave it depends on, so Wr is wave r, Lj is
 wave j + 1, GF1 wave 2k and GF2 wave 2k + 1. The matches of one wave share no player and
