@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import cache
 
 from tournaments.pairing.forbidden import knockout_first_round_avoiding
@@ -129,6 +130,18 @@ class DoubleElimination:
         return [m.pair for m in self.next_wave]
 
 
+# ("slot", W1 slot index) or ("winner" | "loser", match id): where a side's player comes from.
+Source = tuple[str, int | str]
+
+
+class _Pending(Enum):
+    UNKNOWN = "unknown"  # a side whose source is not decided yet
+
+
+_UNKNOWN = _Pending.UNKNOWN
+Side = int | None | _Pending
+
+
 @dataclass
 class _Match:
     id: str
@@ -136,8 +149,7 @@ class _Match:
     round: int
     index: int
     wave: int
-    # ("slot", W1 slot index) or ("winner" | "loser", match id), one per side
-    sources: tuple[tuple[str, object], tuple[str, object]]
+    sources: tuple[Source, Source]
     winner_to: Destination | None = None
     loser_to: Destination | None = None
 
@@ -172,12 +184,15 @@ def _skeleton(k: int, reset: bool) -> tuple[_Match, ...]:
     size = 1 << k
     matches: dict[str, _Match] = {}
 
-    def add(bracket: str, rnd: int, index: int, wave: int, sources) -> _Match:
+    def add(
+        bracket: str, rnd: int, index: int, wave: int, sources: tuple[Source, Source]
+    ) -> _Match:
         name = f"GF{rnd}" if bracket == GRAND_FINAL else f"{bracket}{rnd}-{index + 1}"
         match = _Match(name, bracket, rnd, index + 1, wave, sources)
         matches[name] = match
         return match
 
+    sources: tuple[Source, Source]
     for r in range(1, k + 1):
         for i in range(size >> r):
             if r == 1:
@@ -199,20 +214,17 @@ def _skeleton(k: int, reset: bool) -> tuple[_Match, ...]:
             for m in range(size >> ((j + 3) // 2)):
                 sources = (("winner", f"L{j - 1}-{2 * m + 1}"), ("winner", f"L{j - 1}-{2 * m + 2}"))
                 add(LOSERS, j, m, j + 1, sources)
-    lb_champion = ("winner", f"L{2 * k - 2}-1") if k > 1 else ("loser", "W1-1")
+    lb_champion: Source = ("winner", f"L{2 * k - 2}-1") if k > 1 else ("loser", "W1-1")
     add(GRAND_FINAL, 1, 0, 2 * k, (("winner", f"W{k}-1"), lb_champion))
     if reset:
         add(GRAND_FINAL, 2, 0, 2 * k + 1, (("winner", "GF1"), ("loser", "GF1")))
     for match in matches.values():
         for side, (kind, ref) in enumerate(match.sources):
             if kind == "winner":
-                matches[ref].winner_to = Destination(match.id, side)  # type: ignore[index]
+                matches[str(ref)].winner_to = Destination(match.id, side)
             elif kind == "loser":
-                matches[ref].loser_to = Destination(match.id, side)  # type: ignore[index]
+                matches[str(ref)].loser_to = Destination(match.id, side)
     return tuple(sorted(matches.values(), key=lambda m: (m.wave, m.bracket != WINNERS, m.index)))
-
-
-_UNKNOWN = object()  # a side whose source is not decided yet
 
 
 def double_elimination(
@@ -259,7 +271,7 @@ def double_elimination(
     champion: int | None = None
     gf1_side0 = None  # the winners' champion
     for match in skeleton:
-        sides = [_side(source, slots, decided) for source in match.sources]
+        sides: list[Side] = [_side(source, slots, decided) for source in match.sources]
         if match.id == "GF2" and "GF1" in decided and decided["GF1"][0] == gf1_side0:
             status, winner, loser = NOT_NEEDED, None, None
             sides = [None, None]
@@ -269,15 +281,16 @@ def double_elimination(
             raise BracketResultError("not_ready", f"double_elimination: {match.id} is {status}")
         if status not in (WAITING, READY, NOT_NEEDED):
             decided[match.id] = (winner, loser)
-        players = tuple(None if s is _UNKNOWN else s for s in sides)
+        one, two = (None if isinstance(s, _Pending) else s for s in sides)
+        players = (one, two)
         bracket_match = BracketMatch(
             id=match.id,
             bracket=match.bracket,
             round=match.round,
             index=match.index,
             wave=match.wave,
-            players=players,  # type: ignore[arg-type]
-            seeds=tuple(seed.get(p) for p in players),  # type: ignore[arg-type]
+            players=players,
+            seeds=(_seed_of(one, seed), _seed_of(two, seed)),
             status=status,
             winner=winner,
             loser=loser,
@@ -316,29 +329,30 @@ def _first_round_slots(
 
 
 def _side(
-    source: tuple[str, object],
+    source: Source,
     slots: Sequence[int | None],
     decided: Mapping[str, tuple[int | None, int | None]],
-):
+) -> Side:
     kind, ref = source
-    if kind == "slot":
-        return slots[ref]  # type: ignore[index]
+    if isinstance(ref, int):
+        return slots[ref]
     if ref not in decided:
         return _UNKNOWN
-    winner, loser = decided[ref]  # type: ignore[index]
+    winner, loser = decided[ref]
     return winner if kind == "winner" else loser
 
 
 def _decide(
     match_id: str,
-    sides: list,
+    sides: list[Side],
     results: Mapping[str, int],
     out: Mapping[int, int],
 ) -> tuple[str, int | None, int | None]:
     """(status, winner, loser) of a match whose sides are as given."""
-    if _UNKNOWN in sides:
-        return WAITING, None, None
     a, b = sides
+    if a is _UNKNOWN or b is _UNKNOWN:
+        return WAITING, None, None
+    assert not isinstance(a, _Pending) and not isinstance(b, _Pending)
     if a is None and b is None:
         return EMPTY, None, None
     if a is None or b is None:
@@ -357,6 +371,10 @@ def _decide(
         winner = max((a, b), key=out.__getitem__) if both else (b if a in out else a)
         return WALKOVER, winner, b if winner == a else a
     return READY, None, None
+
+
+def _seed_of(player: int | None, seed: Mapping[int, int]) -> int | None:
+    return None if player is None else seed[player]
 
 
 def _is_out(match: BracketMatch, reset: bool) -> bool:

@@ -95,19 +95,23 @@ def swiss_pair_avoiding(
 ) -> Pairing:
     """`swiss_pair` that keeps forbidden pairs apart (module docstring)."""
     bad = forbidden_within(forbidden, [p.id for p in players])
-    common = {
-        "players": players,
-        "had_bye": had_bye,
-        "dealt_first": dealt_first,
-        "results": results,
-        "bye_points": bye_points,
-    }
+
+    def pair(avoid: set[frozenset[int]]) -> list[Pair]:
+        return swiss_pair(
+            players=players,
+            played=avoid,
+            had_bye=had_bye,
+            dealt_first=dealt_first,
+            results=results,
+            bye_points=bye_points,
+        )
+
     if not bad:
-        return Pairing(swiss_pair(played=played, **common))
-    first = swiss_pair(played=set(played) | bad, **common)
+        return Pairing(pair(played))
+    first = pair(set(played) | bad)
     if not met(first, bad):
         return Pairing(first)
-    second = _fewer_rematches(swiss_pair(played=bad, **common), played, bad)
+    second = _fewer_rematches(pair(bad), played, bad)
     best = min((first, second), key=lambda pairs: (len(met(pairs, bad)), _rematches(pairs, played)))
     return Pairing(best, met(best, bad))
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 TIEBREAKS = ("match_wins", "games_won", "points_diff", "buchholz", "sonneborn_berger")
 # Every tiebreak an organiser may choose (TIEBREAKS, in that order, is the Swiss default).
@@ -123,7 +124,7 @@ def _ranking(
     tiebreaks: Sequence[str],
     bye_points: str,
     bye_buchholz: str,
-) -> tuple[list[int], dict[int, list[float]], dict[int, dict]]:
+) -> tuple[list[int], dict[int, list[float]], dict[int, dict[str, Any]]]:
     unknown = [t for t in tiebreaks if t not in TIEBREAK_CHOICES]
     if unknown:
         raise ValueError(f"standings: unknown tiebreaks {unknown}; choose from {TIEBREAK_CHOICES}")
@@ -218,7 +219,7 @@ def _virtual_opponents(
     return out
 
 
-def _row(player: int, t: _Tally, wins: dict[int, int], virtual: list[float]) -> dict:
+def _row(player: int, t: _Tally, wins: dict[int, int], virtual: list[float]) -> dict[str, Any]:
     opponents = [float(wins[o]) for o in t.opponents] + virtual
     return {
         "player": player,
