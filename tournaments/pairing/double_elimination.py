@@ -103,12 +103,33 @@ class BracketMatch:
     winner_to: Destination | None  # None: the winner is the champion (or GF1's goes on)
     loser_to: Destination | None  # None: the loser is out
 
+    def as_data(self) -> dict[str, object]:
+        """Plain JSON-ready data (what `GET .../bracket/` can answer for each match)."""
+        return {
+            "id": self.id,
+            "bracket": self.bracket,
+            "round": self.round,
+            "index": self.index,
+            "wave": self.wave,
+            "players": list(self.players),
+            "seeds": list(self.seeds),
+            "status": self.status,
+            "winner": self.winner,
+            "loser": self.loser,
+            "winner_to": _destination_data(self.winner_to),
+            "loser_to": _destination_data(self.loser_to),
+        }
+
     @property
     def pair(self) -> Pair:
         """The match as a board (better seed first); only for a match with two players."""
         (a, b), (sa, sb) = self.players, self.seeds
         assert a is not None and b is not None and sa is not None and sb is not None, self.id
         return Pair(first=a, second=b) if sa < sb else Pair(first=b, second=a)
+
+
+def _destination_data(to: Destination | None) -> dict[str, object] | None:
+    return None if to is None else {"match": to.match, "side": to.side}
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -232,3 +233,26 @@ def test_a_withdrawn_player_loses_by_walkover_and_is_out_once():
     assert by_id["L1-1"].status == WALKOVER and by_id["L1-1"].winner == 4
     assert state.eliminated == {2: "L1-1"}
     assert [m.id for m in state.next_wave] == ["W2-1"]
+
+
+def test_the_bracket_as_plain_data_points_where_players_go():
+    state = double_elimination(seeded=[1, 2, 3], results={"W1-2": 3})
+    data = {m["id"]: m for m in (match.as_data() for match in state.matches)}
+    assert json.loads(json.dumps(data)) == data
+    assert data["W1-1"] == {
+        "id": "W1-1",
+        "bracket": "W",
+        "round": 1,
+        "index": 1,
+        "wave": 1,
+        "players": [1, None],
+        "seeds": [1, None],
+        "status": "bye",
+        "winner": 1,
+        "loser": None,
+        "winner_to": {"match": "W2-1", "side": 0},
+        "loser_to": {"match": "L1-1", "side": 0},
+    }
+    assert data["W1-2"]["winner"] == 3 and data["W2-1"]["players"] == [1, 3]
+    assert data["L1-1"]["players"] == [None, 2] and data["L1-1"]["status"] == "bye"
+    assert data["GF1"]["winner_to"] == {"match": "GF2", "side": 0}
