@@ -7,8 +7,15 @@ Prints the time, the rematches made, the fewest rematches any pairing could have
 players floated down (up) who had floated down (up) in the round before.
 
     .venv/bin/python bench/pairing.py [--sizes 64 256 1024 4096] [--rounds 4] [--seed 1]
+        [--format-sizes 1024 4096] [--top-cut 8]
 
 Targets: 1,024 players under 1 s, 4,096 under 10 s, no avoidable rematch.
+
+Then, for each of `--format-sizes`: a double elimination played wave by wave (random
+winners weighted by rating; each wave's answer, `double_elimination`, timed), and the top
+cut of the Swiss above (`--top-cut` players after `--rounds` rounds: the cut from the
+standings' tied groups, then each knockout round, then the final standing, each timed).
+Target: every wave / step under 1 s at 4,096 players.
 """
 
 from __future__ import annotations
@@ -28,11 +35,19 @@ from tournaments.pairing import (  # noqa: E402
     Result,
     SwissPlayer,
     count_rematches,
+    double_elimination,
+    knockout_first_round,
+    knockout_next_round,
     min_rematches,
+    swiss_order,
     swiss_pair,
+    tied_groups,
+    top_cut_seeds,
+    top_cut_standing,
 )
 
 TARGETS = {1024: 1.0, 4096: 10.0}
+FORMAT_TARGET = 1.0  # seconds, per wave or step, at any size measured
 
 
 class Event:
@@ -117,11 +132,83 @@ def measure(n: int, rounds: int, seed: int) -> dict:
     }
 
 
+def _winner(event: Event, a: int, b: int) -> int:
+    expected_a = 1 / (1 + 10 ** ((event.rating[b] - event.rating[a]) / 400))
+    return a if event.rng.random() < expected_a else b
+
+
+def measure_double_elimination(n: int, seed: int) -> dict:
+    event = Event(n, random.Random(seed * 100_003 + n))
+    seeded = sorted(event.rating, key=lambda p: -event.rating[p])
+    results: dict[str, int] = {}
+    times = []
+    waves = 0
+    while True:
+        started = time.perf_counter()
+        state = double_elimination(seeded=seeded, results=results)
+        times.append(time.perf_counter() - started)
+        if state.over:
+            break
+        waves += 1
+        for match in state.next_wave:
+            results[match.id] = _winner(event, *match.players)
+    return {
+        "players": n,
+        "waves": waves,
+        "matches": len(results),
+        "slowest": max(times),
+        "total": sum(times),
+    }
+
+
+def measure_top_cut(n: int, rounds: int, seed: int, cut: int) -> dict:
+    event = Event(n, random.Random(seed * 100_003 + n))
+    for _ in range(rounds):
+        event.play(event.pair())
+    players = sorted(event.rating)
+    steps = []
+    started = time.perf_counter()
+    groups = tied_groups(
+        players=players, results=event.results, tiebreaks=("match_wins", "buchholz")
+    )
+    order = swiss_order(swiss_groups=groups, rating=event.rating)
+    seeds = top_cut_seeds(swiss_groups=groups, size=cut, rating=event.rating)
+    steps.append(time.perf_counter() - started)
+    knockout = []
+    pairs = knockout_first_round(seeds)
+    while True:
+        started = time.perf_counter()
+        matches = []
+        for pair in pairs:
+            if pair.second is None:
+                matches.append((pair.first, None))
+                continue
+            winner = _winner(event, pair.first, pair.second)
+            matches.append((winner, pair.second if winner == pair.first else pair.first))
+        knockout.append(matches)
+        pairs = knockout_next_round([w for w, _ in matches])
+        steps.append(time.perf_counter() - started)
+        if not pairs:
+            break
+    started = time.perf_counter()
+    table = top_cut_standing(order=order, seeds=seeds, knockout_rounds=knockout)
+    steps.append(time.perf_counter() - started)
+    return {
+        "players": n,
+        "cut": cut,
+        "knockout_rounds": len(knockout),
+        "slowest": max(steps),
+        "champion_seed": seeds.index(table[0].player) + 1,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096])
     parser.add_argument("--rounds", type=int, default=4, help="rounds played before timing")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--format-sizes", type=int, nargs="*", default=[1024, 4096])
+    parser.add_argument("--top-cut", type=int, default=8, choices=[4, 8, 16])
     args = parser.parse_args()
     rows = [measure(n, args.rounds, args.seed) for n in tqdm(args.sizes, desc="sizes")]
     print(f"Swiss pairing of round {args.rounds + 1} after {args.rounds} simulated rounds")
@@ -146,6 +233,35 @@ def main() -> None:
             f"{f'<{target:g}s' if target else '-':>8}"
             f"{'' if met else '  MISSED'}"
         )
+    if args.format_sizes:
+        print()
+        print("Double elimination, played wave by wave (the answer for each wave timed)")
+        print(f"{'players':>8} {'waves':>6} {'matches':>8} {'slowest wave':>13} {'all waves':>10}")
+        for n in args.format_sizes:
+            row = measure_double_elimination(n, args.seed)
+            met = row["slowest"] < FORMAT_TARGET
+            ok &= met
+            print(
+                f"{n:>8} {row['waves']:>6} {row['matches']:>8} {row['slowest']:>12.4f}s "
+                f"{row['total']:>9.3f}s{'' if met else '  MISSED'}"
+            )
+        print()
+        print(
+            f"Top cut of {args.top_cut} after {args.rounds} Swiss rounds (cut, each knockout "
+            "round, final standing timed)"
+        )
+        print(
+            f"{'players':>8} {'cut':>4} {'knockout rounds':>16} {'slowest step':>13} "
+            f"{'champion seed':>14}"
+        )
+        for n in args.format_sizes:
+            row = measure_top_cut(n, args.rounds, args.seed, args.top_cut)
+            met = row["slowest"] < FORMAT_TARGET
+            ok &= met
+            print(
+                f"{n:>8} {row['cut']:>4} {row['knockout_rounds']:>16} {row['slowest']:>12.4f}s "
+                f"{row['champion_seed']:>14}{'' if met else '  MISSED'}"
+            )
     print("all targets met" if ok else "SOME TARGETS MISSED")
 
 

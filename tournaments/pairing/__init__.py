@@ -2,6 +2,24 @@
 
 Public API (contract E in /work/notes/contracts.md)."""
 
+from tournaments.pairing.double_elimination import (
+    BracketMatch,
+    BracketResultError,
+    DoubleElimination,
+    double_elimination,
+)
+from tournaments.pairing.forbidden import (
+    ForbiddenPairInRoundRobinError,
+    Pairing,
+    knockout_first_round_avoiding,
+    swiss_pair_avoiding,
+)
+from tournaments.pairing.hand_pairings import (
+    HandPairing,
+    HandPairingConflictError,
+    HandPairingError,
+    check_hand_pairings,
+)
 from tournaments.pairing.knockout import (
     bracket_size,
     knockout_first_round,
@@ -16,10 +34,34 @@ from tournaments.pairing.standings import (
     Result,
     Standing,
     standings,
+    tied_groups,
 )
 from tournaments.pairing.swiss import SwissPlayer, count_rematches, min_rematches, swiss_pair
+from tournaments.pairing.top_cut import (
+    TOP_CUT_SIZES,
+    Place,
+    TopCutSizeError,
+    TopCutTooLargeError,
+    check_top_cut_size,
+    swiss_order,
+    third_place_pair,
+    top_cut_seeds,
+    top_cut_standing,
+)
 
 __all__ = [
+    "HandPairing",
+    "HandPairingConflictError",
+    "HandPairingError",
+    "check_hand_pairings",
+    "ForbiddenPairInRoundRobinError",
+    "Pairing",
+    "knockout_first_round_avoiding",
+    "swiss_pair_avoiding",
+    "BracketMatch",
+    "BracketResultError",
+    "DoubleElimination",
+    "double_elimination",
     "TIEBREAKS",
     "TIEBREAK_CHOICES",
     "Pair",
@@ -34,5 +76,15 @@ __all__ = [
     "round_robin_rounds",
     "seed_order",
     "standings",
+    "tied_groups",
+    "TOP_CUT_SIZES",
+    "Place",
+    "TopCutSizeError",
+    "TopCutTooLargeError",
+    "check_top_cut_size",
+    "swiss_order",
+    "third_place_pair",
+    "top_cut_seeds",
+    "top_cut_standing",
     "swiss_pair",
 ]

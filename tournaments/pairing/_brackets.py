@@ -21,12 +21,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING
 
+from tournaments.pairing._rematches import RematchOracle
 from tournaments.pairing.floats import Floats
-
-if TYPE_CHECKING:
-    from tournaments.pairing.swiss import _RematchOracle
 
 # Backtracking steps allowed per bracket before falling back to the greedy pass (which keeps
 # the global no-avoidable-rematch guarantee and only loses some in-group preference); the
@@ -83,7 +80,7 @@ class _OutOfBudget(Exception):
 
 
 def pair_score_groups(
-    groups: Sequence[list[int]], remaining: set[int], oracle: _RematchOracle, history: History
+    groups: Sequence[list[int]], remaining: set[int], oracle: RematchOracle, history: History
 ) -> list[tuple[int, int]]:
     """Pair the groups (best first) in turn: everyone, as `remaining` is even.
 
@@ -109,7 +106,7 @@ def _pair_bracket(
     bracket: list[int],
     n_floaters: int,
     remaining: set[int],
-    oracle: _RematchOracle,
+    oracle: RematchOracle,
     history: History,
 ) -> Found:
     """Pair as many of the bracket as possible; the rest float down. Mutates `remaining`."""
@@ -132,7 +129,7 @@ def _refine(
     bracket: list[int],
     n_floaters: int,
     remaining: set[int],
-    oracle: _RematchOracle,
+    oracle: RematchOracle,
     history: History,
 ) -> Found:
     """The preferred pairing with the fewest repeated floats (down, then up) and as much else."""
@@ -178,7 +175,7 @@ def _options(
     n_floaters: int,
     need: int,
     remaining: set[int],
-    oracle: _RematchOracle,
+    oracle: RematchOracle,
     fits: Callable[[int], bool] | None = None,
 ) -> Iterator[int]:
     """Partners for bracket[0] by preference (indices), then -1 for "float it down".
@@ -218,7 +215,7 @@ def _search(
     n_floaters: int,
     need: int,
     remaining: set[int],
-    oracle: _RematchOracle,
+    oracle: RematchOracle,
     budget: list[int],
     limits: _Limits | None = None,
     history: History | None = None,
@@ -324,7 +321,7 @@ def _search(
 
 
 def _greedy(
-    bracket: list[int], n_floaters: int, remaining: set[int], oracle: _RematchOracle
+    bracket: list[int], n_floaters: int, remaining: set[int], oracle: RematchOracle
 ) -> Found:
     pairs: list[tuple[int, int]] = []
     floated: list[int] = []

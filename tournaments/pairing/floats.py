@@ -3,9 +3,9 @@
 A player floats down in a round when their opponent had a lower score before it, and up when
 the opponent had a higher one. A bye counts as a down-float (as in FIDE's Dutch system: a
 point won without an opponent of the same score). Scores are match wins as `standings`
-counts them. Rounds are told apart by `Result.round`; the last round is the highest number
-present, so the results must include the round just finished (they normally do: a round is
-paired once the previous one is over).
+counts them (with the tournament's `bye_points`). Rounds are told apart by `Result.round`;
+the last round is the highest number present, so the results must include the round just
+finished (they normally do: a round is paired once the previous one is over).
 """
 
 from __future__ import annotations
@@ -22,14 +22,17 @@ class Floats:
     up: frozenset[int] = frozenset()
 
 
-def last_round_floats(results: Sequence[Result]) -> Floats:
-    """The players who floated down and up in the last round of `results`."""
+def last_round_floats(results: Sequence[Result], bye_points: str = "win") -> Floats:
+    """The players who floated down and up in the last round of `results` (`bye_points`:
+    what a bye scored, as `standings` takes it)."""
     if not results:
         return Floats()
     last = max(r.round for r in results)
     players = sorted({p for r in results for p in (r.player1, r.player2) if p is not None})
     earlier = [r for r in results if r.round < last]
-    lines = standings(players=players, results=earlier, tiebreaks=("match_wins",))
+    lines = standings(
+        players=players, results=earlier, tiebreaks=("match_wins",), bye_points=bye_points
+    )
     score = {line.player: line.match_wins for line in lines}
     down: set[int] = set()
     up: set[int] = set()

@@ -13,14 +13,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tournaments.pairing.forbidden import (
+    ForbiddenPairInRoundRobinError,
+    ForbiddenPairs,
+    forbidden_within,
+)
 from tournaments.pairing.pair import Pair
 
 
-def round_robin_rounds(player_ids: Sequence[int]) -> list[list[Pair]]:
-    """All rounds: n-1 for even n; n for odd n, each with one bye (listed last)."""
+def round_robin_rounds(
+    player_ids: Sequence[int], forbidden: ForbiddenPairs = ()
+) -> list[list[Pair]]:
+    """All rounds: n-1 for even n; n for odd n, each with one bye (listed last).
+
+    Everyone meets everyone: a forbidden pair inside the field is refused
+    (ForbiddenPairInRoundRobinError, naming the pairs)."""
     ids = list(player_ids)
     if len(set(ids)) != len(ids):
         raise ValueError("round_robin_rounds: duplicate player ids")
+    clashes = forbidden_within(forbidden, ids)
+    if clashes:
+        raise ForbiddenPairInRoundRobinError(clashes)
     if len(ids) < 2:
         return [[Pair(first=ids[0], second=None)]] if ids else []
     seats: list[int | None] = [*ids, None] if len(ids) % 2 else ids

@@ -1,11 +1,24 @@
 """Standings with configurable tiebreaks.
 
 Choices (documented because tournaments differ):
-- A bye (player2 None) counts as a match win for player1, adds 1 to `byes`, not to
-  `played`, and its games/points fields are taken as given (normally 0).
+- A bye (player2 None) adds 1 to `byes`, not to `played`, and its games/points fields are
+  taken as given (normally 0). What it scores is a tournament setting, `bye_points`:
+  "win" (the default, and the only behaviour before the setting existed) counts it as a
+  match win; "nothing" counts no win.
+- How the tiebreaks count a bye (each a fixed choice unless named as a setting):
+  games won and points difference: the bye's own fields (normally 0); Sonneborn-Berger and
+  head-to-head: nothing (a bye beats nobody); Buchholz and median Buchholz: the setting
+  `bye_buchholz`. "nothing" (the default, as before) adds nothing for a bye, so a bye costs
+  Buchholz; "virtual_opponent" follows FIDE's rule for unplayed rounds: the bye counts as a
+  game against a virtual opponent who had the player's match wins before that round, got the
+  other result of the round (a loss when the bye scores a win, a win when it scores
+  nothing), and drew every later round played so far (half a match win each, as
+  Sonneborn-Berger counts a draw). Median Buchholz then drops the best and worst of the real
+  and virtual opponents alike.
 - A finished match without a winner (winner None, player2 set) is a draw: played, no win,
   and half the opponent's match wins towards Sonneborn-Berger.
-- Buchholz = sum of the match wins of every opponent met (byes contribute nothing).
+- Buchholz = sum of the match wins of every opponent met (and of the virtual opponents
+  above, with `bye_buchholz="virtual_opponent"`).
 - Sonneborn-Berger = sum of the match wins of the opponents beaten (+ half for draws).
 - Median Buchholz = Buchholz less the best and the worst opponent's match wins (with fewer
   than three opponents, plain Buchholz).
@@ -19,10 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 TIEBREAKS = ("match_wins", "games_won", "points_diff", "buchholz", "sonneborn_berger")
 # Every tiebreak an organiser may choose (TIEBREAKS, in that order, is the Swiss default).
 TIEBREAK_CHOICES = (*TIEBREAKS, "median_buchholz", "head_to_head")
+# What a bye scores, and how Buchholz counts one (the first of each is the default).
+BYE_POINTS = ("win", "nothing")
+BYE_BUCHHOLZ = ("nothing", "virtual_opponent")
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,7 @@ class _Tally:
     opponents: list[int] = field(default_factory=list)
     beaten: list[int] = field(default_factory=list)
     drawn: list[int] = field(default_factory=list)
+    bye_rounds: list[int] = field(default_factory=list)
 
 
 def standings(
@@ -68,18 +86,64 @@ def standings(
     players: Sequence[int],
     results: Sequence[Result],
     tiebreaks: Sequence[str] = TIEBREAKS[:3],
+    bye_points: str = BYE_POINTS[0],
+    bye_buchholz: str = BYE_BUCHHOLZ[0],
 ) -> list[Standing]:
-    """Order the players by the tiebreaks in turn (higher is better), then by player id."""
+    """Order the players by the tiebreaks in turn (higher is better), then by player id.
+
+    `bye_points` and `bye_buchholz`: how a bye counts (module docstring); a tournament
+    stores its choice so that a rebuild never changes its standings."""
+    order, _, rows = _ranking(players, results, tiebreaks, bye_points, bye_buchholz)
+    return [Standing(rank=i, **rows[p]) for i, p in enumerate(order, 1)]
+
+
+def tied_groups(
+    *,
+    players: Sequence[int],
+    results: Sequence[Result],
+    tiebreaks: Sequence[str] = TIEBREAKS[:3],
+    bye_points: str = BYE_POINTS[0],
+    bye_buchholz: str = BYE_BUCHHOLZ[0],
+) -> list[list[int]]:
+    """The standings order cut into groups of players equal on every tiebreak (best group
+    first; within a group, the player-id order `standings` uses). For decisions that must not
+    fall to a player id, such as a top cut (`top_cut.top_cut_seeds`)."""
+    order, keys, _ = _ranking(players, results, tiebreaks, bye_points, bye_buchholz)
+    groups: list[list[int]] = []
+    for p in order:
+        if groups and keys[groups[-1][0]] == keys[p]:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups
+
+
+def _ranking(
+    players: Sequence[int],
+    results: Sequence[Result],
+    tiebreaks: Sequence[str],
+    bye_points: str,
+    bye_buchholz: str,
+) -> tuple[list[int], dict[int, list[float]], dict[int, dict[str, Any]]]:
     unknown = [t for t in tiebreaks if t not in TIEBREAK_CHOICES]
     if unknown:
         raise ValueError(f"standings: unknown tiebreaks {unknown}; choose from {TIEBREAK_CHOICES}")
+    if bye_points not in BYE_POINTS or bye_buchholz not in BYE_BUCHHOLZ:
+        raise ValueError(
+            f"standings: bye_points in {BYE_POINTS}, bye_buchholz in {BYE_BUCHHOLZ}; "
+            f"got {bye_points!r}, {bye_buchholz!r}"
+        )
     tallies = {p: _Tally() for p in players}
     if len(tallies) != len(players):
         raise ValueError("standings: duplicate player ids")
+    bye_wins = bye_points == "win"
     for result in results:
-        _count(result, tallies)
+        _count(result, tallies, bye_wins)
     wins = {p: t.match_wins for p, t in tallies.items()}
-    rows = {p: _row(p, tallies[p], wins) for p in players}
+    virtual = (
+        _virtual_opponents(results, tallies, bye_wins) if bye_buchholz == "virtual_opponent" else {}
+    )
+    rows = {p: _row(p, tallies[p], wins, virtual.get(p, [])) for p in players}
     keys: dict[int, list[float]] = {p: [] for p in players}
     for tiebreak in tiebreaks:
         if tiebreak == "head_to_head":
@@ -89,7 +153,7 @@ def standings(
             for p in players:
                 keys[p].append(rows[p][tiebreak])
     order = sorted(players, key=lambda p: (*(-k for k in keys[p]), p))
-    return [Standing(rank=i, **rows[p]) for i, p in enumerate(order, 1)]
+    return order, keys, rows
 
 
 def _head_to_head(keys: dict[int, list[float]], tallies: dict[int, _Tally]) -> dict[int, int]:
@@ -104,7 +168,7 @@ def _head_to_head(keys: dict[int, list[float]], tallies: dict[int, _Tally]) -> d
     return out
 
 
-def _count(result: Result, tallies: dict[int, _Tally]) -> None:
+def _count(result: Result, tallies: dict[int, _Tally], bye_wins: bool) -> None:
     p1, p2 = result.player1, result.player2
     unknown = [p for p in (p1, p2) if p is not None and p not in tallies]
     if unknown:
@@ -116,7 +180,9 @@ def _count(result: Result, tallies: dict[int, _Tally]) -> None:
     one.points_diff += result.points1 - result.points2
     if p2 is None:
         one.byes += 1
-        one.match_wins += 1
+        one.bye_rounds.append(result.round)
+        if bye_wins:
+            one.match_wins += 1
         return
     two = tallies[p2]
     two.games_won += result.games2
@@ -133,23 +199,44 @@ def _count(result: Result, tallies: dict[int, _Tally]) -> None:
         winner.beaten.append(loser)
 
 
-def _row(player: int, t: _Tally, wins: dict[int, int]) -> dict:
+def _virtual_opponents(
+    results: Sequence[Result], tallies: dict[int, _Tally], bye_wins: bool
+) -> dict[int, list[float]]:
+    """Each bye's virtual opponent's match wins (FIDE's rule, adapted: module docstring)."""
+    with_byes = {p for p, t in tallies.items() if t.bye_rounds}
+    if not with_byes:
+        return {}
+    last = max(r.round for r in results)
+    out: dict[int, list[float]] = {}
+    for p in with_byes:
+        for bye_round in tallies[p].bye_rounds:
+            before = sum(
+                1
+                for r in results
+                if r.round < bye_round and r.winner == p and (r.player2 is not None or bye_wins)
+            )
+            out.setdefault(p, []).append(before + (0 if bye_wins else 1) + 0.5 * (last - bye_round))
+    return out
+
+
+def _row(player: int, t: _Tally, wins: dict[int, int], virtual: list[float]) -> dict[str, Any]:
+    opponents = [float(wins[o]) for o in t.opponents] + virtual
     return {
         "player": player,
         "match_wins": t.match_wins,
         "played": t.played,
         "games_won": t.games_won,
         "points_diff": t.points_diff,
-        "buchholz": float(sum(wins[o] for o in t.opponents)),
+        "buchholz": float(sum(opponents)),
         "sonneborn_berger": float(
             sum(wins[o] for o in t.beaten) + sum(wins[o] for o in t.drawn) / 2
         ),
         "byes": t.byes,
-        "median_buchholz": float(_median_buchholz([wins[o] for o in t.opponents])),
+        "median_buchholz": float(_median_buchholz(opponents)),
     }
 
 
-def _median_buchholz(scores: list[int]) -> int:
+def _median_buchholz(scores: list[float]) -> float:
     if len(scores) < 3:
         return sum(scores)
     return sum(scores) - max(scores) - min(scores)

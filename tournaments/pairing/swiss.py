@@ -18,7 +18,7 @@ How it works
    group. A bounded backtracking search maximises the pairs made inside each bracket.
 4. Global guarantee: a pair is only accepted if the players still unpaired can afterwards
    be paired with as few rematches as the whole field allows. The check is a maximum-
-   cardinality matching on the "have not met" graph (`_RematchOracle`), skipped by Dirac's
+   cardinality matching on the "have not met" graph (`RematchOracle`), skipped by Dirac's
    theorem while the remainder is large: if everyone has met fewer than half of the
    remaining players, the remainder has a Hamiltonian cycle, hence a perfect matching.
    So no rematch is ever made when a rematch-free pairing of the field exists, and when it
@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from tournaments.pairing._brackets import History, pair_score_groups
-from tournaments.pairing._matching import delete_vertices, maximum_matching
+from tournaments.pairing._rematches import RematchOracle
 from tournaments.pairing.floats import last_round_floats
 from tournaments.pairing.pair import Pair
 from tournaments.pairing.standings import Result
@@ -70,11 +70,13 @@ def swiss_pair(
     had_bye: set[int],
     dealt_first: dict[int, int] | None = None,
     results: Sequence[Result] = (),
+    bye_points: str = "win",
 ) -> list[Pair]:
     """Pair one Swiss round. Byes last; boards ordered from the top score group down.
 
     `results` are the previous rounds' results (with round numbers): the last of them tells
-    who floated last round. Without them nobody counts as having floated.
+    who floated last round. Without them nobody counts as having floated. `bye_points` is
+    what a bye scores in this tournament (`standings.BYE_POINTS`), for those float scores.
     """
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
@@ -82,7 +84,7 @@ def swiss_pair(
     if not players:
         return []
     by_score = sorted(players, key=lambda p: (-p.score, p.rank, p.id))
-    oracle = _RematchOracle(ids, played)
+    oracle = RematchOracle(ids, played)
     remaining = set(ids)
     bye = None
     if len(players) % 2:
@@ -92,7 +94,8 @@ def swiss_pair(
         [p.id for p in group]
         for _, group in groupby((p for p in by_score if p.id != bye), key=lambda p: p.score)
     ]
-    history = History(score={p.id: p.score for p in players}, floats=last_round_floats(results))
+    floats = last_round_floats(results, bye_points)
+    history = History(score={p.id: p.score for p in players}, floats=floats)
     matched = pair_score_groups(groups, remaining, oracle, history)
     rank = {p.id: (p.rank, p.id) for p in players}
     result = [
@@ -111,7 +114,7 @@ def min_rematches(
     *, players: Sequence[SwissPlayer], played: set[frozenset[int]], had_bye: set[int]
 ) -> int:
     """The fewest rematches any pairing of the field (with a legal bye) can have."""
-    oracle = _RematchOracle([p.id for p in players], played)
+    oracle = RematchOracle([p.id for p in players], played)
     everyone = {p.id for p in players}
     if len(everyone) % 2:
         bye = _choose_bye(players, had_bye, oracle)
@@ -119,94 +122,7 @@ def min_rematches(
     return len(everyone) // 2 - oracle.nu(everyone)
 
 
-class _RematchOracle:
-    """Answers "how many non-rematch pairs can these players still make at best?".
-
-    Large remainders are settled by Dirac's bound. Small ones keep a maximum matching of
-    the "have not met" graph per remainder; removing one or two players repairs the
-    parent's matching by searching from the partners those players leave behind.
-    """
-
-    CACHE_LIMIT = 2_000  # matchings kept; a cache, so clearing it only costs time
-
-    def __init__(self, ids: Sequence[int], played: set[frozenset[int]]) -> None:
-        present = set(ids)
-        self.opponents: dict[int, set[int]] = {i: set() for i in ids}
-        for meeting in played:
-            if len(meeting) == 2 and meeting <= present:
-                a, b = meeting
-                self.opponents[a].add(b)
-                self.opponents[b].add(a)
-        most = max((len(s) for s in self.opponents.values()), default=0)
-        # Dirac: min degree >= k/2 in the not-met graph whenever k >= 2 * most + 2.
-        self.dirac_size = 2 * most + 2
-        self._matchings: dict[frozenset[int], dict[int, int]] = {}
-
-    def allowed(self, a: int, b: int) -> bool:
-        return b not in self.opponents[a]
-
-    def nu(self, remaining: set[int] | frozenset[int]) -> int:
-        if len(remaining) >= self.dirac_size:
-            return len(remaining) // 2
-        return len(self._matching(frozenset(remaining))) // 2
-
-    def nu_without(self, remaining: set[int] | frozenset[int], *gone: int) -> int:
-        left = len(remaining) - len(gone)
-        if left >= self.dirac_size:
-            return left // 2
-        parent_key = frozenset(remaining)
-        key = parent_key.difference(gone)
-        if key not in self._matchings:
-            self._remember(key, self._repair(parent_key, gone))
-        return len(self._matchings[key]) // 2
-
-    def keeps_optimum(self, remaining: set[int], a: int, b: int) -> bool:
-        """Pairing a with b keeps the fewest rematches the field can have.
-
-        The players left over must then make one non-rematch pair fewer after a fresh pair,
-        and as many as before after a rematch (possible only where one is needed anyway)."""
-        if self.allowed(a, b):
-            return self.nu_without(remaining, a, b) == self.nu(remaining) - 1
-        if not self.rematch_needed(remaining):
-            return False
-        return self.nu_without(remaining, a, b) == self.nu(remaining)
-
-    def rematch_needed(self, remaining: set[int] | frozenset[int]) -> bool:
-        """Can these players (an even number) not all be paired without a rematch?"""
-        return self.nu(remaining) < len(remaining) // 2
-
-    def _neighbours(self, group: frozenset[int]):
-        opponents = self.opponents
-        return lambda v: [w for w in group if w != v and w not in opponents[v]]
-
-    def _matching(self, group: frozenset[int]) -> dict[int, int]:
-        if group not in self._matchings:
-            order = sorted(group)
-            self._remember(group, maximum_matching(order, self._neighbours(group)))
-        return self._matchings[group]
-
-    def _repair(self, parent_key: frozenset[int], gone: Sequence[int]) -> dict[int, int]:
-        parent = self._matching(parent_key)
-        # Removing players never adds an edge to the best matching; a pair that could meet
-        # takes one away.
-        meet = len(gone) == 2 and self.allowed(*gone)
-        freed = sorted(parent[g] for g in gone if g in parent and parent[g] not in gone)
-        if meet and len(freed) == 2 and self.allowed(*freed):
-            # Pairing the two partners it leaves behind loses only that one: no search needed.
-            kept = {v: w for v, w in parent.items() if v not in gone and w not in gone}
-            kept[freed[0]], kept[freed[1]] = freed[1], freed[0]
-            return kept
-        best = len(parent) // 2 - (1 if meet else 0)
-        order = sorted(parent_key)
-        return delete_vertices(parent, gone, order, self._neighbours(parent_key), at_most=best)
-
-    def _remember(self, group: frozenset[int], matching: dict[int, int]) -> None:
-        if len(self._matchings) >= self.CACHE_LIMIT:
-            self._matchings.clear()
-        self._matchings[group] = matching
-
-
-def _choose_bye(players: Sequence[SwissPlayer], had_bye: set[int], oracle: _RematchOracle) -> int:
+def _choose_bye(players: Sequence[SwissPlayer], had_bye: set[int], oracle: RematchOracle) -> int:
     lowest_first = sorted(players, key=lambda p: (p.rank, p.id), reverse=True)
     # At most one bye each; only if everyone has had one does a second bye happen.
     candidates = [p.id for p in lowest_first if p.id not in had_bye] or [p.id for p in lowest_first]

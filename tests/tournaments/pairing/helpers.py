@@ -105,3 +105,29 @@ class Simulation:
             winner = self.rng.choice(pair.players)
             self.score[winner] += 1
             self.results.append(Result(number, a, b, winner))
+
+
+def cheapest_matching(items: Sequence[int], cost) -> tuple[int, ...]:
+    """The least total cost (a tuple, compared in order) of a perfect matching of `items`
+    (an even number, at most ~16): a dynamic programme over the players still unpaired."""
+    from functools import cache
+
+    items = list(items)
+    n = len(items)
+
+    @cache
+    def best(mask: int) -> tuple[int, ...]:
+        if mask == (1 << n) - 1:
+            return ()
+        i = next(b for b in range(n) if not mask >> b & 1)
+        options = []
+        for j in range(i + 1, n):
+            if not mask >> j & 1:
+                rest = best(mask | 1 << i | 1 << j)
+                here = cost(items[i], items[j])
+                options.append(
+                    tuple(x + y for x, y in zip(here, rest or (0,) * len(here), strict=True))
+                )
+        return min(options)
+
+    return best(0) if n else ()

@@ -3,7 +3,7 @@ from hypothesis import strategies as st
 
 from tests.tournaments.pairing.helpers import max_matching_size
 from tournaments.pairing._matching import delete_vertices, matching_size, maximum_matching
-from tournaments.pairing.swiss import _RematchOracle
+from tournaments.pairing._rematches import RematchOracle
 
 
 @st.composite
@@ -73,7 +73,7 @@ def test_rematch_oracle_without_two_players_who_have_met():
     not_met = {frozenset(e) for e in [(0, 1), (2, 3), (1, 3), (1, 4), (3, 5)]}
     ids = list(range(6))
     played = {frozenset((a, b)) for a in ids for b in ids if a < b} - not_met
-    oracle = _RematchOracle(ids, played)
+    oracle = RematchOracle(ids, played)
     assert oracle.nu(set(ids)) == 2
     assert oracle.nu_without(set(ids), 0, 2) == 2
 
