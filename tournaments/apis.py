@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ApiPagination, error_responses
-from core.errors import NotFoundError, ValidationError
+from core.errors import NotFoundError, PermissionDeniedError, ValidationError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from core.renderers import FastJSONRenderer
 from players.models import Player
@@ -259,6 +259,35 @@ class RoundRepairApi(TournamentApi):
             reason=data.validated_data["reason"],
             pairs=[tuple(p) for p in pairs] if pairs is not None else None,
             expected_version=data.validated_data.get("expected_version"),
+            confirm=data.validated_data["confirm"],
+        )
+        return Response(_render(s.RoundOutputSerializer, round_, tournament))
+
+
+class RoundPairingsApi(TournamentApi):
+    """Organisers: set a round's pairs by hand, before any of its matches has started (the
+    round's RoundRepaired event says it was set by hand). A pair that repeats an earlier
+    pairing or breaks a forbidden pair is 409 conflict (reason rematch / forbidden_pair,
+    `conflicts` naming them) unless sent again with `"confirm": true`."""
+
+    @extend_schema(
+        request=s.HandPairingsInputSerializer,
+        responses={200: s.RoundOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        data = s.HandPairingsInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round_ = services.tournament_round_repair(
+            tournament_id=tournament.pk,
+            round_number=number,
+            by=request.user,
+            reason=data.validated_data["reason"],
+            pairs=[tuple(p) for p in data.validated_data["pairs"]],
+            expected_version=data.validated_data.get("expected_version"),
+            confirm=data.validated_data["confirm"],
         )
         return Response(_render(s.RoundOutputSerializer, round_, tournament))
 
@@ -457,3 +486,56 @@ class ResultsCsvApi(CsvApi):
         tournament = _tournament(request, tournament_id)
         text = exports.results_csv(tournament=tournament)
         return _csv_response(text, f"results-{tournament.pk}.csv")
+
+
+class ForbiddenPairsApi(TournamentApi):
+    """Pairs of players who must not meet (one household, a team's members): the
+    tournament's organisers read and change them; a round robin refuses them (409)."""
+
+    def _organiser(self, request: Request, tournament_id: int) -> Tournament:
+        tournament = _tournament(request, tournament_id)
+        if not selectors.user_can_organise(user=request.user, tournament=tournament):
+            raise PermissionDeniedError("only the tournament's organisers see its forbidden pairs")
+        return tournament
+
+    @extend_schema(
+        responses={200: s.ForbiddenPairsOutputSerializer, **error_responses(401, 403, 404)}
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self._organiser(request, tournament_id)
+        pairs = selectors.tournament_forbidden_pairs(tournament=tournament)
+        return Response({"results": [list(p) for p in pairs]})
+
+    @extend_schema(
+        request=s.ForbiddenPairSerializer,
+        responses={201: s.ForbiddenPairsOutputSerializer, **error_responses(400, 403, 404, 409)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self._organiser(request, tournament_id)
+        data = s.ForbiddenPairSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        pairs = services.tournament_forbidden_pair_add(
+            tournament_id=tournament.pk,
+            players=data.validated_data["players"],
+            by=request.user,
+            reason=data.validated_data["reason"],
+        )
+        return Response({"results": [list(p) for p in pairs]}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.ForbiddenPairSerializer,
+        responses={200: s.ForbiddenPairsOutputSerializer, **error_responses(400, 403, 404, 409)},
+    )
+    def delete(self, request: Request, tournament_id: int) -> Response:
+        tournament = self._organiser(request, tournament_id)
+        data = s.ForbiddenPairSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        pairs = services.tournament_forbidden_pair_remove(
+            tournament_id=tournament.pk,
+            players=data.validated_data["players"],
+            by=request.user,
+            reason=data.validated_data["reason"],
+        )
+        return Response({"results": [list(p) for p in pairs]})

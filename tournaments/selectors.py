@@ -419,3 +419,10 @@ def active_registration_count(*, tournament: Tournament) -> int:
     if not tournament.check_in_required:
         statuses.append(Registration.Status.REGISTERED)
     return Registration.objects.filter(tournament=tournament, status__in=statuses).count()
+
+
+def tournament_forbidden_pairs(*, tournament: Tournament) -> list[tuple[int, int]]:
+    """The pairs of players who must not meet (lower id first), as the events say."""
+    from tournaments.repository import state_of
+
+    return sorted(state_of(tournament=tournament).forbidden)

@@ -197,6 +197,12 @@ class RepairInputSerializer(serializers.Serializer):
         help_text="The tournament's `version` you saw: a stale one is 409 version_conflict "
         "(a second click, another organiser's re-pairing).",
     )
+    confirm = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Keep hand-set pairs that repeat an earlier pairing or break a forbidden "
+        "pair (otherwise 409 conflict, reason rematch / forbidden_pair).",
+    )
 
 
 class DeadlineInputSerializer(serializers.Serializer):
@@ -343,3 +349,26 @@ class EventOutputSerializer(serializers.Serializer):
 
 def zone_context(tournament: Tournament) -> dict[str, Any]:
     return {"zone": ZoneInfo(tournament.time_zone)}
+
+
+class HandPairingsInputSerializer(RepairInputSerializer):
+    """A round's pairs set by hand (every active player once, at most one bye)."""
+
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=id_field(allow_null=True), min_length=2, max_length=2),
+        min_length=1,
+        max_length=4096,
+        help_text="[[player1, player2], [player, null] (a bye)].",
+    )
+
+
+class ForbiddenPairSerializer(serializers.Serializer):
+    players = serializers.ListField(child=id_field(), min_length=2, max_length=2)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", write_only=True)
+
+
+class ForbiddenPairsOutputSerializer(serializers.Serializer):
+    results = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="The pairs of player ids who must not meet, lower id first.",
+    )

@@ -33,6 +33,16 @@ urlpatterns = [
         name="api-tournament-round-repair",
     ),
     path(
+        "<int:tournament_id>/rounds/<int:number>/pairings/",
+        apis.RoundPairingsApi.as_view(),
+        name="api-tournament-round-pairings",
+    ),
+    path(
+        "<int:tournament_id>/forbidden-pairs/",
+        apis.ForbiddenPairsApi.as_view(),
+        name="api-tournament-forbidden-pairs",
+    ),
+    path(
         "<int:tournament_id>/rounds/<int:number>/deadline/",
         apis.RoundDeadlineApi.as_view(),
         name="api-tournament-round-deadline",

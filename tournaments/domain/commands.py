@@ -47,6 +47,21 @@ class RepairRound:
     started: bool  # has any match of the round started? (the games side knows)
     pairs: tuple[tuple[int, int | None], ...] | None = None
     expected_version: int | None = None
+    # Hand-set pairs that repeat an earlier pairing or break a forbidden pair are refused
+    # (409 rematch / forbidden_pair) unless the organiser confirms them.
+    confirm: bool = False
+
+
+@dataclass(frozen=True)
+class ForbidPair:
+    """Two players must not meet (before or during the tournament)."""
+
+    players: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class AllowPair:
+    players: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -97,6 +112,8 @@ TournamentCommand = (
     | Withdraw
     | PairRound
     | RepairRound
+    | ForbidPair
+    | AllowPair
     | RecordResult
     | WithdrawResult
     | RuleResult

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments.domain.commands import (
+    AllowPair,
     ChangeSettings,
     CheckIn,
+    ForbidPair,
     MoveDeadline,
     PairRound,
     RecordResult,
@@ -28,6 +30,8 @@ from tournaments.domain.errors import (
     TournamentInputError,
 )
 from tournaments.domain.events import (
+    ForbiddenPairAdded,
+    ForbiddenPairRemoved,
     PairingEntry,
     PlayerCheckedIn,
     PlayerRegistered,
@@ -45,7 +49,13 @@ from tournaments.domain.events import (
     TournamentStarted,
     result_to_data,
 )
-from tournaments.domain.pairing import active_players, ordered_tables, pairs_for_round, round_count
+from tournaments.domain.pairing import (
+    active_players,
+    ordered_tables,
+    pairs_for_round,
+    played_pairs,
+    round_count,
+)
 from tournaments.domain.state import (
     CHECKED_IN,
     COMPLETED,
@@ -60,6 +70,11 @@ from tournaments.domain.state import (
     round_start,
 )
 from tournaments.pairing import Pair
+from tournaments.pairing.hand_pairings import (
+    HandPairingConflictError,
+    HandPairingError,
+    check_hand_pairings,
+)
 
 # What an organiser may change, and what is fixed once the tournament has started (the
 # pairings and matches already made were made under it).
@@ -91,6 +106,11 @@ def decide(state: TournamentState, command: TournamentCommand) -> list[Tournamen
             return _pair(state, command)
         case RepairRound():
             return _repair(state, command)
+        case ForbidPair():
+            return _forbid(state, command)
+        case AllowPair():
+            pair = _pair_key(state, command.players)
+            return [ForbiddenPairRemoved(players=pair)] if pair in state.forbidden else []
         case RecordResult():
             return _record(state, command)
         case WithdrawResult():
@@ -180,7 +200,7 @@ def _pair(state: TournamentState, command: PairRound) -> list[TournamentEvent]:
         state = evolve(state, started)
     if state.rounds_planned and number > state.rounds_planned:
         return []
-    pairs = pairs_for_round(state, number, seeded)
+    pairs, met = pairs_for_round(state, number, seeded)
     if not pairs:
         raise TournamentConflictError("nobody is left to pair", code="too_few")
     deadline = command.now + state.round_duration if state.round_duration is not None else None
@@ -188,6 +208,7 @@ def _pair(state: TournamentState, command: PairRound) -> list[TournamentEvent]:
         round=number,
         pairings=_entries(state, pairs),
         deadline=deadline.isoformat() if deadline else None,
+        forbidden_met=met,
     )
     return events + _with_byes(evolve(state, paired), paired)
 
@@ -253,29 +274,78 @@ def _repair(state: TournamentState, command: RepairRound) -> list[TournamentEven
     if command.started:
         raise TournamentConflictError("a match of this round has started", code="round_started")
     seeded = active_players(state)
+    met: tuple[tuple[int, int], ...] = ()
+    confirmed: tuple[dict[str, Any], ...] = ()
     if command.pairs is None:
-        pairs = pairs_for_round(state, command.number, seeded)
+        pairs, met = pairs_for_round(state, command.number, seeded)
     else:
-        pairs = _manual_pairs(command.pairs, seeded)
+        pairs, confirmed = _hand_pairs(state, command, seeded)
     paired = RoundPaired(
         round=command.number,
         pairings=_entries(state, pairs),
         deadline=round_.deadline.isoformat() if round_.deadline else None,
         repaired=True,
         replaced=tuple(t.match for t in round_.tables if t.match is not None),
+        by_hand=command.pairs is not None,
+        forbidden_met=met,
+        confirmed=confirmed,
     )
     return _with_byes(evolve(state, paired), paired)
 
 
-def _manual_pairs(pairs: tuple[tuple[int, int | None], ...], seeded: list[int]) -> list[Pair]:
-    flat = [p for pair in pairs for p in pair if p is not None]
-    if sorted(flat) != sorted(seeded):
-        raise TournamentInputError(
-            "the pairs must name every active player exactly once", code="pairs"
+def _hand_pairs(
+    state: TournamentState, command: RepairRound, seeded: list[int]
+) -> tuple[list[Pair], tuple[dict[str, Any], ...]]:
+    """The organiser's pairs, checked (tournaments.pairing.hand_pairings): everyone active
+    once, at most one bye; a rematch or a forbidden pair only when confirmed."""
+    assert command.pairs is not None
+    try:
+        hand = check_hand_pairings(
+            field=seeded,
+            pairs=[list(p) for p in command.pairs],
+            played=played_pairs(state, before=command.number),
+            forbidden=state.forbidden,
+            confirm=command.confirm,
         )
-    if sum(1 for pair in pairs if pair[1] is None) > 1:
-        raise TournamentInputError("at most one bye per round", code="pairs")
-    return [Pair(first=a, second=b) for a, b in pairs]
+    except HandPairingError as exc:
+        message = "the pairs must name every active player exactly once, at most one bye"
+        raise TournamentInputError(
+            message, code="pairs", extra={"problem": exc.code, "players": list(exc.players)}
+        ) from exc
+    except HandPairingConflictError as exc:
+        conflicts = [{"reason": c.reason, "players": sorted(c.pair)} for c in exc.conflicts]
+        raise TournamentConflictError(
+            "these pairs repeat an earlier pairing or break a forbidden pair: send them again"
+            " with confirm to keep them",
+            extra={"reason": exc.reason, "conflicts": conflicts},
+        ) from exc
+    confirmed = tuple({"reason": c.reason, "players": sorted(c.pair)} for c in hand.conflicts)
+    return list(hand.pairs), confirmed
+
+
+def _pair_key(state: TournamentState, players: tuple[int, int]) -> tuple[int, int]:
+    a, b = sorted(players)
+    if a == b:
+        raise TournamentInputError("a forbidden pair names two different players", code="pair")
+    return a, b
+
+
+def _forbid(state: TournamentState, command: ForbidPair) -> list[TournamentEvent]:
+    _not_finished(state)
+    pair = _pair_key(state, command.players)
+    if state.format == "round_robin":
+        raise TournamentConflictError(
+            "in a round robin everyone meets everyone: no pair can be kept apart",
+            extra={"reason": "round_robin"},
+        )
+    unknown = [p for p in pair if p not in state.entries]
+    if unknown:
+        raise TournamentInputError(
+            "both players must be entered in the tournament",
+            code="pair",
+            extra={"fields": {"players": [f"{unknown} not entered"]}},
+        )
+    return [] if pair in state.forbidden else [ForbiddenPairAdded(players=pair)]
 
 
 # --- results --------------------------------------------------------------------------------

@@ -73,6 +73,22 @@ class TournamentCreated(_Event):
     round_duration: float | None = None
     turn_time: float | None = None
     dispute_window: float | None = None
+    # How a bye counts (tournaments.pairing.standings): stored with the tournament, so a
+    # rebuild never changes an old tournament's standings (absent: today's defaults).
+    bye_points: str = "win"
+    bye_buchholz: str = "nothing"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForbiddenPairAdded(_Event):
+    """An organiser marked two players who must not meet (one household, a team)."""
+
+    players: tuple[int, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForbiddenPairRemoved(_Event):
+    players: tuple[int, int]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,6 +120,11 @@ class RoundPaired(_Event):
     deadline: str | None = None
     repaired: bool = False  # stored as RoundRepaired: the round's earlier pairings go
     replaced: tuple[str, ...] = ()  # RoundRepaired: the cancelled matches
+    by_hand: bool = False  # RoundRepaired: the organiser set the pairs
+    # Forbidden pairs the pairing could not keep apart (no valid pairing avoided them), and
+    # the hand-set pairs an organiser confirmed although they repeat or break one.
+    forbidden_met: tuple[tuple[int, int], ...] = ()
+    confirmed: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -164,6 +185,8 @@ class Noted(_Event):
 
 TournamentEvent = (
     TournamentCreated
+    | ForbiddenPairAdded
+    | ForbiddenPairRemoved
     | PlayerRegistered
     | PlayerCheckedIn
     | PlayerWithdrawn
@@ -195,6 +218,8 @@ EVENT_TYPES = (
     "RoundDeadlineMoved",
     "RoundCompleted",
     "TournamentFinished",
+    "ForbiddenPairAdded",
+    "ForbiddenPairRemoved",
 )
 
 
@@ -282,8 +307,14 @@ def event_from_stored(
                 round_duration=d.get("round_duration"),
                 turn_time=d.get("turn_time"),
                 dispute_window=d.get("dispute_window"),
+                bye_points=d.get("bye_points", "win"),
+                bye_buchholz=d.get("bye_buchholz", "nothing"),
                 **c,
             )
+        case "ForbiddenPairAdded" | "ForbiddenPairRemoved":
+            a, b = sorted(d["players"])
+            cls = ForbiddenPairAdded if type_ == "ForbiddenPairAdded" else ForbiddenPairRemoved
+            return cls(players=(a, b), **c)
         case "PlayerRegistered":
             return PlayerRegistered(player=d["player"], late=bool(d.get("late")), **c)
         case "PlayerCheckedIn":
@@ -299,6 +330,9 @@ def event_from_stored(
                 deadline=d.get("deadline"),
                 repaired=type_ == "RoundRepaired",
                 replaced=tuple(d.get("replaced") or ()),
+                by_hand=bool(d.get("by_hand")),
+                forbidden_met=tuple(tuple(sorted(p)) for p in d.get("forbidden_met") or ()),
+                confirmed=tuple(d.get("confirmed") or ()),
                 **c,
             )
         case "ResultRecorded":
@@ -373,7 +407,11 @@ def event_to_stored(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
                 "round_duration": event.round_duration,
                 "turn_time": event.turn_time,
                 "dispute_window": event.dispute_window,
+                "bye_points": event.bye_points,
+                "bye_buchholz": event.bye_buchholz,
             }
+        case ForbiddenPairAdded() | ForbiddenPairRemoved():
+            data = {"players": list(event.players)}
         case PlayerRegistered():
             data = {"player": event.player, "late": event.late}
         case PlayerCheckedIn() | PlayerWithdrawn():
@@ -388,6 +426,12 @@ def event_to_stored(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
             }
             if event.repaired:
                 data["replaced"] = list(event.replaced)
+                if event.by_hand:
+                    data["by_hand"] = True
+            if event.forbidden_met:
+                data["forbidden_met"] = [list(p) for p in event.forbidden_met]
+            if event.confirmed:
+                data["confirmed"] = list(event.confirmed)
         case ResultRecorded():
             data = result_to_data(event.result)
         case ResultRuled():

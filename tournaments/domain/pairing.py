@@ -15,9 +15,10 @@ from tournaments.domain.state import (
     tiebreak_order,
 )
 from tournaments.pairing import Pair
-from tournaments.pairing.knockout import bracket_size, knockout_first_round, knockout_next_round
+from tournaments.pairing.forbidden import knockout_first_round_avoiding, swiss_pair_avoiding
+from tournaments.pairing.knockout import bracket_size, knockout_next_round
 from tournaments.pairing.round_robin import round_robin_rounds
-from tournaments.pairing.swiss import SwissPlayer, swiss_pair
+from tournaments.pairing.swiss import SwissPlayer
 
 
 def active_players(state: TournamentState, ratings: dict[int, float] | None = None) -> list[int]:
@@ -51,7 +52,26 @@ def _without_withdrawn(pairs: Sequence[Pair], active: set[int]) -> list[Pair]:
     return kept
 
 
-def _swiss_pairs(state: TournamentState, number: int, seeded: list[int]) -> list[Pair]:
+Paired = tuple[list[Pair], tuple[tuple[int, int], ...]]  # the pairs, forbidden pairs met
+
+
+def played_pairs(state: TournamentState, before: int | None = None) -> set[frozenset[int]]:
+    """Who has met whom (in rounds before `before`, or in every round)."""
+    return {
+        frozenset((t.player1, t.player2))
+        for n, r in state.rounds.items()
+        if before is None or n < before
+        for t in r.tables
+        if t.player2 is not None
+    }
+
+
+def _met(pairing: object) -> tuple[tuple[int, int], ...]:
+    met = getattr(pairing, "forbidden_met", ())
+    return tuple(tuple(sorted(p)) for p in met)  # type: ignore[misc]
+
+
+def _swiss_pairs(state: TournamentState, number: int, seeded: list[int]) -> Paired:
     lines = standings_of(state, also=seeded)
     line_of = {line.player: line for line in lines}
     seed_index = {player: i for i, player in enumerate(seeded)}
@@ -70,13 +90,16 @@ def _swiss_pairs(state: TournamentState, number: int, seeded: list[int]) -> list
     played = {frozenset((t.player1, t.player2)) for t in previous if t.player2 is not None}
     had_bye = {t.player1 for t in previous if t.player2 is None}
     dealt_first = Counter(t.player1 for t in previous if t.player2 is not None)
-    return swiss_pair(
+    pairing = swiss_pair_avoiding(
         players=players,
         played=played,
         had_bye=had_bye,
+        forbidden=state.forbidden,
         dealt_first=dict(dealt_first),
         results=[r for r in results_of(state) if r.round < number],  # who floated last round
+        bye_points=state.bye_points,
     )
+    return list(pairing.pairs), _met(pairing)
 
 
 def _round_robin_pairs(state: TournamentState, number: int) -> list[Pair]:
@@ -86,23 +109,26 @@ def _round_robin_pairs(state: TournamentState, number: int) -> list[Pair]:
     return list(schedule[number - 1]) if number <= len(schedule) else []
 
 
-def _knockout_pairs(state: TournamentState, number: int, seeded: list[int]) -> list[Pair]:
+def _knockout_pairs(state: TournamentState, number: int, seeded: list[int]) -> Paired:
     if number == 1:
-        return knockout_first_round(seeded)
+        pairing = knockout_first_round_avoiding(seeded, state.forbidden)
+        return list(pairing.pairs), _met(pairing)
     previous = state.rounds.get(number - 1)
     winners = [t.winner for t in previous.tables] if previous else []
-    return knockout_next_round(winners)
+    return knockout_next_round(winners), ()
 
 
-def pairs_for_round(state: TournamentState, number: int, seeded: list[int]) -> list[Pair]:
-    """The pairs of round `number` for the active players `seeded` (in seed order)."""
+def pairs_for_round(state: TournamentState, number: int, seeded: list[int]) -> Paired:
+    """The pairs of round `number` for the active players `seeded` (in seed order), and the
+    forbidden pairs it could not keep apart (where no valid pairing does)."""
+    met: tuple[tuple[int, int], ...] = ()
     if state.format == "swiss":
-        pairs = _swiss_pairs(state, number, seeded)
+        pairs, met = _swiss_pairs(state, number, seeded)
     elif state.format == "round_robin":
         pairs = _round_robin_pairs(state, number)
     else:
-        pairs = _knockout_pairs(state, number, seeded)
-    return _without_withdrawn(pairs, set(seeded))
+        pairs, met = _knockout_pairs(state, number, seeded)
+    return _without_withdrawn(pairs, set(seeded)), met
 
 
 def ordered_tables(state: TournamentState, pairs: Sequence[Pair]) -> list[Pair]:

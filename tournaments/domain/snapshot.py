@@ -9,7 +9,7 @@ from typing import Any
 
 from tournaments.domain.state import Entry, RoundState, Table, TournamentState
 
-STATE_SCHEMA = 1
+STATE_SCHEMA = 2
 
 _TIMES = {"starts_at", "finished_at", "registered_at", "checked_in_at", "withdrawn_at",
           "scheduled_at", "paired_at", "deadline", "completed_at"}  # fmt: skip
@@ -19,6 +19,8 @@ _DURATIONS = {"round_interval", "round_duration"}
 def _out(name: str, value: Any) -> Any:
     if value is None:
         return None
+    if name == "forbidden":
+        return sorted(list(pair) for pair in value)
     if name in _TIMES:
         return value.isoformat()
     if name in _DURATIONS:
@@ -31,6 +33,8 @@ def _out(name: str, value: Any) -> Any:
 def _in(name: str, value: Any) -> Any:
     if value is None:
         return None
+    if name == "forbidden":
+        return frozenset(tuple(pair) for pair in value)
     if name in _TIMES:
         return dt.datetime.fromisoformat(value)
     if name in _DURATIONS:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tournaments.domain.events import (
+    ForbiddenPairAdded,
+    ForbiddenPairRemoved,
     PairingEntry,
     PlayerCheckedIn,
     PlayerRegistered,
@@ -118,6 +120,9 @@ class TournamentState:
     status: str = REGISTRATION
     current_round: int = 0
     finished_at: dt.datetime | None = None
+    bye_points: str = "win"
+    bye_buchholz: str = "nothing"
+    forbidden: frozenset[tuple[int, int]] = frozenset()  # (low id, high id)
     entries: dict[int, Entry] = field(default_factory=dict)  # by player, registration order
     rounds: dict[int, RoundState] = field(default_factory=dict)  # by number
 
@@ -238,7 +243,13 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
                 round_interval=_seconds(event.round_interval),
                 round_starts=event.round_starts,
                 round_duration=_seconds(event.round_duration),
+                bye_points=event.bye_points,
+                bye_buchholz=event.bye_buchholz,
             )
+        case ForbiddenPairAdded():
+            return replace(state, forbidden=state.forbidden | {event.players})
+        case ForbiddenPairRemoved():
+            return replace(state, forbidden=state.forbidden - {event.players})
         case PlayerRegistered():
             seed = None
             if event.late:  # a late entry is seeded after everyone so far
@@ -359,4 +370,10 @@ def standings_of(
     paired), by the tournament's tiebreak order (or `tiebreaks`)."""
     order = tiebreak_order(state) if tiebreaks is None else list(tiebreaks)
     players = sorted(set(state.paired) | set(also))
-    return standings(players=players, results=results_of(state), tiebreaks=order)
+    return standings(
+        players=players,
+        results=results_of(state),
+        tiebreaks=order,
+        bye_points=state.bye_points,
+        bye_buchholz=state.bye_buchholz,
+    )

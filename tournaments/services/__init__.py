@@ -17,6 +17,8 @@ from tournaments.services.results import (
     tournament_results_take,
 )
 from tournaments.services.rounds import (
+    tournament_forbidden_pair_add,
+    tournament_forbidden_pair_remove,
     tournament_round_pair,
     tournament_round_repair,
     tournament_round_start_next,
@@ -38,6 +40,8 @@ __all__ = [
     "tournament_create",
     "tournament_create_by_ids",
     "tournament_deadlines_enforce",
+    "tournament_forbidden_pair_add",
+    "tournament_forbidden_pair_remove",
     "tournament_match_result_record",
     "tournament_match_result_withdraw",
     "tournament_register",

@@ -161,6 +161,7 @@ def tournament_round_repair(
     reason: str,
     pairs: Sequence[tuple[int, int | None]] | None = None,
     expected_version: int | None = None,
+    confirm: bool = False,
 ) -> Round:
     """Replace a round's pairings, computed afresh or the organiser's own `pairs` (player
     ids; None = bye). Only while none of its matches has started. The old matches are
@@ -168,7 +169,9 @@ def tournament_round_repair(
     nobody can play them and their players see them as finished, with no winner.
 
     `expected_version`: the tournament's version the organiser saw; a stale one (another
-    re-pairing, a result, a double click) is refused with 409 version_conflict."""
+    re-pairing, a result, a double click) is refused with 409 version_conflict. Hand-set
+    `pairs` that repeat an earlier pairing or break a forbidden pair are refused (409,
+    reason `rematch` / `forbidden_pair`) unless `confirm`."""
     if not reason.strip():
         raise ValidationError("a re-pairing needs a reason", code="reason_required")
     with service_transaction():
@@ -180,6 +183,7 @@ def tournament_round_repair(
             started=round_started(write.state, round_number),
             pairs=tuple(tuple(p) for p in pairs) if pairs is not None else None,  # type: ignore[misc]
             expected_version=expected_version,
+            confirm=confirm,
         )
         events = decided(write, command)
         repaired = next(e for e in events if isinstance(e, RoundPaired))
@@ -212,3 +216,40 @@ __all__ = [
     "tournament_round_start_next",
     "tournament_start",
 ]
+
+
+def _forbidden_change(
+    *, tournament_id: int, players: Sequence[int], by: AbstractBaseUser, reason: str, add: bool
+) -> list[tuple[int, int]]:
+    from tournaments.domain.commands import AllowPair, ForbidPair
+
+    if len(players) != 2:
+        raise ValidationError("a forbidden pair names two players", code="pair")
+    with service_transaction():
+        write = tournament_load(tournament_id=tournament_id)
+        if not user_can_organise(user=by, tournament=write.row):
+            raise PermissionDeniedError(ORGANISERS_ONLY)
+        pair = (int(players[0]), int(players[1]))
+        command = ForbidPair(players=pair) if add else AllowPair(players=pair)
+        saved = tournament_save(write, decided(write, command), by=by, reason=reason)
+        return sorted(saved.state.forbidden)
+
+
+def tournament_forbidden_pair_add(
+    *, tournament_id: int, players: Sequence[int], by: AbstractBaseUser, reason: str = ""
+) -> list[tuple[int, int]]:
+    """Mark two entered players who must not meet (ForbiddenPairAdded); the forbidden pairs
+    after it. Swiss and a knockout's first round keep them apart where any valid pairing
+    does, and say so in the round's event where none does; a round robin refuses them."""
+    return _forbidden_change(
+        tournament_id=tournament_id, players=players, by=by, reason=reason, add=True
+    )
+
+
+def tournament_forbidden_pair_remove(
+    *, tournament_id: int, players: Sequence[int], by: AbstractBaseUser, reason: str = ""
+) -> list[tuple[int, int]]:
+    """They may meet again (ForbiddenPairRemoved); the forbidden pairs after it."""
+    return _forbidden_change(
+        tournament_id=tournament_id, players=players, by=by, reason=reason, add=False
+    )
