@@ -88,6 +88,17 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False
     )
+    bye_points = serializers.ChoiceField(
+        choices=["win", "nothing"],
+        required=False,
+        help_text="What a bye scores: a match win (default) or nothing. Fixed with the "
+        "tournament (its standings are rebuilt with it).",
+    )
+    bye_buchholz = serializers.ChoiceField(
+        choices=["nothing", "virtual_opponent"],
+        required=False,
+        help_text="How Buchholz counts a bye: nothing (default) or FIDE's virtual opponent.",
+    )
 
 
 class TournamentOutputSerializer(serializers.ModelSerializer):

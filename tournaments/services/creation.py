@@ -51,6 +51,8 @@ def tournament_create(
     organisers: Iterable[AbstractBaseUser] = (),
     time_zone: str = "UTC",
     tiebreaks: Sequence[str] | None = None,
+    bye_points: str = "win",
+    bye_buchholz: str = "nothing",
 ) -> Tournament:
     """Create a tournament; its creator is one of its organisers. Times are aware (UTC)."""
     if not user_is_organiser(user=created_by):
@@ -68,6 +70,10 @@ def tournament_create(
     if not name.strip():
         raise ValidationError("a tournament needs a name", code="name")
     check_time_zone(time_zone)
+    if bye_points not in ("win", "nothing"):
+        raise field_error("bye_points", "a bye scores a win or nothing", "invalid")
+    if bye_buchholz not in ("nothing", "virtual_opponent"):
+        raise field_error("bye_buchholz", "nothing or virtual_opponent", "invalid")
     for label, value in (
         ("round_interval", round_interval),
         ("round_duration", round_duration),
@@ -98,6 +104,8 @@ def tournament_create(
         round_duration=_seconds(round_duration),
         turn_time=_seconds(turn_time),
         dispute_window=_seconds(dispute_window),
+        bye_points=bye_points,
+        bye_buchholz=bye_buchholz,
     )
     return tournament_save(write, [created], by=created_by).row
 

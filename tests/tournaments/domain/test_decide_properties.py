@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from tournaments.domain import TournamentError, decide, evolve, fold
 from tournaments.domain.commands import (
+    AllowPair,
     CheckIn,
+    ForbidPair,
     MoveDeadline,
     PairRound,
     RecordResult,
@@ -67,13 +69,14 @@ def _check(state: TournamentState, withdrawn_before: dict[int, int]) -> None:
     assert sum(line.match_wins for line in lines) == wins
     assert [line.rank for line in lines] == sorted(line.rank for line in lines)
     assert state_from_dict(state_to_dict(state)) == state
+    assert all(a < b and a in state.entries and b in state.entries for a, b in state.forbidden)
 
 
 commands = st.lists(
     st.tuples(
         st.sampled_from(
             ["register", "check_in", "withdraw", "pair", "result", "correct", "reopen",
-             "rule", "repair", "deadline"]
+             "rule", "repair", "deadline", "forbid", "allow"]
         ),
         st.integers(min_value=1, max_value=12),
         st.integers(min_value=0, max_value=5),
@@ -98,6 +101,10 @@ def _command(state: TournamentState, kind: str, a: int, b: int):  # noqa: PLR091
         return PairRound(number=number + (1 if b else 0), now=NOW)
     if kind == "repair":
         return RepairRound(number=number, started=b == 0)
+    if kind == "forbid":
+        return ForbidPair(players=(a, b + 1))
+    if kind == "allow":
+        return AllowPair(players=(a, b + 1))
     if kind == "deadline":
         return MoveDeadline(round=number, deadline=NOW + dt.timedelta(minutes=a))
     if table is None or table.player2 is None:
@@ -177,3 +184,20 @@ def test_the_scheduler_waits_for_the_start_and_an_organiser_does_not():
         state = fold(decide(state, Register(player=p)), state)
     assert decide(state, PairRound(number=1, now=NOW, by_scheduler=True)) == []
     assert decide(state, PairRound(number=1, now=NOW))  # by hand, early
+
+
+def test_a_bye_scores_what_the_tournament_says():
+    from tournaments.domain.events import PlayerRegistered
+
+    def standings_after_round_1(bye_points: str):
+        state = fold([TournamentCreated(format="swiss", rounds=2, check_in_required=False,
+                                        bye_points=bye_points)])  # fmt: skip
+        state = fold([PlayerRegistered(player=p) for p in (1, 2, 3)], state)
+        state = fold(_with_match_ids(decide(state, PairRound(number=1, now=NOW)), [0]), state)
+        bye = next(t for t in state.rounds[1].tables if t.player2 is None)
+        return {line.player: line.match_wins for line in standings_of(state)}, bye.player1
+
+    wins, bye_player = standings_after_round_1("win")
+    assert wins[bye_player] == 1
+    nothing, bye_player = standings_after_round_1("nothing")
+    assert nothing[bye_player] == 0
