@@ -539,3 +539,17 @@ class ForbiddenPairsApi(TournamentApi):
             reason=data.validated_data["reason"],
         )
         return Response({"results": [list(p) for p in pairs]})
+
+
+class TournamentBracketApi(TournamentApi):
+    """A double elimination's winners' and losers' brackets and grand final, as data: each
+    match's id (slot), bracket (W, L, GF), round, wave, players and seeds, status, winner
+    and loser, and where its winner and loser go. 404 for other formats."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **error_responses(404)})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        bracket = selectors.tournament_bracket(tournament=tournament)
+        if bracket is None:
+            raise NotFoundError("only a double elimination has a bracket to draw")
+        return Response(bracket)

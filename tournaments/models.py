@@ -26,6 +26,7 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", "Round robin"
         SWISS = "swiss", "Swiss"
         KNOCKOUT = "knockout", "Single-elimination knockout"
+        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
 
     class PlayMode(models.TextChoices):
         ONLINE = "online", "Online"

@@ -426,3 +426,25 @@ def tournament_forbidden_pairs(*, tournament: Tournament) -> list[tuple[int, int
     from tournaments.repository import state_of
 
     return sorted(state_of(tournament=tournament).forbidden)
+
+
+def tournament_bracket(*, tournament: Tournament) -> dict[str, Any] | None:
+    """A double elimination's bracket as data a client can draw: each match's slot, bracket,
+    round, players, winner, and where its winner and loser go; None for other formats."""
+    if tournament.format != Tournament.Format.DOUBLE_ELIMINATION:
+        return None
+    from tournaments.domain.pairing import bracket_of
+    from tournaments.repository import state_of
+
+    state = state_of(tournament=tournament)
+    if not state.started:
+        return {"started": False, "matches": [], "champion": None, "places": []}
+    bracket = bracket_of(state)
+    return {
+        "started": True,
+        "reset": state.bracket_reset,
+        "wave": bracket.wave,
+        "champion": bracket.champion,
+        "places": [list(group) for group in bracket.places],
+        "matches": [m.as_data() for m in bracket.matches],
+    }

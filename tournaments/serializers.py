@@ -99,6 +99,11 @@ class TournamentCreateInputSerializer(serializers.Serializer):
         required=False,
         help_text="How Buchholz counts a bye: nothing (default) or FIDE's virtual opponent.",
     )
+    bracket_reset = serializers.BooleanField(
+        required=False,
+        help_text="Double elimination: if the losers' bracket winner wins the grand final, a "
+        "second final decides (default true).",
+    )
 
 
 class TournamentOutputSerializer(serializers.ModelSerializer):

@@ -38,6 +38,11 @@ urlpatterns = [
         name="api-tournament-round-pairings",
     ),
     path(
+        "<int:tournament_id>/bracket/",
+        apis.TournamentBracketApi.as_view(),
+        name="api-tournament-bracket",
+    ),
+    path(
         "<int:tournament_id>/forbidden-pairs/",
         apis.ForbiddenPairsApi.as_view(),
         name="api-tournament-forbidden-pairs",

@@ -35,13 +35,14 @@ def _play_round(t: Any, organiser: Any, jobs: Any, rng: random.Random) -> None:
                            player=p.player1, reason="quick")  # fmt: skip
 
 
-def _evening(organiser: Any, jobs: Any, seed: int) -> Any:
+def _evening(organiser: Any, jobs: Any, seed: int, format: str = "swiss") -> Any:  # noqa: A002
     rng = random.Random(seed)
     players = make_bots(rng.randint(4, 9), prefix=f"S{seed}")
-    t = make_tournament(organiser, players, rounds=3)
+    rounds = 3 if format == "swiss" else None
+    t = make_tournament(organiser, players, rounds=rounds, format=format)
     with jobs():
         services.tournament_start(tournament_id=t.pk, by=organiser)
-    for _ in range(3):
+    for _ in range(3 if format == "swiss" else 30):
         t.refresh_from_db()
         if t.status == "finished":
             break
@@ -62,9 +63,16 @@ def _evening(organiser: Any, jobs: Any, seed: int) -> Any:
     return t
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 5, 8])
-def test_a_rebuild_from_the_events_gives_identical_rows(organiser, jobs, seed):
-    t = _evening(organiser, jobs, seed)
+@pytest.mark.parametrize(
+    ("seed", "format"),
+    [(1, "swiss"), (2, "swiss"), (3, "swiss"), (5, "swiss"), (8, "swiss"),
+     (4, "double_elimination"), (6, "double_elimination"), (9, "knockout")],
+)  # fmt: skip
+def test_a_rebuild_from_the_events_gives_identical_rows(organiser, jobs, seed, format):  # noqa: A002
+    t = _evening(organiser, jobs, seed, format)
+    if format == "double_elimination":
+        t.refresh_from_db()
+        assert t.status == "finished", "the bracket did not end"
     before = projected_rows(tournament=t)
     assert before["pairings"], "the evening paired nobody"
     tournament_rebuild_in_tx(tournament=t)

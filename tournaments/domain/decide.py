@@ -51,6 +51,8 @@ from tournaments.domain.events import (
 )
 from tournaments.domain.pairing import (
     active_players,
+    bracket_of,
+    double_elimination_wave,
     ordered_tables,
     pairs_for_round,
     played_pairs,
@@ -70,6 +72,7 @@ from tournaments.domain.state import (
     round_start,
 )
 from tournaments.pairing import Pair
+from tournaments.pairing.double_elimination import BracketResultError
 from tournaments.pairing.hand_pairings import (
     HandPairingConflictError,
     HandPairingError,
@@ -200,17 +203,39 @@ def _pair(state: TournamentState, command: PairRound) -> list[TournamentEvent]:
         state = evolve(state, started)
     if state.rounds_planned and number > state.rounds_planned:
         return []
-    pairs, met = pairs_for_round(state, number, seeded)
-    if not pairs:
+    entries, met = _round_entries(state, number, seeded)
+    if not entries:
         raise TournamentConflictError("nobody is left to pair", code="too_few")
     deadline = command.now + state.round_duration if state.round_duration is not None else None
     paired = RoundPaired(
         round=number,
-        pairings=_entries(state, pairs),
+        pairings=entries,
         deadline=deadline.isoformat() if deadline else None,
         forbidden_met=met,
     )
     return events + _with_byes(evolve(state, paired), paired)
+
+
+def _round_entries(
+    state: TournamentState, number: int, seeded: list[int]
+) -> tuple[tuple[PairingEntry, ...], tuple[tuple[int, int], ...]]:
+    """The round's tables (a double elimination's with their bracket slots) and the
+    forbidden pairs it could not keep apart."""
+    if state.format != "double_elimination":
+        pairs, met = pairs_for_round(state, number, seeded)
+        return _entries(state, pairs), met
+    try:
+        pairs, slots, met = double_elimination_wave(state)
+    except BracketResultError as exc:
+        raise TournamentConflictError(
+            f"the bracket cannot take the results recorded: {exc}",
+            extra={"reason": "bracket_inconsistent"},
+        ) from exc
+    entries = tuple(
+        PairingEntry(table=n, player1=pair.first, player2=pair.second, slot=slot)
+        for n, (pair, slot) in enumerate(zip(pairs, slots, strict=True), start=1)
+    )
+    return entries, met if number == 1 else ()
 
 
 def _entries(state: TournamentState, pairs: list[Pair]) -> tuple[PairingEntry, ...]:
@@ -247,6 +272,11 @@ def _round_end(state: TournamentState, number: int) -> list[TournamentEvent]:
     """RoundCompleted, and TournamentFinished when it was the last round."""
     events: list[TournamentEvent] = [RoundCompleted(round=number)]
     last = state.rounds_planned is not None and number >= state.rounds_planned
+    if state.format == "double_elimination":
+        try:
+            last = bracket_of(state).over
+        except BracketResultError:
+            last = False  # a correction the bracket cannot take: the organiser re-pairs
     if last or (state.format == "knockout" and len(state.rounds[number].tables) == 1):
         events.append(TournamentFinished(rounds=number))
     return events
@@ -277,12 +307,18 @@ def _repair(state: TournamentState, command: RepairRound) -> list[TournamentEven
     met: tuple[tuple[int, int], ...] = ()
     confirmed: tuple[dict[str, Any], ...] = ()
     if command.pairs is None:
-        pairs, met = pairs_for_round(state, command.number, seeded)
+        entries, met = _round_entries(state, command.number, seeded)
+    elif state.format == "double_elimination":
+        raise TournamentConflictError(
+            "a double elimination's bracket is drawn from the seeds: it cannot be set by hand",
+            extra={"reason": "bracket_fixed"},
+        )
     else:
         pairs, confirmed = _hand_pairs(state, command, seeded)
+        entries = _entries(state, pairs)
     paired = RoundPaired(
         round=command.number,
-        pairings=_entries(state, pairs),
+        pairings=entries,
         deadline=round_.deadline.isoformat() if round_.deadline else None,
         repaired=True,
         replaced=tuple(t.match for t in round_.tables if t.match is not None),

@@ -27,6 +27,7 @@ class PairingEntry:
     player2: int | None  # None: a bye
     match: str | None = None  # the match's id (None for a bye, or before it is made)
     match_version: int = 0  # the match stream's version when paired (started = more)
+    slot: str | None = None  # double elimination: the bracket's match ("W1-1", "L2-3", "GF1")
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class TournamentCreated(_Event):
     # rebuild never changes an old tournament's standings (absent: today's defaults).
     bye_points: str = "win"
     bye_buchholz: str = "nothing"
+    bracket_reset: bool = True  # double elimination: a grand final lost by the winners' side
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -266,6 +268,7 @@ def _pairings(d: dict[str, Any]) -> tuple[PairingEntry, ...]:
             player2=p["player2"],
             match=p.get("match"),
             match_version=p.get("match_version", 0),
+            slot=p.get("slot"),
         )
         for n, p in enumerate(d["pairings"], start=1)
     )
@@ -309,6 +312,7 @@ def event_from_stored(
                 dispute_window=d.get("dispute_window"),
                 bye_points=d.get("bye_points", "win"),
                 bye_buchholz=d.get("bye_buchholz", "nothing"),
+                bracket_reset=d.get("bracket_reset", True),
                 **c,
             )
         case "ForbiddenPairAdded" | "ForbiddenPairRemoved":
@@ -381,6 +385,7 @@ def _pairing_data(p: PairingEntry) -> dict[str, Any]:
         "player2": p.player2,
         "match": p.match,
         "match_version": p.match_version,
+        **({"slot": p.slot} if p.slot is not None else {}),
     }
 
 
@@ -410,6 +415,8 @@ def event_to_stored(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
                 "bye_points": event.bye_points,
                 "bye_buchholz": event.bye_buchholz,
             }
+            if event.format == "double_elimination":
+                data["bracket_reset"] = event.bracket_reset
         case ForbiddenPairAdded() | ForbiddenPairRemoved():
             data = {"players": list(event.players)}
         case PlayerRegistered():

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from tournaments.domain.state import (
     CHECKED_IN,
+    FINISHED,
     REGISTERED,
     TournamentState,
     results_of,
@@ -15,6 +16,7 @@ from tournaments.domain.state import (
     tiebreak_order,
 )
 from tournaments.pairing import Pair
+from tournaments.pairing.double_elimination import DoubleElimination, double_elimination
 from tournaments.pairing.forbidden import knockout_first_round_avoiding, swiss_pair_avoiding
 from tournaments.pairing.knockout import bracket_size, knockout_next_round
 from tournaments.pairing.round_robin import round_robin_rounds
@@ -31,8 +33,11 @@ def active_players(state: TournamentState, ratings: dict[int, float] | None = No
     return [e.player for e in entries]
 
 
-def round_count(state: TournamentState, players: int) -> int:
-    """Rounds the tournament will have, fixed when round 1 is paired."""
+def round_count(state: TournamentState, players: int) -> int | None:
+    """Rounds the tournament will have, fixed when round 1 is paired (double elimination:
+    not known ahead, the bracket says when it is over)."""
+    if state.format == "double_elimination":
+        return None
     if state.format == "swiss":
         return state.rounds_planned or 1
     if state.format == "round_robin":
@@ -118,10 +123,48 @@ def _knockout_pairs(state: TournamentState, number: int, seeded: list[int]) -> P
     return knockout_next_round(winners), ()
 
 
+def seeds_of(state: TournamentState) -> list[int]:
+    """The seeds fixed when round 1 was paired, seed 1 first."""
+    seeded = [e for e in state.entries.values() if e.seed is not None]
+    return [e.player for e in sorted(seeded, key=lambda e: e.seed or 0)]
+
+
+def bracket_of(state: TournamentState) -> DoubleElimination:
+    """The double-elimination bracket as the results recorded so far draw it (the pure
+    tournaments.pairing.double_elimination; raises its BracketResultError)."""
+    seeds = seeds_of(state)
+    results = {
+        t.slot: t.winner
+        for r in state.rounds.values()
+        for t in r.tables
+        if t.slot is not None and t.status == FINISHED and t.winner is not None
+    }
+    return double_elimination(
+        seeded=seeds,
+        results=results,
+        withdrawn=[p for p in state.withdrawals if p in set(seeds)],
+        reset=state.bracket_reset,
+        forbidden=[set(p) for p in state.bracket_forbidden],
+    )
+
+
+def double_elimination_wave(
+    state: TournamentState,
+) -> tuple[list[Pair], list[str], tuple[tuple[int, int], ...]]:
+    """The next wave's pairs, their bracket slots, and the forbidden pairs its first round
+    could not keep apart."""
+    bracket = bracket_of(state)
+    matches = list(bracket.next_wave)
+    return [m.pair for m in matches], [m.id for m in matches], _met(bracket)
+
+
 def pairs_for_round(state: TournamentState, number: int, seeded: list[int]) -> Paired:
     """The pairs of round `number` for the active players `seeded` (in seed order), and the
     forbidden pairs it could not keep apart (where no valid pairing does)."""
     met: tuple[tuple[int, int], ...] = ()
+    if state.format == "double_elimination":
+        pairs, _, met = double_elimination_wave(state)
+        return pairs, met if number == 1 else ()
     if state.format == "swiss":
         pairs, met = _swiss_pairs(state, number, seeded)
     elif state.format == "round_robin":
@@ -135,6 +178,6 @@ def ordered_tables(state: TournamentState, pairs: Sequence[Pair]) -> list[Pair]:
     """Byes last, so tables 1..k are the real matches; a knockout keeps its bracket order,
     which the next round's pairing reads back from the tables."""
     ordered = list(pairs)
-    if state.format != "knockout":
+    if state.format not in ("knockout", "double_elimination"):
         ordered.sort(key=lambda pair: pair.second is None)
     return ordered

@@ -9,7 +9,7 @@ from typing import Any
 
 from tournaments.domain.state import Entry, RoundState, Table, TournamentState
 
-STATE_SCHEMA = 2
+STATE_SCHEMA = 3
 
 _TIMES = {"starts_at", "finished_at", "registered_at", "checked_in_at", "withdrawn_at",
           "scheduled_at", "paired_at", "deadline", "completed_at"}  # fmt: skip
@@ -19,7 +19,7 @@ _DURATIONS = {"round_interval", "round_duration"}
 def _out(name: str, value: Any) -> Any:
     if value is None:
         return None
-    if name == "forbidden":
+    if name in ("forbidden", "bracket_forbidden"):
         return sorted(list(pair) for pair in value)
     if name in _TIMES:
         return value.isoformat()
@@ -33,7 +33,7 @@ def _out(name: str, value: Any) -> Any:
 def _in(name: str, value: Any) -> Any:
     if value is None:
         return None
-    if name == "forbidden":
+    if name in ("forbidden", "bracket_forbidden"):
         return frozenset(tuple(pair) for pair in value)
     if name in _TIMES:
         return dt.datetime.fromisoformat(value)

@@ -63,6 +63,7 @@ class Table:
     player2: int | None
     match: str | None = None
     match_version: int = 0
+    slot: str | None = None
     status: str = PENDING
     winner: int | None = None
     games1: int = 0
@@ -123,6 +124,11 @@ class TournamentState:
     bye_points: str = "win"
     bye_buchholz: str = "nothing"
     forbidden: frozenset[tuple[int, int]] = frozenset()  # (low id, high id)
+    bracket_reset: bool = True
+    withdrawals: tuple[int, ...] = ()  # in the order they withdrew
+    # Double elimination: the forbidden pairs its first round was paired under (the bracket
+    # is drawn from them, so later changes cannot redraw it).
+    bracket_forbidden: frozenset[tuple[int, int]] = frozenset()
     entries: dict[int, Entry] = field(default_factory=dict)  # by player, registration order
     rounds: dict[int, RoundState] = field(default_factory=dict)  # by number
 
@@ -209,7 +215,7 @@ _SETTING_READERS: dict[str, Any] = {
 def _table_of(p: PairingEntry) -> Table:
     return Table(
         table=p.table, player1=p.player1, player2=p.player2, match=p.match,
-        match_version=p.match_version,
+        match_version=p.match_version, slot=p.slot,
     )  # fmt: skip
 
 
@@ -245,6 +251,7 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
                 round_duration=_seconds(event.round_duration),
                 bye_points=event.bye_points,
                 bye_buchholz=event.bye_buchholz,
+                bracket_reset=event.bracket_reset,
             )
         case ForbiddenPairAdded():
             return replace(state, forbidden=state.forbidden | {event.players})
@@ -268,6 +275,7 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
             entry = state.entries.get(event.player)
             if entry is None:
                 return state
+            state = replace(state, withdrawals=(*state.withdrawals, event.player))
             return _with_entry(state, replace(entry, status=WITHDRAWN, withdrawn_at=event.at))
         case TournamentStarted():
             entries = dict(state.entries)
@@ -287,6 +295,8 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
                 repaired=event.repaired,
             )
             status = state.status if state.status != REGISTRATION else IN_PROGRESS
+            if event.round == 1 and old is None:
+                state = replace(state, bracket_forbidden=state.forbidden)
             return replace(
                 _with_round(state, round_),
                 status=status,

@@ -53,6 +53,7 @@ def tournament_create(
     tiebreaks: Sequence[str] | None = None,
     bye_points: str = "win",
     bye_buchholz: str = "nothing",
+    bracket_reset: bool = True,
 ) -> Tournament:
     """Create a tournament; its creator is one of its organisers. Times are aware (UTC)."""
     if not user_is_organiser(user=created_by):
@@ -106,6 +107,7 @@ def tournament_create(
         dispute_window=_seconds(dispute_window),
         bye_points=bye_points,
         bye_buchholz=bye_buchholz,
+        bracket_reset=bracket_reset,
     )
     return tournament_save(write, [created], by=created_by).row
 

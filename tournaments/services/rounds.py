@@ -30,7 +30,12 @@ from tournaments.repository import TournamentWrite, system_user, tournament_load
 from tournaments.selectors import user_can_organise
 from tournaments.services._common import ORGANISERS_ONLY, decided, require_organiser
 
-_FORMAT_LABEL = {"round_robin": "RR", "swiss": "Swiss", "knockout": "KO"}
+_FORMAT_LABEL = {
+    "round_robin": "RR",
+    "swiss": "Swiss",
+    "knockout": "KO",
+    "double_elimination": "DE",
+}
 
 
 def _ratings(state: TournamentState) -> dict[int, float]:

@@ -109,3 +109,31 @@ def test_hand_pairings_must_name_everyone_once(organiser: Any, org_client: Any, 
     )
     assert twice.status_code == 400
     assert twice.json()["error"]["code"] == "validation_error"
+
+
+def test_a_double_elimination_bracket_is_data_a_client_can_draw(
+    organiser: Any, org_client: Any, api_client: Any, jobs: Any
+) -> None:
+    players = make_bots(5)
+    t = make_tournament(organiser, players, format="double_elimination", rounds=None)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    bracket = api_client.get(f"/api/tournaments/{t.pk}/bracket/").json()
+    ids = {m["id"] for m in bracket["matches"]}
+    assert {"W1-1", "L1-1", "GF1", "GF2"} <= ids and bracket["champion"] is None
+    w1 = [m for m in bracket["matches"] if m["id"].startswith("W1-")]
+    # 5 players in a bracket of 8: the top three seeds have byes.
+    assert sum(m["status"] == "bye" for m in w1) == 3
+    playing = {frozenset(m["players"]) for m in w1 if m["status"] == "ready"}
+    assert playing == _pairs(t, 1)
+    for _ in range(20):
+        t.refresh_from_db()
+        if t.status == "finished":
+            break
+        with jobs():
+            forfeit_round(t, organiser)
+    final = api_client.get(f"/api/tournaments/{t.pk}/bracket/").json()
+    assert final["champion"] in {p.pk for p in players}
+    assert sorted(p for group in final["places"] for p in group) == sorted(p.pk for p in players)
+    swiss = make_tournament(organiser, make_bots(2, prefix="S"), rounds=1)
+    assert api_client.get(f"/api/tournaments/{swiss.pk}/bracket/").status_code == 404

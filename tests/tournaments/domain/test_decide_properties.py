@@ -201,3 +201,49 @@ def test_a_bye_scores_what_the_tournament_says():
     assert wins[bye_player] == 1
     nothing, bye_player = standings_after_round_1("nothing")
     assert nothing[bye_player] == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(min_value=2, max_value=20),
+    reset=st.booleans(),
+    picks=st.lists(st.booleans(), min_size=200, max_size=200),
+)
+def test_a_double_elimination_runs_to_its_champion(n, reset, picks):
+    from tournaments.domain.events import PlayerRegistered
+
+    state = fold([TournamentCreated(format="double_elimination", check_in_required=False,
+                                    bracket_reset=reset)])  # fmt: skip
+    state = fold([PlayerRegistered(player=p) for p in range(1, n + 1)], state)
+    losses: dict[int, int] = {}
+    counter, i = [0], 0
+    for number in range(1, 4 * n + 8):
+        events = _with_match_ids(decide(state, PairRound(number=number, now=NOW)), counter)
+        if not events:
+            break
+        state = fold(events, state)
+        for table in state.rounds[number].tables:
+            winner = table.player1 if picks[i % len(picks)] else table.player2
+            i += 1
+            loser = table.player2 if winner == table.player1 else table.player1
+            losses[loser] = losses.get(loser, 0) + 1
+            result = ResultEntry(
+                round=number, table=table.table, player1=table.player1, player2=table.player2,
+                winner=winner, games1=2 if winner == table.player1 else 0,
+                games2=2 if winner == table.player2 else 0, match=table.match, result="played",
+            )  # fmt: skip
+            state = fold(decide(state, RecordResult(result=result)), state)
+        _check(state, {})
+        if state.finished:
+            break
+    assert state.finished, "the bracket never ended"
+    from tournaments.domain.pairing import bracket_of
+
+    bracket = bracket_of(state)
+    assert bracket.over and bracket.champion in range(1, n + 1)
+    # Every player but the champion is put out exactly once; nobody lost three times, and
+    # the champion lost at most once (a reset grand final).
+    assert set(bracket.eliminated) == set(range(1, n + 1)) - {bracket.champion}
+    assert max(losses.values()) <= 2 and losses.get(bracket.champion, 0) <= 1
+    if not reset:
+        assert losses.get(bracket.champion, 0) <= 1
