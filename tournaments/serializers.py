@@ -104,6 +104,16 @@ class TournamentCreateInputSerializer(serializers.Serializer):
         help_text="Double elimination: if the losers' bracket winner wins the grand final, a "
         "second final decides (default true).",
     )
+    top_cut = serializers.ChoiceField(
+        choices=[4, 8, 16],
+        required=False,
+        allow_null=True,
+        help_text="Swiss only: after `rounds` Swiss rounds the top 4, 8 or 16 play a seeded "
+        "knockout (ties at the cut: tiebreaks, club rating, a recorded draw of lots).",
+    )
+    third_place = serializers.BooleanField(
+        required=False, help_text="A top cut's semifinal losers play for third."
+    )
 
 
 class TournamentOutputSerializer(serializers.ModelSerializer):

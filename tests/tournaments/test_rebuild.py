@@ -91,3 +91,31 @@ def test_a_forged_pairing_row_is_named_and_rebuilt(organiser, jobs):
     call_command("rebuild_standings", tournament=t.pk, stdout=StringIO())
     rebuilt = Pairing.objects.get(round=pairing.round, table=pairing.table)
     assert rebuilt.winner_id == pairing.winner_id
+
+
+def test_a_swiss_with_a_top_cut_ends_with_the_knockout_places_first(organiser, jobs):
+    from tournaments.models import Standing
+
+    players = make_bots(9, prefix="Cut")
+    t = make_tournament(organiser, players, rounds=3, top_cut=4, third_place=True)
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    for _ in range(10):
+        t.refresh_from_db()
+        if t.status == "finished":
+            break
+        _play_round(t, organiser, jobs, random.Random(t.current_round))
+    t.refresh_from_db()
+    assert t.status == "finished" and t.rounds_planned == 3 + 2
+    semis = Pairing.objects.filter(round__tournament=t, round__number=4)
+    assert semis.count() == 2  # the top 4
+    final_round = Pairing.objects.filter(round__tournament=t, round__number=5).order_by("table")
+    final, third = list(final_round)
+    ranks = dict(Standing.objects.filter(tournament=t).values_list("player_id", "rank"))
+    loser = final.player2_id if final.winner_id == final.player1_id else final.player1_id
+    third_loser = third.player2_id if third.winner_id == third.player1_id else third.player1_id
+    assert (ranks[final.winner_id], ranks[loser]) == (1, 2)
+    assert (ranks[third.winner_id], ranks[third_loser]) == (3, 4)
+    before = projected_rows(tournament=t)
+    tournament_rebuild_in_tx(tournament=t)
+    assert rows_differences(before, projected_rows(tournament=t)) == []

@@ -36,7 +36,8 @@ class PairRound:
     number: int
     now: dt.datetime
     by_scheduler: bool = False
-    ratings: dict[int, float] = field(default_factory=dict)  # seeds round 1
+    ratings: dict[int, float] = field(default_factory=dict)  # seeds round 1, a top cut's ties
+    lots: tuple[int, ...] = ()  # a draw of lots (the service's), for a top cut's last ties
 
 
 @dataclass(frozen=True)

@@ -53,10 +53,14 @@ from tournaments.domain.pairing import (
     active_players,
     bracket_of,
     double_elimination_wave,
+    in_top_cut,
     ordered_tables,
     pairs_for_round,
     played_pairs,
     round_count,
+    top_cut_pairs,
+    top_cut_qualifiers,
+    without_withdrawn,
 )
 from tournaments.domain.state import (
     CHECKED_IN,
@@ -78,6 +82,7 @@ from tournaments.pairing.hand_pairings import (
     HandPairingError,
     check_hand_pairings,
 )
+from tournaments.pairing.top_cut import TopCutTooLargeError
 
 # What an organiser may change, and what is fixed once the tournament has started (the
 # pairings and matches already made were made under it).
@@ -203,7 +208,13 @@ def _pair(state: TournamentState, command: PairRound) -> list[TournamentEvent]:
         state = evolve(state, started)
     if state.rounds_planned and number > state.rounds_planned:
         return []
-    entries, met = _round_entries(state, number, seeded)
+    cut: tuple[int, ...] = ()
+    if in_top_cut(state, number) and number == (state.swiss_rounds or 0) + 1:
+        try:
+            cut = tuple(top_cut_qualifiers(state, command.ratings, command.lots))
+        except TopCutTooLargeError as exc:
+            raise TournamentConflictError(str(exc), code="too_few") from exc
+    entries, met = _round_entries(state, number, seeded, cut)
     if not entries:
         raise TournamentConflictError("nobody is left to pair", code="too_few")
     deadline = command.now + state.round_duration if state.round_duration is not None else None
@@ -212,15 +223,21 @@ def _pair(state: TournamentState, command: PairRound) -> list[TournamentEvent]:
         pairings=entries,
         deadline=deadline.isoformat() if deadline else None,
         forbidden_met=met,
+        top_cut=cut,
+        lots=tuple(command.lots) if cut else (),
     )
     return events + _with_byes(evolve(state, paired), paired)
 
 
 def _round_entries(
-    state: TournamentState, number: int, seeded: list[int]
+    state: TournamentState, number: int, seeded: list[int], cut: tuple[int, ...] = ()
 ) -> tuple[tuple[PairingEntry, ...], tuple[tuple[int, int], ...]]:
     """The round's tables (a double elimination's with their bracket slots) and the
     forbidden pairs it could not keep apart."""
+    if in_top_cut(state, number):
+        pairs = top_cut_pairs(state, number, cut or state.cut_seeds)
+        active = set(seeded)
+        return _entries(state, without_withdrawn(pairs, active), number), ()
     if state.format != "double_elimination":
         pairs, met = pairs_for_round(state, number, seeded)
         return _entries(state, pairs), met
@@ -238,10 +255,12 @@ def _round_entries(
     return entries, met if number == 1 else ()
 
 
-def _entries(state: TournamentState, pairs: list[Pair]) -> tuple[PairingEntry, ...]:
+def _entries(
+    state: TournamentState, pairs: list[Pair], number: int = 0
+) -> tuple[PairingEntry, ...]:
     return tuple(
         PairingEntry(table=n, player1=pair.first, player2=pair.second)
-        for n, pair in enumerate(ordered_tables(state, pairs), start=1)
+        for n, pair in enumerate(ordered_tables(state, pairs, number), start=1)
     )
 
 
@@ -307,7 +326,7 @@ def _repair(state: TournamentState, command: RepairRound) -> list[TournamentEven
     met: tuple[tuple[int, int], ...] = ()
     confirmed: tuple[dict[str, Any], ...] = ()
     if command.pairs is None:
-        entries, met = _round_entries(state, command.number, seeded)
+        entries, met = _round_entries(state, command.number, seeded, state.cut_seeds)
     elif state.format == "double_elimination":
         raise TournamentConflictError(
             "a double elimination's bracket is drawn from the seeds: it cannot be set by hand",
@@ -471,5 +490,7 @@ def decide_settings_change(
             continue
         if name in SETTINGS_FIXED_AFTER_START and state.started:
             raise SettingFixedError(name)
+        if name == "rounds_planned" and state.top_cut and state.started:
+            raise SettingFixedError(name)  # the knockout follows the Swiss rounds fixed
         changed[name] = {"old": current[name], "new": value}
     return changed

@@ -79,6 +79,8 @@ class TournamentCreated(_Event):
     bye_points: str = "win"
     bye_buchholz: str = "nothing"
     bracket_reset: bool = True  # double elimination: a grand final lost by the winners' side
+    top_cut: int | None = None  # Swiss, then the top K (4, 8, 16) play a knockout
+    third_place: bool = False  # the top cut's semifinal losers play for third
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,6 +129,8 @@ class RoundPaired(_Event):
     # the hand-set pairs an organiser confirmed although they repeat or break one.
     forbidden_met: tuple[tuple[int, int], ...] = ()
     confirmed: tuple[dict[str, Any], ...] = ()
+    top_cut: tuple[int, ...] = ()  # the first knockout round of a top cut: its seeds
+    lots: tuple[int, ...] = ()  # the draw of lots that broke ties at the cut line
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -313,6 +317,8 @@ def event_from_stored(
                 bye_points=d.get("bye_points", "win"),
                 bye_buchholz=d.get("bye_buchholz", "nothing"),
                 bracket_reset=d.get("bracket_reset", True),
+                top_cut=d.get("top_cut"),
+                third_place=bool(d.get("third_place")),
                 **c,
             )
         case "ForbiddenPairAdded" | "ForbiddenPairRemoved":
@@ -337,6 +343,8 @@ def event_from_stored(
                 by_hand=bool(d.get("by_hand")),
                 forbidden_met=tuple(tuple(sorted(p)) for p in d.get("forbidden_met") or ()),
                 confirmed=tuple(d.get("confirmed") or ()),
+                top_cut=tuple(d.get("top_cut") or ()),
+                lots=tuple(d.get("lots") or ()),
                 **c,
             )
         case "ResultRecorded":
@@ -417,6 +425,9 @@ def event_to_stored(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
             }
             if event.format == "double_elimination":
                 data["bracket_reset"] = event.bracket_reset
+            if event.top_cut:
+                data["top_cut"] = event.top_cut
+                data["third_place"] = event.third_place
         case ForbiddenPairAdded() | ForbiddenPairRemoved():
             data = {"players": list(event.players)}
         case PlayerRegistered():
@@ -439,6 +450,9 @@ def event_to_stored(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
                 data["forbidden_met"] = [list(p) for p in event.forbidden_met]
             if event.confirmed:
                 data["confirmed"] = list(event.confirmed)
+            if event.top_cut:
+                data["top_cut"] = list(event.top_cut)
+                data["lots"] = list(event.lots)
         case ResultRecorded():
             data = result_to_data(event.result)
         case ResultRuled():

@@ -18,9 +18,11 @@ from tournaments.domain.state import (
 from tournaments.pairing import Pair
 from tournaments.pairing.double_elimination import DoubleElimination, double_elimination
 from tournaments.pairing.forbidden import knockout_first_round_avoiding, swiss_pair_avoiding
-from tournaments.pairing.knockout import bracket_size, knockout_next_round
+from tournaments.pairing.knockout import bracket_size, knockout_first_round, knockout_next_round
 from tournaments.pairing.round_robin import round_robin_rounds
+from tournaments.pairing.standings import tied_groups
 from tournaments.pairing.swiss import SwissPlayer
+from tournaments.pairing.top_cut import third_place_pair, top_cut_seeds
 
 
 def active_players(state: TournamentState, ratings: dict[int, float] | None = None) -> list[int]:
@@ -33,11 +35,19 @@ def active_players(state: TournamentState, ratings: dict[int, float] | None = No
     return [e.player for e in entries]
 
 
+def cut_rounds(size: int) -> int:
+    """The knockout rounds of a top cut of `size` (4: 2, 8: 3, 16: 4)."""
+    return size.bit_length() - 1
+
+
 def round_count(state: TournamentState, players: int) -> int | None:
     """Rounds the tournament will have, fixed when round 1 is paired (double elimination:
-    not known ahead, the bracket says when it is over)."""
+    not known ahead, the bracket says when it is over; a top cut: its Swiss rounds, then
+    its knockout's)."""
     if state.format == "double_elimination":
         return None
+    if state.format == "swiss" and state.top_cut:
+        return (state.rounds_planned or 1) + cut_rounds(state.top_cut)
     if state.format == "swiss":
         return state.rounds_planned or 1
     if state.format == "round_robin":
@@ -45,7 +55,7 @@ def round_count(state: TournamentState, players: int) -> int | None:
     return max(1, (bracket_size(players) - 1).bit_length())
 
 
-def _without_withdrawn(pairs: Sequence[Pair], active: set[int]) -> list[Pair]:
+def without_withdrawn(pairs: Sequence[Pair], active: set[int]) -> list[Pair]:
     """A withdrawn player is not paired again: their opponent gets a bye instead."""
     kept = []
     for pair in pairs:
@@ -158,6 +168,45 @@ def double_elimination_wave(
     return [m.pair for m in matches], [m.id for m in matches], _met(bracket)
 
 
+def in_top_cut(state: TournamentState, number: int) -> bool:
+    """Is round `number` one of a top cut's knockout rounds?"""
+    return bool(state.top_cut) and state.swiss_rounds is not None and number > state.swiss_rounds
+
+
+def top_cut_qualifiers(
+    state: TournamentState, ratings: dict[int, float], lots: Sequence[int]
+) -> list[int]:
+    """The top cut's seeds from the Swiss standings (tiebreak groups), then the club
+    rating, then the recorded draw of lots; withdrawn players do not qualify."""
+    groups = tied_groups(
+        players=sorted(state.paired),
+        results=results_of(state),
+        tiebreaks=tiebreak_order(state),
+        bye_points=state.bye_points,
+        bye_buchholz=state.bye_buchholz,
+    )
+    assert state.top_cut is not None
+    return top_cut_seeds(
+        swiss_groups=groups, size=state.top_cut, rating=ratings, lots=lots,
+        withdrawn=state.withdrawn,
+    )  # fmt: skip
+
+
+def top_cut_pairs(state: TournamentState, number: int, cut: Sequence[int]) -> list[Pair]:
+    """A top cut's knockout round: seeded from `cut` first, then the previous round's
+    winners in bracket order; the final with the third-place match where there is one."""
+    if number == (state.swiss_rounds or 0) + 1:
+        return knockout_first_round(list(cut))
+    previous = state.rounds[number - 1]
+    pairs = knockout_next_round([t.winner for t in previous.tables])
+    last = number == state.rounds_planned
+    losers = [t.player2 if t.winner == t.player1 else t.player1 for t in previous.tables]
+    losers = [p for p in losers if p is not None]
+    if last and state.third_place and len(previous.tables) == 2 and len(losers) == 2:
+        pairs.append(third_place_pair(losers, state.cut_seeds))
+    return pairs
+
+
 def pairs_for_round(state: TournamentState, number: int, seeded: list[int]) -> Paired:
     """The pairs of round `number` for the active players `seeded` (in seed order), and the
     forbidden pairs it could not keep apart (where no valid pairing does)."""
@@ -171,13 +220,14 @@ def pairs_for_round(state: TournamentState, number: int, seeded: list[int]) -> P
         pairs = _round_robin_pairs(state, number)
     else:
         pairs, met = _knockout_pairs(state, number, seeded)
-    return _without_withdrawn(pairs, set(seeded)), met
+    return without_withdrawn(pairs, set(seeded)), met
 
 
-def ordered_tables(state: TournamentState, pairs: Sequence[Pair]) -> list[Pair]:
-    """Byes last, so tables 1..k are the real matches; a knockout keeps its bracket order,
-    which the next round's pairing reads back from the tables."""
+def ordered_tables(state: TournamentState, pairs: Sequence[Pair], number: int = 0) -> list[Pair]:
+    """Byes last, so tables 1..k are the real matches; a knockout (a top cut's too) keeps
+    its bracket order, which the next round's pairing reads back from the tables."""
     ordered = list(pairs)
-    if state.format not in ("knockout", "double_elimination"):
+    bracket = state.format in ("knockout", "double_elimination") or in_top_cut(state, number)
+    if not bracket:
         ordered.sort(key=lambda pair: pair.second is None)
     return ordered

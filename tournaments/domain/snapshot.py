@@ -9,7 +9,7 @@ from typing import Any
 
 from tournaments.domain.state import Entry, RoundState, Table, TournamentState
 
-STATE_SCHEMA = 3
+STATE_SCHEMA = 4
 
 _TIMES = {"starts_at", "finished_at", "registered_at", "checked_in_at", "withdrawn_at",
           "scheduled_at", "paired_at", "deadline", "completed_at"}  # fmt: skip

@@ -129,6 +129,10 @@ class TournamentState:
     # Double elimination: the forbidden pairs its first round was paired under (the bracket
     # is drawn from them, so later changes cannot redraw it).
     bracket_forbidden: frozenset[tuple[int, int]] = frozenset()
+    top_cut: int | None = None
+    third_place: bool = False
+    swiss_rounds: int | None = None  # a top cut's Swiss rounds (then its knockout's)
+    cut_seeds: tuple[int, ...] = ()  # a top cut's qualifiers, seed 1 first
     entries: dict[int, Entry] = field(default_factory=dict)  # by player, registration order
     rounds: dict[int, RoundState] = field(default_factory=dict)  # by number
 
@@ -252,6 +256,9 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
                 bye_points=event.bye_points,
                 bye_buchholz=event.bye_buchholz,
                 bracket_reset=event.bracket_reset,
+                top_cut=event.top_cut,
+                third_place=event.third_place,
+                swiss_rounds=event.rounds if event.top_cut else None,
             )
         case ForbiddenPairAdded():
             return replace(state, forbidden=state.forbidden | {event.players})
@@ -297,6 +304,8 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
             status = state.status if state.status != REGISTRATION else IN_PROGRESS
             if event.round == 1 and old is None:
                 state = replace(state, bracket_forbidden=state.forbidden)
+            if event.top_cut:
+                state = replace(state, cut_seeds=event.top_cut)
             return replace(
                 _with_round(state, round_),
                 status=status,
@@ -380,10 +389,48 @@ def standings_of(
     paired), by the tournament's tiebreak order (or `tiebreaks`)."""
     order = tiebreak_order(state) if tiebreaks is None else list(tiebreaks)
     players = sorted(set(state.paired) | set(also))
-    return standings(
+    lines = standings(
         players=players,
         results=results_of(state),
         tiebreaks=order,
         bye_points=state.bye_points,
         bye_buchholz=state.bye_buchholz,
     )
+    if state.top_cut and state.finished and state.cut_seeds:
+        return _top_cut_final(state, lines)
+    return lines
+
+
+def _top_cut_final(state: TournamentState, lines: list[Standing]) -> list[Standing]:
+    """A finished top cut's one final standing: the knockout's places first, then the
+    rest in their Swiss order (tournaments.pairing.top_cut)."""
+    from tournaments.pairing.top_cut import top_cut_standing
+
+    swiss_only = replace(
+        state,
+        status=IN_PROGRESS,
+        rounds={n: r for n, r in state.rounds.items() if n <= (state.swiss_rounds or 0)},
+    )
+    swiss = [line.player for line in standings_of(swiss_only)]
+    swiss += [line.player for line in lines if line.player not in set(swiss)]
+    last = max(state.rounds)
+    knockout: list[list[tuple[int, int | None]]] = []
+    third = None
+    for n in range((state.swiss_rounds or 0) + 1, last + 1):
+        games = []
+        for t in state.rounds[n].tables:
+            loser = t.player2 if t.winner == t.player1 else t.player1
+            if n == last and len(state.rounds[n].tables) == 2 and t.table == 2:
+                third = (t.winner, loser) if t.winner is not None and loser else None
+                continue
+            if t.winner is not None:
+                games.append((t.winner, loser))
+        knockout.append(games)
+    try:
+        places = top_cut_standing(
+            order=swiss, seeds=state.cut_seeds, knockout_rounds=knockout, third_place=third
+        )
+    except ValueError:
+        return lines  # withdrawals left the knockout short: the standings as they are
+    by_player = {line.player: line for line in lines}
+    return [replace(by_player[p.player], rank=p.place) for p in places if p.player in by_player]

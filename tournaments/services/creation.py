@@ -54,6 +54,8 @@ def tournament_create(
     bye_points: str = "win",
     bye_buchholz: str = "nothing",
     bracket_reset: bool = True,
+    top_cut: int | None = None,
+    third_place: bool = False,
 ) -> Tournament:
     """Create a tournament; its creator is one of its organisers. Times are aware (UTC)."""
     if not user_is_organiser(user=created_by):
@@ -71,6 +73,8 @@ def tournament_create(
     if not name.strip():
         raise ValidationError("a tournament needs a name", code="name")
     check_time_zone(time_zone)
+    if top_cut is not None and (format != Tournament.Format.SWISS or top_cut not in (4, 8, 16)):
+        raise field_error("top_cut", "a top cut of 4, 8 or 16 follows a Swiss", "invalid")
     if bye_points not in ("win", "nothing"):
         raise field_error("bye_points", "a bye scores a win or nothing", "invalid")
     if bye_buchholz not in ("nothing", "virtual_opponent"):
@@ -108,6 +112,8 @@ def tournament_create(
         bye_points=bye_points,
         bye_buchholz=bye_buchholz,
         bracket_reset=bracket_reset,
+        top_cut=top_cut,
+        third_place=third_place and top_cut is not None,
     )
     return tournament_save(write, [created], by=created_by).row
 

@@ -8,6 +8,7 @@ once, pairs the round once."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -108,8 +109,16 @@ def _round_pair(
 ) -> Round | None:
     write = tournament_load(tournament_id=tournament_id)
     require_organiser(by, write.row)
+    # A draw of lots for a top cut's last ties (the service's randomness, recorded in the
+    # round's event when it was used).
+    lots = list(write.state.entries)
+    secrets.SystemRandom().shuffle(lots)
     command = PairRound(
-        number=number, now=timezone.now(), by_scheduler=by is None, ratings=_ratings(write.state)
+        number=number,
+        now=timezone.now(),
+        by_scheduler=by is None,
+        ratings=_ratings(write.state),
+        lots=tuple(lots),
     )
     events = decided(write, command)
     if not any(isinstance(e, RoundPaired) for e in events):
