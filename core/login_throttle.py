@@ -59,7 +59,8 @@ def lockout_response(
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):
-    """axes' lockout check, first of AUTHENTICATION_BACKENDS. A call without a request (a
+    """axes' lockout check and the hashing budget, first of AUTHENTICATION_BACKENDS, so
+    that a refused attempt never reaches ModelBackend's hash. A call without a request (a
     shell, a management command, the test client's `login`) is no web login: passed on to
     the next backend rather than refused."""
 
