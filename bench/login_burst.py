@@ -1,7 +1,8 @@
 """Bursts of wrong logins, all at once, against gunicorn as deployed (deploy/gunicorn.conf.py,
 the production password hasher): how many of them hashed a password, and how long a
 request that hashes nothing waited meanwhile, without and with the login hashing budget
-(core.login_throttle; LOGIN_HASHES_PER_ADDRESS, LOGIN_HASHES_PER_ACCOUNT).
+and the limit of hashes at once (core.login_throttle; LOGIN_HASHES_PER_ADDRESS,
+LOGIN_HASHES_PER_ACCOUNT, LOGIN_HASHES_AT_ONCE_PER_ADDRESS, _PER_ACCOUNT).
 
 1. Recreates the PostgreSQL database --db (default hg_bench_login), migrates it, creates one
    account.
@@ -44,7 +45,7 @@ SETUP = (
 )
 
 
-def env(db: str, cache: str, budgets: tuple[int, int]) -> dict[str, str]:
+def env(db: str, cache: str, budgets: tuple[int, int, int]) -> dict[str, str]:
     return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.base",  # PBKDF2, as in production
@@ -54,6 +55,8 @@ def env(db: str, cache: str, budgets: tuple[int, int]) -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "LOGIN_HASHES_PER_ADDRESS": str(budgets[0]),
         "LOGIN_HASHES_PER_ACCOUNT": str(budgets[1]),
+        "LOGIN_HASHES_AT_ONCE_PER_ADDRESS": str(budgets[2]),
+        "LOGIN_HASHES_AT_ONCE_PER_ACCOUNT": str(budgets[2]),
         "NUM_PROXIES": "1",
     }
 
@@ -115,11 +118,15 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
     ensure_database(f"postgres://postgres@127.0.0.1:5432/{args.db}", fresh=True)
-    setup_env = env(args.db, args.cache, (0, 0))
+    setup_env = env(args.db, args.cache, (0, 0, 0))
     subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=setup_env, check=True)
     subprocess.run([PYTHON, "manage.py", "shell", "-c", SETUP], cwd=ROOT, env=setup_env, check=True)
     base = f"http://127.0.0.1:{args.port}"
-    settings = (("no hashing budget", (0, 0)), ("budget 20/address, 10/account", (20, 10)))
+    settings = (
+        ("no hashing budget", (0, 0, 0)),
+        ("budget 20/address, 10/account a minute", (20, 10, 0)),
+        ("budget, and at most 2 at once per address and per account", (20, 10, 2)),
+    )
     for label, budgets in settings:
         environ = env(args.db, args.cache, budgets)
         for many in ("accounts", "addresses"):

@@ -10,6 +10,10 @@
   address and per account, counted atomically in the cache before the hash, so that a
   burst of concurrent attempts (which all pass axes' check before any has failed) costs
   at most the budget;
+- at most LOGIN_HASHES_AT_ONCE_PER_ADDRESS (and _PER_ACCOUNT) hashes run at once for one
+  address (account): a burst from one client takes that many workers at most, not all of
+  them, and the others' requests go on being answered (`login_slots_take`, released by
+  `LoginSlotsMiddleware` when the request ends);
 - DRF's login throttles (core.api) also bound the API's attempts.
 
 Staff locked out have a way back in that hashes no password: a one-time sign-in link from
@@ -24,8 +28,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from axes.attempts import get_cool_off_threshold
 from axes.backends import AxesStandaloneBackend
 from axes.exceptions import AxesBackendPermissionDenied
@@ -35,6 +41,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.decorators import sync_and_async_middleware
 from rest_framework.throttling import BaseThrottle
 
 logger = logging.getLogger("core.login_throttle")
@@ -75,7 +82,10 @@ class LoginThrottleBackend(AxesStandaloneBackend):
             return None
         super().authenticate(request, username, password, **kwargs)  # raises if locked out
         hashes = username is not None and password is not None  # else ModelBackend won't
-        if hashes and not hashing_allowed(request, username):
+        if hashes and not (
+            login_slots_take(request, username) and hashing_allowed(request, username)
+        ):
+            login_slots_release(request)
             # As axes' own refusal: answered 429, and not counted as a failure.
             request.axes_locked_out = True
             raise AxesBackendPermissionDenied("the login hashing budget is spent")
@@ -112,6 +122,85 @@ def _address_locked(request: HttpRequest) -> bool:
     return failures >= limit
 
 
+# --- hashes at once -------------------------------------------------------------------------
+
+SLOTS_TTL = 60  # seconds a count of hashes at once outlives the last login that touched it
+_SLOTS = "_login_slots"  # the request's slots, released when it ends
+
+
+def _account(username: str) -> str:
+    return hashlib.sha256(str(username).casefold().encode("utf-8", "replace")).hexdigest()
+
+
+def login_slots_take(request: HttpRequest, username: str) -> bool:
+    """Take a slot of the address's and the account's hashes at once
+    (LOGIN_HASHES_AT_ONCE_PER_ADDRESS, _PER_ACCOUNT; 0: unbounded); False when one of them
+    is full. Held until `login_slots_release` (LoginSlotsMiddleware, at the request's end).
+    A cache that fails lets the attempt through."""
+    slots = (
+        ("address", client_ip(request), getattr(settings, "LOGIN_HASHES_AT_ONCE_PER_ADDRESS", 0)),
+        ("account", _account(username), getattr(settings, "LOGIN_HASHES_AT_ONCE_PER_ACCOUNT", 0)),
+    )
+    held = getattr(request, _SLOTS, None)
+    if held is None:
+        held = []
+        setattr(request, _SLOTS, held)
+    for scope, ident, limit in slots:
+        if not limit:
+            continue
+        key = f"login-hashing:{scope}:{ident}"
+        try:
+            cache.add(key, 0, timeout=SLOTS_TTL)
+            at_once = cache.incr(key)
+            cache.touch(key, SLOTS_TTL)
+        except ValueError:  # expired between the two: take it afresh
+            cache.set(key, 1, timeout=SLOTS_TTL)
+            at_once = 1
+        except Exception:  # noqa: BLE001 - the cache is down: axes still guards the login
+            logger.warning("login hashes at once not checked: the cache failed", exc_info=True)
+            continue
+        held.append(key)
+        if at_once > limit:
+            logger.warning("login refused before hashing: the %s hashes at its limit", scope)
+            return False
+    return True
+
+
+def login_slots_release(request: HttpRequest) -> None:
+    for key in getattr(request, _SLOTS, None) or ():
+        try:
+            if cache.decr(key) < 0:
+                cache.set(key, 0, timeout=SLOTS_TTL)
+        except ValueError:
+            pass  # expired: nothing to give back
+        except Exception:  # noqa: BLE001 - the cache is down: its count expires
+            logger.warning("login slot not released: the cache failed", exc_info=True)
+    setattr(request, _SLOTS, [])
+
+
+@sync_and_async_middleware
+def LoginSlotsMiddleware(get_response: Callable) -> Callable:  # noqa: N802 - a middleware
+    """Releases the login slots a request took (core.login_throttle), however it ended."""
+    if iscoroutinefunction(get_response):
+
+        async def middleware_async(request: HttpRequest) -> HttpResponse:
+            try:
+                return await get_response(request)
+            finally:
+                if getattr(request, _SLOTS, None):
+                    await sync_to_async(login_slots_release)(request)
+
+        return middleware_async
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        try:
+            return get_response(request)
+        finally:
+            login_slots_release(request)
+
+    return middleware
+
+
 # --- the hashing budget --------------------------------------------------------------------
 
 HASHING_WINDOW = 60  # seconds: the budgets are per minute (fixed windows)
@@ -128,7 +217,7 @@ def hashing_allowed(request: HttpRequest, username: str) -> bool:
     increment before the hash, so concurrent attempts cannot all slip under the limit; a
     cache that fails lets the attempt through (axes still counts it)."""
     window = int(_now() // HASHING_WINDOW)
-    account = hashlib.sha256(str(username).casefold().encode("utf-8", "replace")).hexdigest()
+    account = _account(username)
     budgets = (
         ("address", client_ip(request), getattr(settings, "LOGIN_HASHES_PER_ADDRESS", 0)),
         ("account", account, getattr(settings, "LOGIN_HASHES_PER_ACCOUNT", 0)),

@@ -45,6 +45,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A lost database connection outside DRF's views (streams, pages): 503, not 500.
     "config.exception_handler.DatabaseUnavailableMiddleware",
+    "core.login_throttle.LoginSlotsMiddleware",  # gives back a login's hashes at once
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with 429
 ]
 
@@ -228,6 +229,10 @@ LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
 # and per account, wrong or right, refused (429) before hashing once spent; 0: unbounded.
 LOGIN_HASHES_PER_ADDRESS = env.int("LOGIN_HASHES_PER_ADDRESS", default=20)
 LOGIN_HASHES_PER_ACCOUNT = env.int("LOGIN_HASHES_PER_ACCOUNT", default=10)
+# ... and at most this many at once (each holds a worker while it runs), refused (429)
+# past them: a burst from one client cannot take every worker; 0: unbounded.
+LOGIN_HASHES_AT_ONCE_PER_ADDRESS = env.int("LOGIN_HASHES_AT_ONCE_PER_ADDRESS", default=2)
+LOGIN_HASHES_AT_ONCE_PER_ACCOUNT = env.int("LOGIN_HASHES_AT_ONCE_PER_ACCOUNT", default=2)
 # A one-time sign-in link for staff and organisers (`manage.py staff_signin_link`): valid
 # this many minutes, and only until the account next signs in.
 STAFF_SIGNIN_LINK_MINUTES = env.int("STAFF_SIGNIN_LINK_MINUTES", default=15)

@@ -9,6 +9,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # tests of the budgets set their own.
 LOGIN_HASHES_PER_ADDRESS = 0
 LOGIN_HASHES_PER_ACCOUNT = 0
+LOGIN_HASHES_AT_ONCE_PER_ADDRESS = 0
+LOGIN_HASHES_AT_ONCE_PER_ACCOUNT = 0
 DEBUG = False
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
