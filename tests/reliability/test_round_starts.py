@@ -55,3 +55,34 @@ def test_round_starts_in_order_and_up_to_the_rounds_are_accepted(org_client):
     assert response.status_code == 201, response.content
     assert response.json()["round_starts"] == starts(3)
     assert create(org_client, round_starts=starts(2)).status_code == 201
+
+
+ADMIN_ADD = {
+    "name": "Berlin open", "format": "swiss", "rounds_planned": "2", "play_mode": "table",
+    "check_in_required": "on", "is_public": "on", "time_zone": "Europe/Berlin",
+    "starts_at_0": "2030-03-03", "starts_at_1": "19:30", "round_starts_text": "",
+    "games": "3", "knock_limit": "8", "gin_bonus": "25", "undercut_bonus": "10",
+    "game_target": "100", "game_bonus": "0", "box_bonus": "0", "tiebreak_1": "match_wins",
+    "registrations-TOTAL_FORMS": "0", "registrations-INITIAL_FORMS": "0",
+    "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "0",
+    "standings-TOTAL_FORMS": "0", "standings-INITIAL_FORMS": "0",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2030-03-03 21:00\n2030-03-03 19:30", "2030-03-03 19:30\n2030-03-03 20:30\n2030-03-03 21:30"],
+    ids=["out-of-order", "3-for-2"],
+)
+def test_the_admin_refuses_them_too(client, text):
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.create_superuser(username="root", password="pw-root-123")
+    client.force_login(admin)
+    body = {**ADMIN_ADD, "round_starts_text": text}
+    response = client.post("/admin/tournaments/tournament/add/", body)
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
+    assert not Tournament.objects.exists()
+    body["round_starts_text"] = "2030-03-03 19:30\n2030-03-03 21:00"
+    assert client.post("/admin/tournaments/tournament/add/", body).status_code == 302
+    assert Tournament.objects.count() == 1
