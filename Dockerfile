@@ -10,6 +10,7 @@ COPY core ./core
 COPY eventstore ./eventstore
 COPY web ./web
 COPY demo ./demo
+COPY deploy ./deploy
 COPY manage.py ./
 RUN pip install --no-cache-dir .
 # Static files (admin, desk CSS, vendored htmx) compressed and with hashed names, served by
@@ -19,4 +20,4 @@ RUN SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost \
 RUN useradd --create-home gin
 USER gin
 EXPOSE 8000
-CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application"]
+CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "config.wsgi:application"]

@@ -60,6 +60,7 @@ _EXPORTS = {
     "snapshot_load": "snapshots",
     "snapshot_part": "snapshots",
     "snapshot_save": "snapshots",
+    "snapshot_seal_due": "snapshots",
     "snapshots_check": "snapshots",
     "BadSnapshot": "snapshots",
     "stream_heads": "read",
@@ -110,6 +111,7 @@ __all__ = [
     "snapshot_load",
     "snapshot_part",
     "snapshot_save",
+    "snapshot_seal_due",
     "snapshots_check",
     "BadSnapshot",
     "first_metadata",
@@ -177,6 +179,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         snapshot_load,
         snapshot_part,
         snapshot_save,
+        snapshot_seal_due,
         snapshots_check,
     )
     from eventstore.tail import StreamTail, read_tail

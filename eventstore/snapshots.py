@@ -4,8 +4,13 @@ A snapshot carries the chain hash of the event it stands at, a digest of each to
 of its state and a seal over all of them under the key the database does not hold
 (eventstore.seals). Readers check what they read (the keys they read, even a part of the
 state) and ignore a snapshot that fails, reading the events instead, with a warning in the
-log; `snapshots_check` (`manage.py verify_events`) reports every failing one. Snapshots from
-before seals (no seal) are trusted as before; `verify_events --deep` replays them."""
+log; `snapshots_check` (`manage.py verify_events`) reports every failing one.
+
+Seals came in for events and snapshots together, so the events' rule (eventstore.integrity:
+unsealed after sealed = forged) holds for snapshots too: a snapshot without a seal where one
+is due (`snapshot_seal_due`) was written by someone without the key and is never loaded.
+Only a snapshot from before seals (of a stream written before them) is trusted without
+one; `verify_events --deep` replays those."""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import OuterRef, Subquery
+from django.db.models import BooleanField, Case, Exists, OuterRef, Q, Subquery, When
 
 from eventstore._shared import canonical_json, json_roundtrip, json_value
 from eventstore.models import Snapshot, StoredEvent
@@ -78,14 +83,46 @@ class SealedSnapshot:
     seal: str | None
 
 
+UNSEALED_WHERE_DUE = (
+    "unsealed in a stream whose events are sealed: forged by someone without the key"
+)
+
+
+def snapshot_seal_due(*, stream_id: str, version: int) -> bool:
+    """Must a snapshot of the stream at `version` carry a seal? Yes once an event of the
+    stream up to that version is sealed, or the event it stands at was written once seals
+    were in use in the store (after the first sealed event): every snapshot saved since
+    is sealed, so one without is forged. One query; readers ask only of unsealed
+    snapshots. A repository that reads snapshots other than through `snapshot_load`,
+    `snapshot_part` or `read_tail` (which apply it) must ask it too."""
+    return _seal_due(StoredEvent.objects.filter(stream_id=stream_id), version).exists()
+
+
+def _seal_due(events: Any, version: Any) -> Any:
+    """The events of `events` (one stream's) that make a seal due on a snapshot at `version`."""
+    first_sealed = (
+        StoredEvent.objects.filter(seal__isnull=False).order_by("position").values("position")[:1]
+    )
+    return events.filter(version__lte=version).filter(
+        Q(seal__isnull=False) | Q(version=version, position__gt=Subquery(first_sealed))
+    )
+
+
 def snapshot_problem(
-    sealed: SealedSnapshot, state: dict, *, actual_event_hash: str | None = None
+    sealed: SealedSnapshot,
+    state: dict,
+    *,
+    actual_event_hash: str | None = None,
+    seal_due: bool | None = None,
 ) -> str:
     """Why the (possibly partial) `state` read from this snapshot must not be trusted, or
-    "" if it may be: its seal, the digests of the keys read, and (when given) the hash of
-    the event it stands at now."""
+    "" if it may be: its seal (or its lack where one is due: `seal_due`, asked of the store
+    when not given), the digests of the keys read, and (when given) the hash of the event
+    it stands at now."""
     if sealed.seal is None:
-        return ""  # from before seals
+        if seal_due is None:
+            seal_due = snapshot_seal_due(stream_id=sealed.stream_id, version=sealed.version)
+        return UNSEALED_WHERE_DUE if seal_due else ""  # else from before seals
     digests = sealed.digests if isinstance(sealed.digests, dict) else {}
     expected = snapshot_seal(
         sealed.stream_id, sealed.kind, sealed.version, sealed.event_hash or "",
@@ -226,25 +263,37 @@ class BadSnapshot:
 
 
 def snapshots_check(*, stream_id: str | None = None) -> list[BadSnapshot]:
-    """Sealed snapshots that fail their check against their whole state and the event they
-    stand at now (or whose event is gone). Unsealed snapshots (older than seals) are left
-    to a replay (`verify_events --deep`)."""
-    snapshots = Snapshot.objects.filter(seal__isnull=False).order_by("stream_id", "kind", "version")
+    """Snapshots that fail their check against their whole state and the event they stand
+    at now (or whose event is gone), and unsealed ones where a seal is due. Unsealed
+    snapshots from before seals are left to a replay (`verify_events --deep`)."""
+    snapshots = Snapshot.objects.order_by("stream_id", "kind", "version")
     if stream_id is not None:
         snapshots = snapshots.filter(stream_id=stream_id)
     current = StoredEvent.objects.filter(
         stream_id=OuterRef("stream_id"), version=OuterRef("version")
     ).values("hash")[:1]
-    rows = snapshots.annotate(current_hash=Subquery(current)).values_list(
-        "stream_id", "kind", "version", "state", "event_hash", "digests", "seal", "current_hash"
-    )
+    due = Exists(_seal_due(StoredEvent.objects.filter(stream_id=OuterRef("stream_id")),
+                           OuterRef("version")))  # fmt: skip
+    rows = snapshots.annotate(
+        current_hash=Subquery(current),
+        # Asked of unsealed snapshots only (CASE runs it for those alone).
+        seal_due=Case(
+            When(seal__isnull=True, then=due), default=False, output_field=BooleanField()
+        ),
+    ).values_list(
+        "stream_id", "kind", "version", "state", "event_hash", "digests", "seal", "current_hash",
+        "seal_due",
+    )  # fmt: skip
     bad = []
-    for sid, kind, version, state, event_hash, digests, seal, current_hash in rows.iterator(
-        chunk_size=200
-    ):
+    for row in rows.iterator(chunk_size=200):
+        sid, kind, version, state, event_hash, digests, seal, current_hash, seal_due = row
+        if seal is None and not seal_due:
+            continue  # from before seals: a replay's to check (--deep)
         sealed = SealedSnapshot(sid, kind, version, event_hash, digests, seal)
         reason = "the event it stands at is gone" if current_hash is None else ""
-        reason = reason or snapshot_problem(sealed, state, actual_event_hash=current_hash)
+        reason = reason or snapshot_problem(
+            sealed, state, actual_event_hash=current_hash, seal_due=seal_due
+        )
         if not reason and set(state) != set(digests or {}):
             reason = "its state lacks keys it was taken with"
         if reason:

@@ -11,15 +11,16 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core import signing
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.text import slugify
 from rest_framework.authtoken.models import Token
 
 from core.errors import NotFoundError, ValidationError
 from core.transactions import write_service
 from players.models import Club, LoginCode, Player
-from players.selectors import player_may_get_login_code
+from players.selectors import player_may_get_login_code, user_is_organiser
 
 # No 0/O, 1/I/L: read aloud or off a slip, and typed on a phone, without a doubt. 31 signs,
 # 8 of them: about 8.5e11 codes, so guessing one of an evening's few live codes at the
@@ -180,3 +181,55 @@ def user_password_set(*, user: AbstractBaseUser, password: str) -> None:
     LoginCode.objects.filter(
         player__user=user, used_at__isnull=True, revoked_at__isnull=True
     ).update(revoked_at=timezone.now())
+
+
+# --- staff sign-in links -------------------------------------------------------------------
+# A way back in for staff and organisers whose password logins are locked out (or forgotten),
+# from the command line (`manage.py staff_signin_link`): a signed link, apart from the
+# players' codes, that hashes no password. It opens its account once: it is bound to the
+# account's last sign-in and password, which its use changes.
+_SIGNIN_SALT = "players.staff_signin_link"
+
+
+class SigninLinkError(ValidationError):
+    code = "signin_link_invalid"
+
+
+def staff_signin_token_issue(*, username: str) -> str:
+    """The token of a one-time sign-in link for `username`, an active member of staff or
+    organiser (SigninLinkError otherwise: players sign in with the desk's codes)."""
+    user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: username}).first()
+    if user is None or not user.is_active or not user_is_organiser(user=user):
+        raise SigninLinkError(
+            f"{username!r} is not an active member of staff or organiser: no link for them"
+        )
+    return signing.dumps({"u": user.pk, "s": _signin_state(user)}, salt=_SIGNIN_SALT)
+
+
+def _signin_state(user: AbstractBaseUser) -> str:
+    state = f"{user.pk}:{user.password}:{user.last_login.isoformat() if user.last_login else ''}"
+    return salted_hmac(_SIGNIN_SALT, state).hexdigest()
+
+
+@write_service
+def staff_signin_token_use(*, token: str) -> AbstractBaseUser:
+    """The account a sign-in link's token opens, used up (its last sign-in is now). A token
+    that is forged, expired (STAFF_SIGNIN_LINK_MINUTES), used, or whose account changed or
+    may no longer organise raises SigninLinkError, with nothing written."""
+    invalid = SigninLinkError("This sign-in link is not valid: it may be used or expired.")
+    try:
+        data = signing.loads(
+            token, salt=_SIGNIN_SALT, max_age=settings.STAFF_SIGNIN_LINK_MINUTES * 60
+        )
+        user_id, state = data["u"], data["s"]
+    except (signing.BadSignature, TypeError, KeyError) as exc:
+        raise invalid from exc
+    # Locked: of two uses at once, the second sees the first's sign-in and is refused.
+    user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
+    if user is None or not user.is_active or not user_is_organiser(user=user):
+        raise invalid
+    if not isinstance(state, str) or not constant_time_compare(_signin_state(user), state):
+        raise invalid
+    user.last_login = timezone.now()
+    user.save(update_fields=["last_login"])
+    return user

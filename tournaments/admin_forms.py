@@ -167,6 +167,10 @@ class TournamentAdminForm(forms.ModelForm):
             data["round_starts"] = self._round_starts(zone)
         except forms.ValidationError as exc:
             self.add_error("round_starts_text", exc)
+        else:
+            problem = _round_starts_problem(data["round_starts"], data.get("rounds_planned"))
+            if problem:
+                self.add_error("round_starts_text", problem)
         # The services' window (they refuse the rest too): a form error, not a failed save.
         for field, values in (
             ("starts_at", [data.get("starts_at")]),
@@ -188,6 +192,15 @@ class TournamentAdminForm(forms.ModelForm):
         if self.cleaned_data.get("tiebreaks") != list(instance.tiebreaks or []):
             changes["tiebreaks"] = self.cleaned_data["tiebreaks"]
         return {k: v for k, v in changes.items() if k in SETTINGS_EDITABLE}
+
+
+def _round_starts_problem(starts: list[dt.datetime], rounds: int | None) -> str:
+    """As the API's (tournaments.serializers): in order, at most one per round."""
+    if any(later <= earlier for earlier, later in zip(starts, starts[1:], strict=False)):
+        return "the rounds' starts must be in order, each after the one before"
+    if rounds and len(starts) > rounds:
+        return f"{len(starts)} starts for {rounds} rounds: one per round"
+    return ""
 
 
 def _in_window(value: dt.datetime) -> bool:

@@ -19,6 +19,7 @@ from tournaments.models import Pairing, Registration, Round, Standing, Tournamen
 from tournaments.pairing import TIEBREAKS
 from tournaments.selectors import pairing_overdue
 
+MAX_ROUNDS = 100  # of a Swiss tournament, and so of its round_starts (any format)
 MAX_ID = 2**63 - 1  # a database id: bigger numbers are refused before they reach a query
 
 
@@ -68,11 +69,16 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
     ruleset = serializers.DictField(required=False, help_text="RULES.md section 9 keys.")
     rounds = serializers.IntegerField(
-        required=False, min_value=1, max_value=100, help_text="Swiss only."
+        required=False, min_value=1, max_value=MAX_ROUNDS, help_text="Swiss only."
     )
     starts_at = ZonedDateTimeField(required=False, allow_null=True)
     round_interval = serializers.DurationField(required=False, allow_null=True)
-    round_starts = serializers.ListField(child=ZonedDateTimeField(), required=False)
+    round_starts = serializers.ListField(
+        child=ZonedDateTimeField(),
+        required=False,
+        max_length=MAX_ROUNDS,
+        help_text="When each round starts, in order; at most one per round.",
+    )
     round_duration = serializers.DurationField(required=False, allow_null=True)
     turn_time = serializers.DurationField(required=False, allow_null=True)
     dispute_window = serializers.DurationField(
@@ -114,6 +120,23 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     third_place = serializers.BooleanField(
         required=False, help_text="A top cut's semifinal losers play for third."
     )
+
+    def validate_round_starts(self, value: list[dt.datetime]) -> list[dt.datetime]:
+        if any(later <= earlier for earlier, later in zip(value, value[1:], strict=False)):
+            raise serializers.ValidationError(
+                "the rounds' starts must be in order, each after the one before",
+                code="out_of_order",
+            )
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        rounds, starts = attrs.get("rounds"), attrs.get("round_starts") or []
+        if attrs.get("format") == Tournament.Format.SWISS and rounds and len(starts) > rounds:
+            raise serializers.ValidationError(
+                {"round_starts": [f"{len(starts)} starts for {rounds} rounds: one per round"]},
+                code="too_many",
+            )
+        return attrs
 
 
 class TournamentOutputSerializer(serializers.ModelSerializer):

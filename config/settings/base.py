@@ -45,6 +45,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A lost database connection outside DRF's views (streams, pages): 503, not 500.
     "config.exception_handler.DatabaseUnavailableMiddleware",
+    "core.login_throttle.LoginSlotsMiddleware",  # gives back a login's hashes at once
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with 429
 ]
 
@@ -207,25 +208,39 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 
-# Login throttling on every login path (core.login_throttle): django-axes locks an account,
-# or a client address, out for AXES_COOLOFF_TIME after AXES_FAILURE_LIMIT failed logins.
+# Login throttling on every login path (core.login_throttle), before any password is
+# hashed: django-axes locks an account at a client address out for AXES_COOLOFF_TIME after
+# AXES_FAILURE_LIMIT failed logins, and an address after LOGIN_ADDRESS_FAILURE_LIMIT; the
+# password hashes a minute are bounded per address and per account.
 AUTHENTICATION_BACKENDS = [
     "core.login_throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 # The database handler: counts shared by every worker without Redis, visible in the admin.
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_HANDLER = "core.login_throttle.LoginLockoutHandler"  # axes' database handler + per address
 AXES_DISABLE_ACCESS_LOG = True  # no row per successful login
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("LOGIN_COOLOFF_HOURS", default=0.25)
-# Either one locks out: the account, or the client address. Where many players log in from
-# one shared address (a club's phones behind one NAT), `username,username+ip_address` stops
-# one player's typos from locking out the others, and DRF's `login` rate still bounds an
-# address.
+# The account at a client address locks out: failing someone's password from elsewhere
+# does not lock them out (`username,ip_address` locks the account, or the address, alone).
 AXES_LOCKOUT_PARAMETERS = [
     item.split("+") if "+" in item else item
-    for item in env.list("LOGIN_LOCKOUT_BY", default=["username", "ip_address"])
+    for item in env.list("LOGIN_LOCKOUT_BY", default=["username+ip_address"])
 ]
+# ... and any address after this many failed logins (of any accounts; 0: no such limit).
+# High enough for a club's phones behind one address.
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
+# Password hashes a minute (each costs a fraction of a second of CPU) per client address
+# and per account, wrong or right, refused (429) before hashing once spent; 0: unbounded.
+LOGIN_HASHES_PER_ADDRESS = env.int("LOGIN_HASHES_PER_ADDRESS", default=20)
+LOGIN_HASHES_PER_ACCOUNT = env.int("LOGIN_HASHES_PER_ACCOUNT", default=10)
+# ... and at most this many at once (each holds a worker while it runs), refused (429)
+# past them: a burst from one client cannot take every worker; 0: unbounded.
+LOGIN_HASHES_AT_ONCE_PER_ADDRESS = env.int("LOGIN_HASHES_AT_ONCE_PER_ADDRESS", default=2)
+LOGIN_HASHES_AT_ONCE_PER_ACCOUNT = env.int("LOGIN_HASHES_AT_ONCE_PER_ACCOUNT", default=2)
+# A one-time sign-in link for staff and organisers (`manage.py staff_signin_link`): valid
+# this many minutes, and only until the account next signs in.
+STAFF_SIGNIN_LINK_MINUTES = env.int("STAFF_SIGNIN_LINK_MINUTES", default=15)
 AXES_CLIENT_IP_CALLABLE = "core.login_throttle.client_ip"
 AXES_LOCKOUT_CALLABLE = "core.login_throttle.lockout_response"
 # A success does not wipe the failures: else one's own login would reset an address's count.

@@ -3,8 +3,11 @@ it resolves to must be public, at registration and again at each delivery, which
 connects to an address that was checked (`sending`), not to a second lookup's answer.
 
 Refused: loopback, private, link-local, shared (CGNAT), multicast, reserved, unspecified,
-and IPv6 forms of those (IPv4-mapped included), unless an address is in
-`WEBHOOK_ALLOWED_NETWORKS` (CIDRs; the tests allow 127.0.0.1 there). Only http and https.
+and every IPv6 address that embeds a refused IPv4 address (IPv4-mapped, IPv4-compatible,
+6to4, NAT64, Teredo: a relay or translator would carry it there), unless an address is in
+`WEBHOOK_ALLOWED_NETWORKS` (CIDRs; the tests allow 127.0.0.1 there: an embedded address is
+judged without it, as the allow-list names the addresses one connects to). Only http and
+https.
 """
 
 from __future__ import annotations
@@ -44,13 +47,43 @@ def _allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     ]
 
 
+# IPv6 prefixes whose addresses carry an IPv4 address in their last 32 bits.
+_NAT64_WELL_KNOWN = ipaddress.IPv6Network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+# Local-use NAT64 (RFC 8215): where the IPv4 address sits depends on the operator's prefix
+# length, so none of it is reachable.
+_NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
+
+
 def address_allowed(address: str) -> bool:
     ip: IPAddress = ipaddress.ip_address(address.split("%", 1)[0])  # no IPv6 zone id
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
     if any(ip in network for network in _allowed_networks()):
         return True
-    blocked = (
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in _NAT64_LOCAL:
+            return False
+        if any(_blocked(v4) for v4 in _embedded_ipv4(ip)):
+            return False
+    return not _blocked(ip)
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries (6to4, Teredo's server and client, NAT64,
+    IPv4-compatible)."""
+    embedded = []
+    if ip.sixtofour is not None:
+        embedded.append(ip.sixtofour)
+    if ip.teredo is not None:
+        embedded.extend(ip.teredo)
+    if ip in _NAT64_WELL_KNOWN or ip in _IPV4_COMPATIBLE:
+        embedded.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return embedded
+
+
+def _blocked(ip: IPAddress) -> bool:
+    return (
         ip.is_private
         or ip.is_loopback
         or ip.is_link_local
@@ -59,7 +92,6 @@ def address_allowed(address: str) -> bool:
         or ip.is_unspecified
         or not ip.is_global  # shared 100.64/10, benchmarking, documentation ranges
     )
-    return not blocked
 
 
 def url_parse(url: str) -> tuple[str, str, int, str]:

@@ -1,5 +1,6 @@
 """Who may use the desk, and how domain errors become pages: the desk is for staff and a
-tournament's organisers; anyone else signed in gets 403, anyone signed out the login page."""
+tournament's organisers; anyone else signed in gets 403 (404 for a tournament they may not
+see, as the API answers), anyone signed out the login page."""
 
 from __future__ import annotations
 
@@ -56,7 +57,8 @@ def desk_tournament(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path(), LOGIN_URL)
         try:
-            tournament = tournament_get(tournament_id=tournament_id)
+            # Seen by the user, or the same 404 as for none (a private one is not given away).
+            tournament = tournament_get(tournament_id=tournament_id, user=request.user)
         except NotFoundError as exc:
             raise Http404("no such tournament") from exc
         if not user_can_organise(user=request.user, tournament=tournament):

@@ -30,7 +30,8 @@ def table_entry_page(request: HttpRequest, match_id: Any) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), LOGIN_URL)
     try:
-        match = match_get(match_id=match_id)
+        # Seen by the user, or the same 404 as for none (a private one is not given away).
+        match = match_get(match_id=match_id, user=request.user)
     except NotFoundError as exc:
         raise Http404("no such match") from exc
     me = player_for_user(user=request.user)

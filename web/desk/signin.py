@@ -1,7 +1,11 @@
 """Signing in at `/desk/login/`: with a username and password (Django's login view), or, on
 a phone, with the one-time code the desk gave a player without a password (then, if they
 like, a password of their own). A wrong code counts as a failed login against the client's
-address, with the same lockout as every other login path (core.login_throttle)."""
+address, with the same lockout as every other login path (core.login_throttle).
+
+Staff and organisers locked out have their own way back in, apart from the players' codes:
+a one-time link printed by `manage.py staff_signin_link` (`staff_signin`), which hashes no
+password and clears the account's failed logins."""
 
 from __future__ import annotations
 
@@ -18,11 +22,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from core.errors import ValidationError
-from core.login_throttle import client_ip, lockout_response
-from players.services import player_login_code_use, user_password_set
+from core.login_throttle import client_ip, lockout_response, lockouts_clear
+from players.services import (
+    SigninLinkError,
+    player_login_code_use,
+    staff_signin_token_use,
+    user_password_set,
+)
 from web.desk.access import LOGIN_URL
 from web.desk.forms import LoginCodeForm
 
@@ -100,3 +110,21 @@ def password_set(request: HttpRequest) -> HttpResponse:
     context = {"form": form, "next": next_url, "username": request.user.get_username()}
     status = 400 if request.method == "POST" else 200
     return render(request, "desk/password_set.html", context, status=status)
+
+
+@never_cache
+def staff_signin(request: HttpRequest, token: str) -> HttpResponse:
+    """A one-time sign-in link (`manage.py staff_signin_link`). Opening it (GET) only asks:
+    a link preview or a mail scanner must not spend it; the button (POST) signs in."""
+    error = ""
+    if request.method == "POST":
+        try:
+            user = staff_signin_token_use(token=token)
+        except SigninLinkError:
+            error = _("This sign-in link is not valid: it may be used or expired.")
+        else:
+            login(request, user, backend=CODE_BACKEND)
+            lockouts_clear(username=user.get_username())
+            return redirect("desk-home")
+    status = 400 if error else 200
+    return render(request, "desk/staff_signin.html", {"error": error}, status=status)

@@ -11,6 +11,8 @@ urlpatterns = [
     # A username and password, or a player's one-time code from the desk.
     path("login/", signin.DeskLoginView.as_view(), name="desk-login"),
     path("password/", signin.password_set, name="desk-password"),
+    # Staff's way back in, apart from the players' codes: manage.py staff_signin_link.
+    path("login/staff/<str:token>/", signin.staff_signin, name="desk-staff-signin"),
     path("logout/", auth_views.LogoutView.as_view(next_page="/desk/login/"), name="desk-logout"),
     path("", setup.desk_home, name="desk-home"),
     path("matches/<uuid:match_id>/", rounds.match_desk, name="desk-match"),
