@@ -492,6 +492,8 @@ class ForbiddenPairsApi(TournamentApi):
     """Pairs of players who must not meet (one household, a team's members): the
     tournament's organisers read and change them; a round robin refuses them (409)."""
 
+    permission_classes = [permissions.IsAuthenticated]
+
     def _organiser(self, request: Request, tournament_id: int) -> Tournament:
         tournament = _tournament(request, tournament_id)
         if not selectors.user_can_organise(user=request.user, tournament=tournament):
@@ -544,12 +546,9 @@ class ForbiddenPairsApi(TournamentApi):
 class TournamentBracketApi(TournamentApi):
     """A double elimination's winners' and losers' brackets and grand final, as data: each
     match's id (slot), bracket (W, L, GF), round, wave, players and seeds, status, winner
-    and loser, and where its winner and loser go. 404 for other formats."""
+    and loser, and where its winner and loser go. Other formats have no matches here."""
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, **error_responses(404)})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
-        bracket = selectors.tournament_bracket(tournament=tournament)
-        if bracket is None:
-            raise NotFoundError("only a double elimination has a bracket to draw")
-        return Response(bracket)
+        return Response(selectors.tournament_bracket(tournament=tournament))

@@ -428,17 +428,15 @@ def tournament_forbidden_pairs(*, tournament: Tournament) -> list[tuple[int, int
     return sorted(state_of(tournament=tournament).forbidden)
 
 
-def tournament_bracket(*, tournament: Tournament) -> dict[str, Any] | None:
+def tournament_bracket(*, tournament: Tournament) -> dict[str, Any]:
     """A double elimination's bracket as data a client can draw: each match's slot, bracket,
-    round, players, winner, and where its winner and loser go; None for other formats."""
-    if tournament.format != Tournament.Format.DOUBLE_ELIMINATION:
-        return None
+    round, players, winner, and where its winner and loser go (other formats: no matches)."""
     from tournaments.domain.pairing import bracket_of
     from tournaments.repository import state_of
 
     state = state_of(tournament=tournament)
-    if not state.started:
-        return {"started": False, "matches": [], "champion": None, "places": []}
+    if not state.started or tournament.format != Tournament.Format.DOUBLE_ELIMINATION:
+        return {"started": state.started, "matches": [], "champion": None, "places": []}
     bracket = bracket_of(state)
     return {
         "started": True,

@@ -253,6 +253,15 @@ ROWS: dict[str, tuple] = {
         no_get,
         {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
     ),
+    "api/tournaments/<int:tournament_id>/rounds/<int:number>/pairings/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/bracket/": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/forbidden-pairs/": (
+        tournament_organisers,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
     "api/tournaments/<int:tournament_id>/rounds/<int:number>/deadline/": (
         no_get,
         {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
