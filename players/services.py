@@ -180,3 +180,12 @@ def user_password_set(*, user: AbstractBaseUser, password: str) -> None:
     LoginCode.objects.filter(
         player__user=user, used_at__isnull=True, revoked_at__isnull=True
     ).update(revoked_at=timezone.now())
+
+
+@write_service
+def player_language_set(*, user: AbstractBaseUser, language: str) -> bool:
+    """Keep the user's choice of language on their player ("" forgets it); False when the
+    user has no player (the cookie keeps it then)."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValidationError("unknown language", code="language", extra={"fields": ["language"]})
+    return bool(Player.objects.filter(user=user).update(language=language))

@@ -20,6 +20,7 @@ from tournaments.selectors import (
     tournament_rounds,
     tournament_standings,
 )
+from web.language import tournament_page_language, tournament_view_language
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -35,6 +36,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tournament = tournament_get(tournament_id=tournament_id, user=request.user)
     except NotFoundError as exc:
         raise Http404("no such tournament") from exc
+    tournament_view_language(request, tournament)  # the wall screen: the tournament's
     rounds = tournament_rounds(tournament=tournament).prefetch_related(
         "pairings__player1", "pairings__player2", "pairings__winner"
     )
@@ -59,6 +61,9 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         raise Http404("no such match") from exc
     if not match_followable(user=request.user, match=match):
         raise Http404("no such match")
+    tournament = match_tournament(match)
+    if tournament is not None:
+        tournament_page_language(request, tournament)
     hands = list(match_hand_rows(match=match))
     names = {0: match.player1.name, 1: match.player2.name}
     for hand in hands:
@@ -73,6 +78,12 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         "may_download_bundle": match_bundle_allowed(user=request.user, match=match),
     }
     return render(request, _live("pages/match.html", request), context)
+
+
+def match_tournament(match: Any) -> Any:
+    """The match's tournament, or None for a friendly."""
+    pairing = getattr(match, "tournament_pairing", None)
+    return pairing.round.tournament if pairing is not None else None
 
 
 def match_time_zone(match: Any) -> str:

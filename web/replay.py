@@ -16,7 +16,8 @@ from core.errors import NotFoundError
 from games.audit import match_replay_data
 from games.selectors import match_get
 from tournaments.selectors import match_followable
-from web.pages import match_time_zone
+from web.language import tournament_page_language
+from web.pages import match_time_zone, match_tournament
 
 LOGIN_URL = "/api-auth/login/"
 
@@ -31,6 +32,9 @@ def match_replay_page(request: HttpRequest, match_id: str) -> HttpResponse:
             # A player who has not signed in yet: sign in, then come back here.
             return HttpResponseRedirect(f"{LOGIN_URL}?{urlencode({'next': request.path})}")
         raise Http404("no such match")
+    tournament = match_tournament(match)
+    if tournament is not None:
+        tournament_page_language(request, tournament)
     data = match_replay_data(match=match, user=request.user)
     context = {
         "match": match,

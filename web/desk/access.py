@@ -15,6 +15,7 @@ from core.errors import ApplicationError, NotFoundError
 from games.errors import RuleError
 from players.selectors import user_is_organiser
 from tournaments.selectors import tournament_get, user_can_organise
+from web.language import tournament_page_language
 
 LOGIN_URL = "/desk/login/"
 
@@ -61,6 +62,7 @@ def desk_tournament(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
             raise Http404("no such tournament") from exc
         if not user_can_organise(user=request.user, tournament=tournament):
             raise PermissionDenied("only the tournament's organisers use its desk")
+        tournament_page_language(request, tournament)
         return view(request, tournament, *args, **kwargs)
 
     return wrapper

@@ -25,6 +25,7 @@ from tournaments.selectors import (
 )
 from web.desk.access import desk_tournament
 from web.desk.rounds import _pairing, _round, scoresheet
+from web.language import tournament_view_language
 from web.templatetags.desk import in_zone
 
 TIEBREAK_LABELS = {
@@ -54,6 +55,7 @@ def _printed(tournament: Any) -> str:
 
 @desk_tournament
 def print_pairings(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
+    tournament_view_language(request, tournament)
     round_ = _round(tournament, number)
     pairings = list(tournament_pairings(tournament=tournament, round_number=number))
     by_name = []
@@ -81,6 +83,7 @@ def qr_svg(url: str) -> str:
 
 @desk_tournament
 def print_slips(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
+    tournament_view_language(request, tournament)
     round_ = _round(tournament, number)
     slips = []
     for p in tournament_pairings(tournament=tournament, round_number=number):
@@ -95,6 +98,7 @@ def print_slips(request: HttpRequest, tournament: Any, number: int) -> HttpRespo
 
 @desk_tournament
 def print_standings(request: HttpRequest, tournament: Any) -> HttpResponse:
+    tournament_view_language(request, tournament)
     context = {
         "tournament": tournament,
         "standings": tournament_standings(tournament=tournament),
@@ -107,6 +111,7 @@ def print_standings(request: HttpRequest, tournament: Any) -> HttpResponse:
 
 @desk_tournament
 def print_scoresheet(request: HttpRequest, tournament: Any, number: int, table: int) -> Any:
+    tournament_view_language(request, tournament)
     pairing = _pairing(tournament, number, table)
     match = match_get(match_id=pairing.match_id)
     context = {
@@ -122,6 +127,7 @@ def print_scoresheet(request: HttpRequest, tournament: Any, number: int, table: 
 
 @desk_tournament
 def print_blank(request: HttpRequest, tournament: Any) -> HttpResponse:
+    tournament_view_language(request, tournament)
     context = {"tournament": tournament, "lines": range(1, 26), "games": range(1, 4)}
     return render(request, "desk/print_blank.html", context)
 
