@@ -38,7 +38,7 @@ class ProfileTokenAuthentication(authentication.TokenAuthentication):
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         result = super().authenticate(request)
         if result is not None:  # the account's language, unless Accept-Language names one
-            account_language_apply(request._request, result[0])
+            account_language_apply(getattr(request, "_request", request), result[0])
         return result
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
