@@ -89,6 +89,12 @@ def sort_by_name(
     return sorted(items, key=lambda item: key(name(item) or ""))
 
 
+def standings_sorted(standings: Iterable[Any]) -> list[Any]:
+    """Standings by rank; players tied on rank by name in the page language's order."""
+    key = collation_key()
+    return sorted(standings, key=lambda s: (s.rank, key(s.player.name)))
+
+
 # -- Persian digits on the page -----------------------------------------------------------
 
 _TAG = re.compile(r"(<[^>]*>)")

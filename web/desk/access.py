@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from core.errors import ApplicationError, NotFoundError
 from games.errors import RuleError
@@ -31,8 +32,15 @@ def error_message(exc: Exception) -> str:
     rule = getattr(exc, "rule", "")
     if rule and message.startswith(f"{rule}: "):
         number, _, name = rule.partition(" ")
-        message = f"{message[len(rule) + 2 :]} (rule {number}{', ' + name if name else ''})"
-    return message
+        text = gettext(message[len(rule) + 2 :])
+        if name:
+            return gettext("%(message)s (rule %(number)s, %(name)s)") % {
+                "message": text,
+                "number": number,
+                "name": name,
+            }
+        return gettext("%(message)s (rule %(number)s)") % {"message": text, "number": number}
+    return gettext(message) if message else message
 
 
 def desk_user(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
