@@ -11,11 +11,12 @@ from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils import translation
 
 from core.errors import NotFoundError
 from games.audit import match_replay_data
 from games.selectors import match_get
-from tournaments.selectors import match_followable
+from tournaments.selectors import match_followable, tournament_jalali_dates
 from web.language import tournament_page_language
 from web.pages import match_time_zone, match_tournament
 
@@ -42,5 +43,9 @@ def match_replay_page(request: HttpRequest, match_id: str) -> HttpResponse:
         "may_dispute": data["your_seat"] is not None,
         # replay.js shows each event's instant (UTC in the data) in this zone, named.
         "time_zone": match_time_zone(match),
+        # Persian: the Solar Hijri calendar (Intl's "persian") unless the club turned it off.
+        "calendar": "persian"
+        if translation.get_language() == "fa" and tournament_jalali_dates(tournament=tournament)
+        else "gregory",
     }
     return render(request, "replay/replay.html", context)
