@@ -65,7 +65,15 @@ class LocalDigitsMixin:
 
 
 class IntegerField(LocalDigitsMixin, forms.IntegerField):
-    pass
+    """A text field with the numeric keyboard, not `type=number`: browsers refuse Persian
+    digits in a number input (a Persian phone keyboard types ۱۲); the form reads them."""
+
+    widget = forms.TextInput
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        attrs = super().widget_attrs(widget)
+        attrs.setdefault("inputmode", "numeric")
+        return attrs
 
 
 _JALALI = re.compile(r"^\s*(\d{4})[-/](\d{1,2})[-/](\d{1,2})[T ]+(\d{1,2}):(\d{2})\s*$")

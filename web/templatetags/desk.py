@@ -8,6 +8,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django import template
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from web.localize import format_local
@@ -50,7 +53,11 @@ def in_zone(value: dt.datetime | None, where: Any) -> str:
         return "—"
     zone = _zone(where)
     local = value.astimezone(zone)
-    return f"{format_local(local, jalali_dates=_jalali(where))} {local.tzname()} ({zone.key})"
+    when = format_local(local, jalali_dates=_jalali(where))
+    if translation.get_language_bidi():
+        text = f"{escape(when)} {_code(local.tzname() or '')} ({_code(zone.key)})"
+        return mark_safe(text)  # noqa: S308 - every part escaped
+    return f"{when} {local.tzname()} ({zone.key})"
 
 
 @register.filter
@@ -59,7 +66,16 @@ def clock_in_zone(value: dt.datetime | None, where: Any) -> str:
     if value is None:
         return "—"
     local = value.astimezone(_zone(where))
-    return f"{format_local(local, time_only=True)} {local.tzname()}"
+    when = format_local(local, time_only=True)
+    if translation.get_language_bidi():
+        return mark_safe(f"{escape(when)} {_code(local.tzname() or '')}")  # noqa: S308
+    return f"{when} {local.tzname()}"
+
+
+def _code(text: str) -> str:
+    """A zone's name or abbreviation ("+0330", "Asia/Tehran") on a right-to-left page:
+    isolated left to right (else "+0330" reads "0330+"); escaped, for mark_safe."""
+    return f'<bdi dir="ltr">{escape(text)}</bdi>'
 
 
 @register.filter

@@ -68,7 +68,8 @@
     var p = {};
     clock.formatToParts(at).forEach(function (part) { p[part.type] = part.value; });
     var year = String(p.year || p.relatedYear || "").replace(/\D+$/, "");  // "1405 AP" -> "1405"
-    return esc(year + "-" + p.month + "-" + p.day + " " + p.hour + ":" + p.minute + ":" + p.second + " " + p.timeZoneName);
+    // One left-to-right unit (a date's parts keep their order on a right-to-left page).
+    return '<span dir="ltr" class="when">' + esc(year + "-" + p.month + "-" + p.day + " " + p.hour + ":" + p.minute + ":" + p.second + " " + p.timeZoneName) + "</span>";
   }
 
   // --- one event in words (and cards) ----------------------------------------------------
@@ -256,8 +257,11 @@
     document.addEventListener("keydown", function (ev) {
       var tag = (ev.target.tagName || "").toLowerCase();
       if (tag === "textarea" || tag === "input" || tag === "select") { return; }
-      if (ev.key === "ArrowLeft") { show(index - 1); ev.preventDefault(); }
-      else if (ev.key === "ArrowRight") { show(index + 1); ev.preventDefault(); }
+      // Earlier events lie to the start side: the left, or the right on a right-to-left page.
+      var back = document.documentElement.dir === "rtl" ? "ArrowRight" : "ArrowLeft";
+      var ahead = back === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+      if (ev.key === back) { show(index - 1); ev.preventDefault(); }
+      else if (ev.key === ahead) { show(index + 1); ev.preventDefault(); }
       else if (ev.key === "Home") { show(0); ev.preventDefault(); }
       else if (ev.key === "End") { show(events.length - 1); ev.preventDefault(); }
     });
