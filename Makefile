@@ -53,6 +53,7 @@ bench: install
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/verify.py
+	$(BIN)/python bench/pages.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .hypothesis
