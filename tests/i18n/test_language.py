@@ -115,3 +115,12 @@ def test_the_api_uses_the_accounts_choice_without_accept_language(api_client, al
     assert response.json()["error"]["code"] == "not_found"
     with_header = api_client.get("/api/tournaments/999999/", HTTP_ACCEPT_LANGUAGE="fa")
     assert with_header["Content-Language"] == "fa"
+
+
+def test_a_services_message_reaches_the_api_in_the_readers_language(organiser_client):
+    de = organiser_client.get("/api/tournaments/999999/", HTTP_ACCEPT_LANGUAGE="de")
+    en = organiser_client.get("/api/tournaments/999999/")
+    assert de.status_code == en.status_code == 404
+    assert de.json()["error"]["code"] == en.json()["error"]["code"] == "not_found"
+    assert en.json()["error"]["message"] == "no such tournament"
+    assert de.json()["error"]["message"] == "dieses Turnier gibt es nicht"
