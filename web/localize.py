@@ -128,9 +128,20 @@ def persian_digits_html(html: str) -> str:
 _ENTITY = re.compile(r"(&#?\w+;)")
 
 
+# A negative number ("-26") kept left to right (else the minus shows at its right end), and
+# the decimal point of a fraction ("1.5") the Persian decimal separator.
+_NEGATIVE = re.compile(r"(?<![0-9A-Za-z])-(\d+(?:[.,]\d+)?)")
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def _persian_number_text(text: str) -> str:
+    text = _NEGATIVE.sub("\u2066-\\1\u2069", text)
+    return persian_digits(_DECIMAL.sub("\u066b", text))
+
+
 def _entity_safe_digits(text: str) -> str:
     pieces = _ENTITY.split(text)
-    return "".join(p if i % 2 else persian_digits(p) for i, p in enumerate(pieces))
+    return "".join(p if i % 2 else _persian_number_text(p) for i, p in enumerate(pieces))
 
 
 class PersianDigitsMiddleware:

@@ -113,6 +113,12 @@ def test_the_api_stays_iso_gregorian_and_latin(client, td):
     assert not text.startswith("\ufeff") and text.startswith("rank,")
 
 
+def test_a_negative_number_stays_left_to_right_and_a_fraction_takes_the_persian_point():
+    with translation.override("fa"):
+        out = persian_digits_html("<td>-26</td><td>1.5</td><td>1405-09-10</td>")
+    assert out == "<td>\u2066-۲۶\u2069</td><td>۱٫۵</td><td>۱۴۰۵-۰۹-۱۰</td>"
+
+
 def test_digits_change_in_text_only_never_in_tags_codes_or_names():
     html = (
         '<p class="x1" data-v="12">Round 3 · <bdi>Bot 7</bdi> <code>7H</code>'
