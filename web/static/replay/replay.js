@@ -143,6 +143,10 @@
     }
   }
 
+  // The two actors the data names in English words (games.audit), in the page's language.
+  function actorName(text) {
+    return text === "the server" ? gettext("the server") : text === "an organiser" ? gettext("an organiser") : text;
+  }
   function byLine(d) { return t(gettext("By %(name)s: %(reason)s"), { name: name(esc(d.by)), reason: esc(d.reason) }); }
   function aboutText(hand) { return hand ? t(gettext("hand %(n)s"), { n: hand }) : gettext("the whole match"); }
   // The words of codes kept in the events (the codes themselves stay English).
@@ -218,7 +222,7 @@
     var e = events[index], text = describe(index);
     $("event-title").innerHTML = text[0];
     $("event-meta").innerHTML = t(gettext("Event %(n)s"), { n: e.version }) + " · <code>" + esc(e.type) + "</code> · " +
-      t(gettext("by %(name)s"), { name: name(esc(e.actor_name)) }) + " · " + when(e.recorded_at) +
+      t(gettext("by %(name)s"), { name: name(esc(actorName(e.actor_name))) }) + " · " + when(e.recorded_at) +
       (e.type === "HandDealt" && commitChecks[e.data.hand_number] ? " · " + t(gettext("commitment %(state)s"), { state: commitChecks[e.data.hand_number] === "verified" ? gettext("verified") : gettext("FAILED") }) : "") +
       (e.full ? "" : " · " + gettext("shown redacted"));
     $("event-detail").innerHTML = text[1];
