@@ -1,6 +1,9 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
+# gettext: compilemessages; libicu + a compiler: PyICU (names sorted by each language's rules).
+RUN apt-get update && apt-get install -y --no-install-recommends gettext libicu-dev pkg-config g++ \
+    && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md ./
 COPY config ./config
 COPY games ./games
@@ -11,8 +14,10 @@ COPY eventstore ./eventstore
 COPY web ./web
 COPY demo ./demo
 COPY deploy ./deploy
+COPY locale ./locale
 COPY manage.py ./
 RUN pip install --no-cache-dir .
+RUN python manage.py compilemessages -v 0
 # Static files (admin, desk CSS, vendored htmx) compressed and with hashed names, served by
 # WhiteNoise (config/settings/production.py); the key is a build-time placeholder only.
 RUN SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost \

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format bench clean
+.PHONY: install messages run test lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -e '.[dev]'
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed messages
+
+# The catalogues (locale/*/LC_MESSAGES/*.po) compiled to .mo, which git does not keep:
+# needs GNU gettext's msgfmt (Debian: apt-get install gettext; .ci/run installs it).
+messages: $(VENV)/.installed
+	$(BIN)/python manage.py compilemessages --ignore '.venv' --ignore 'staticfiles' -v 0
 
 # SQLite + eager Celery: no services needed. Served by uvicorn (ASGI), so the live streams
 # (/api/.../stream/) work too; on SQLite they poll once a second.
@@ -48,6 +53,7 @@ bench: install
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/verify.py
+	$(BIN)/python bench/pages.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .hypothesis

@@ -15,6 +15,7 @@ from django.core.exceptions import (
 from django.db import InterfaceError, OperationalError, connections
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -87,16 +88,16 @@ def _from_django_request(exc: Exception) -> ApplicationError | None:
     answer with an HTML page."""
     if isinstance(exc, RequestDataTooBig):
         return ApplicationError(
-            "The request body is too large.", code="request_too_large", status=413
+            gettext("The request body is too large."), code="request_too_large", status=413
         )
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
-        return ApplicationError("The request has too many fields.", code="too_many_fields")
+        return ApplicationError(gettext("The request has too many fields."), code="too_many_fields")
     return None
 
 
 # Seconds a client is asked to wait before retrying after the database failed it.
 DATABASE_RETRY_AFTER = 1
-_DATABASE_MESSAGE = "The database is unavailable; retry shortly."
+_DATABASE_MESSAGE = gettext_lazy("The database is unavailable; retry shortly.")
 
 
 def _close_dead_connections() -> None:
@@ -114,7 +115,7 @@ def _database_unavailable() -> Response:
     it."""
     _close_dead_connections()
     return Response(
-        _body("database_unavailable", _DATABASE_MESSAGE),
+        _body("database_unavailable", str(_DATABASE_MESSAGE)),
         status=status.HTTP_503_SERVICE_UNAVAILABLE,
         headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
     )
@@ -131,16 +132,23 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
         _close_dead_connections()
         if request.path.startswith("/api/"):
             response: HttpResponse = JsonResponse(
-                _body("database_unavailable", _DATABASE_MESSAGE), status=503
+                _body("database_unavailable", str(_DATABASE_MESSAGE)), status=503
             )
         else:
+            title = gettext("Try again shortly")
+            text = gettext("The database is unavailable for a moment.")
             response = HttpResponse(
-                "<!doctype html><title>Try again shortly</title>"
-                "<h1>Try again shortly</h1><p>The database is unavailable for a moment.</p>",
+                f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{text}</p>",
                 status=503,
             )
         response["Retry-After"] = str(DATABASE_RETRY_AFTER)
         return response
+
+
+def _translated(message: str) -> str:
+    """A domain error's message in the request's language where the catalogue has it
+    (codes and reasons stay English); as written otherwise."""
+    return gettext(message) if message else message
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -153,10 +161,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         contract_code = _contract_code(exc)
         if contract_code and code != contract_code:
             code, extra["reason"] = contract_code, code
-        return Response(_body(code, exc.message, **extra), status=exc.status)
+        return Response(_body(code, _translated(exc.message), **extra), status=exc.status)
     if isinstance(exc, RuleError):
         return Response(
-            _body(exc.code, str(exc), rule=exc.rule), status=status.HTTP_400_BAD_REQUEST
+            _body(exc.code, _translated(str(exc)), rule=exc.rule),
+            status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
@@ -168,7 +177,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return None
     code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
     if isinstance(exc, exceptions.ValidationError):
-        response.data = _body(code, "The request is not valid.", fields=response.data)
+        response.data = _body(code, gettext("The request is not valid."), fields=response.data)
     else:
         detail = response.data.get("detail", str(exc)) if isinstance(response.data, dict) else exc
         response.data = _body(code, str(detail))

@@ -8,6 +8,7 @@ import hashlib
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 from django.views import defaults
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -130,7 +131,7 @@ class PingApi(APIView):
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """An unknown URL under /api/ gets the API's error body, not an HTML page."""
     if request.path.startswith("/api/"):
-        body = {"error": {"code": "not_found", "message": "No such endpoint."}}
+        body = {"error": {"code": "not_found", "message": gettext("No such endpoint.")}}
         return JsonResponse(body, status=404)
     return defaults.page_not_found(request, exception)
 
@@ -141,15 +142,22 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     under /api/: 413 for a body too large, 400 otherwise."""
     if request.path.startswith("/api/"):
         if isinstance(exception, RequestDataTooBig):
-            body = {"error": {"code": "request_too_large", "message": "The request is too large."}}
+            body = {
+                "error": {
+                    "code": "request_too_large",
+                    "message": gettext("The request is too large."),
+                }
+            }
             return JsonResponse(body, status=413)
         code = "too_many_fields" if isinstance(exception, TooManyFieldsSent) else "bad_request"
-        return JsonResponse({"error": {"code": code, "message": "Bad request."}}, status=400)
+        return JsonResponse(
+            {"error": {"code": code, "message": gettext("Bad request.")}}, status=400
+        )
     return defaults.bad_request(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
-        body = {"error": {"code": "server_error", "message": "Internal server error."}}
+        body = {"error": {"code": "server_error", "message": gettext("Internal server error.")}}
         return JsonResponse(body, status=500)
     return defaults.server_error(request)

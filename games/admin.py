@@ -10,6 +10,7 @@ from django.db.models import Count, F, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
 
 from core.errors import ApplicationError
 from eventstore.models import StoredEvent
@@ -55,7 +56,7 @@ class MatchHandInline(_ReadOnly, admin.TabularInline):
     readonly_fields = fields
     ordering = ("hand_number",)
 
-    @admin.display(description="corrections")
+    @admin.display(description=_("corrections"))
     def correction_history(self, obj: MatchHand) -> str:
         """Each crossed-out entry: who corrected it, when and why (the match page and the
         replay show the entries in full)."""
@@ -148,7 +149,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
         return matches_with_preset_deals(super().get_queryset(request))
 
     @admin.display(
-        description="deals chosen by the organiser", boolean=True, ordering="preset_deals"
+        description=_("deals chosen by the organiser"), boolean=True, ordering="preset_deals"
     )
     def deals_chosen(self, obj: Match) -> bool:
         """A seed or decks given at creation: not a fair random deal (never a tournament's)."""
@@ -158,7 +159,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
         self._viewer = request.user  # the disputes are shown as this viewer may see them
         return super().change_view(request, *args, **kwargs)
 
-    @admin.display(description="disputes")
+    @admin.display(description=_("disputes"))
     def dispute_cases(self, obj: Match) -> str:
         """Each dispute: who opened it on which hand, the statement, its status and answer,
         with the replay at the dispute (organisers answer on the desk or through the API)."""
@@ -188,7 +189,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
             rows,
         )
 
-    @admin.display(description="pages")
+    @admin.display(description=_("pages"))
     def links(self, obj: Match) -> str:
         """The match's page, its replay and, for a tournament match, its desk page."""
         names = [
@@ -204,7 +205,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
                 continue
         return format_html_join(" · ", '<a href="{}">{}</a>', found) or "-"
 
-    @admin.display(description="ruleset")
+    @admin.display(description=_("ruleset"))
     def ruleset_table(self, obj: Match) -> str:
         rows = sorted((obj.ruleset or {}).items())
         if not rows:
@@ -214,16 +215,16 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
         )
         return format_html("<table>{}</table>", body)
 
-    @admin.display(description="games")
+    @admin.display(description=_("games"))
     def games_score(self, obj: Match) -> str:
         return f"{obj.games_won_p1}-{obj.games_won_p2}"
 
-    @admin.display(description="events")
+    @admin.display(description=_("events"))
     def events_link(self, obj: Match) -> str:
         url = reverse("admin:eventstore_storedevent_changelist") + f"?stream={obj.stream_id}"
         return format_html('<a href="{}">{} events</a>', url, obj.version)
 
-    @admin.display(description="scoresheet")
+    @admin.display(description=_("scoresheet"))
     def scoresheet_table(self, obj: Match) -> str:
         games = (obj.scoresheet or {}).get("games", [])
         if not games:

@@ -4,18 +4,39 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def language_field(**kwargs: object) -> models.CharField:
+    """A language of settings.LANGUAGES ("" where the next one in the order decides)."""
+    return models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, **kwargs
+    )
 
 
 class Club(models.Model):
-    name = models.CharField(max_length=120, unique=True)
-    slug = models.SlugField(max_length=120, unique=True)
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    slug = models.SlugField(_("slug"), max_length=120, unique=True)
     organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
+        settings.AUTH_USER_MODEL,
+        related_name="organised_clubs",
+        blank=True,
+        verbose_name=_("organisers"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # The language of its tournaments unless one says otherwise (README, "Languages").
+    language = language_field(help_text=_("Its tournaments' language unless they set one."))
+    # Persian pages show dates in the Solar Hijri calendar unless the club turns it off.
+    jalali_dates = models.BooleanField(
+        _("Solar Hijri dates in Persian"),
+        default=True,
+        help_text=_("Persian pages show dates in the Solar Hijri (Jalali) calendar."),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
 
     def __str__(self) -> str:
         return self.name
@@ -29,16 +50,25 @@ class Player(models.Model):
         blank=True,
         related_name="player",
     )
-    name = models.CharField(max_length=120)
+    name = models.CharField(_("name"), max_length=120)
     club = models.ForeignKey(
-        Club, on_delete=models.PROTECT, null=True, blank=True, related_name="players"
+        Club,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("club"),
     )
-    is_bot = models.BooleanField(default=False)
-    rating = models.IntegerField(default=1500)
-    created_at = models.DateTimeField(auto_now_add=True)
+    is_bot = models.BooleanField(_("bot"), default=False)
+    rating = models.IntegerField(_("rating"), default=1500)
+    # The player's own choice of language for the pages (and the API without Accept-Language).
+    language = language_field()
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
 
     def __str__(self) -> str:
         return self.name
@@ -67,6 +97,8 @@ class LoginCode(models.Model):
 
     class Meta:
         ordering = ["-issued_at", "-id"]
+        verbose_name = _("login code")
+        verbose_name_plural = _("login codes")
         indexes = [models.Index(fields=["player", "expires_at"])]
 
     def __str__(self) -> str:

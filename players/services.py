@@ -233,3 +233,10 @@ def staff_signin_token_use(*, token: str) -> AbstractBaseUser:
     user.last_login = timezone.now()
     user.save(update_fields=["last_login"])
     return user
+@write_service
+def player_language_set(*, user: AbstractBaseUser, language: str) -> bool:
+    """Keep the user's choice of language on their player ("" forgets it); False when the
+    user has no player (the cookie keeps it then)."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValidationError("unknown language", code="language", extra={"fields": ["language"]})
+    return bool(Player.objects.filter(user=user).update(language=language))

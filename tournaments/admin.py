@@ -14,6 +14,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import ServiceAdmin
 from core.errors import ApplicationError
@@ -96,7 +97,7 @@ class TournamentAdmin(ServiceAdmin):
     fieldsets = [
         (None, {"fields": ["desk_link", "name", "club", "organisers", "is_public"]}),
         (
-            "Format and schedule (times in the tournament's time zone)",
+            _("Format and schedule (times in the tournament's time zone)"),
             {
                 "fields": [
                     "format", "rounds_planned", "play_mode", "check_in_required", "time_zone",
@@ -105,9 +106,11 @@ class TournamentAdmin(ServiceAdmin):
                 ]
             },
         ),
-        ("Ruleset", {"fields": list(TournamentAdminForm.RULESET_FIELDS)}),
-        ("Standings", {"fields": [f"tiebreak_{n}" for n in range(1, TIEBREAK_SLOTS + 1)]}),
-        ("State", {"fields": ["status", "current_round", "version", "created_by", "finished_at"]}),
+        (_("Ruleset"), {"fields": list(TournamentAdminForm.RULESET_FIELDS)}),
+        (_("Standings"), {"fields": [f"tiebreak_{n}" for n in range(1, TIEBREAK_SLOTS + 1)]}),
+        (_("State"), {
+            "fields": ["status", "current_round", "version", "created_by", "finished_at"]
+        }),
     ]  # fmt: skip
     actions = [
         "start_tournament",
@@ -167,7 +170,7 @@ class TournamentAdmin(ServiceAdmin):
                 response.render()  # the times are formatted now, in the zone
             return response
 
-    @admin.display(description="desk")
+    @admin.display(description=_("desk"))
     def desk_link(self, obj: Tournament) -> str:
         if obj.pk is None:
             return "-"
@@ -219,12 +222,12 @@ class TournamentAdmin(ServiceAdmin):
         obj.pk = created.pk
         obj.refresh_from_db()
 
-    @admin.action(description="Start the tournament (pair round 1)")
+    @admin.action(description=_("Start the tournament (pair round 1)"))
     def start_tournament(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for t in queryset:
             _call(request, f"{t} start", services.tournament_start, tournament_id=t.pk)
 
-    @admin.action(description="Pair the next round now")
+    @admin.action(description=_("Pair the next round now"))
     def pair_next_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for t in queryset:
             done = _call(
@@ -238,7 +241,7 @@ class TournamentAdmin(ServiceAdmin):
             if done is None:
                 messages.warning(request, f"{t}: round {t.current_round + 1} was not paired")
 
-    @admin.action(description="Re-pair the current round (before any match has started)")
+    @admin.action(description=_("Re-pair the current round (before any match has started)"))
     def repair_current_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for t in queryset:
             _call(
@@ -250,7 +253,7 @@ class TournamentAdmin(ServiceAdmin):
                 reason="re-paired from the admin",
             )
 
-    @admin.action(description="Withdraw a player")
+    @admin.action(description=_("Withdraw a player"))
     def withdraw_player(
         self, request: HttpRequest, queryset: QuerySet[Tournament]
     ) -> HttpResponse | None:
@@ -283,7 +286,7 @@ class TournamentAdmin(ServiceAdmin):
         }
         return render(request, "admin/tournaments/withdraw_player.html", context)
 
-    @admin.action(description="Take the results from finished matches (a stuck round)")
+    @admin.action(description=_("Take the results from finished matches (a stuck round)"))
     def take_results(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for t in queryset:
             taken = _call(
@@ -292,7 +295,7 @@ class TournamentAdmin(ServiceAdmin):
             if taken == []:
                 messages.info(request, f"{t}: no finished match was waiting")
 
-    @admin.action(description="Rebuild standings from events")
+    @admin.action(description=_("Rebuild standings from events"))
     def rebuild_standings(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for t in queryset:
             standings_rebuild(tournament=t)
@@ -330,7 +333,7 @@ class PairingAdmin(admin.ModelAdmin):
     list_filter = ["status", "round__tournament"]
     readonly_fields = [f.name for f in Pairing._meta.fields]
 
-    @admin.display(boolean=True, description="overdue")
+    @admin.display(boolean=True, description=_("overdue"))
     def overdue(self, obj: Pairing) -> bool:
         """Unplayed past the round's deadline: a table match waits for an organiser."""
         return pairing_overdue(pairing=obj)

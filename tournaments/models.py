@@ -12,40 +12,44 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def validate_time_zone(value: str) -> None:
     try:
         ZoneInfo(value)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise DjangoValidationError(f"unknown time zone {value!r}") from exc
+        raise DjangoValidationError(
+            _("unknown time zone %(zone)s") % {"zone": repr(value)}
+        ) from exc
 
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "Round robin"
-        SWISS = "swiss", "Swiss"
-        KNOCKOUT = "knockout", "Single-elimination knockout"
-        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
+        KNOCKOUT = "knockout", _("Single-elimination knockout")
+        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
 
     class PlayMode(models.TextChoices):
-        ONLINE = "online", "Online"
-        TABLE = "table", "At tables (scoresheet)"
+        ONLINE = "online", _("Online")
+        TABLE = "table", _("At tables (scoresheet)")
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", "Registration open"
-        IN_PROGRESS = "in_progress", "In progress"
-        FINISHED = "finished", "Finished"
+        REGISTRATION = "registration", _("Registration open")
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
 
-    name = models.CharField(max_length=200)
+    name = models.CharField(_("name"), max_length=200)
     club = models.ForeignKey(
         "players.Club",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="tournaments",
+        verbose_name=_("club"),
     )
-    format = models.CharField(max_length=20, choices=Format.choices)
+    format = models.CharField(_("format"), max_length=20, choices=Format.choices)
     # RULES.md section 9, copied into every match of the tournament.
     ruleset = models.JSONField(default=dict, blank=True)
     # Swiss: the number of rounds; round robin and knockout derive it from the entries.
@@ -56,27 +60,49 @@ class Tournament(models.Model):
     round_interval = models.DurationField(null=True, blank=True)
     round_starts = models.JSONField(default=list, blank=True)
     round_duration = models.DurationField(
-        null=True, blank=True, help_text="Each round's deadline is its start plus this."
-    )
-    turn_time = models.DurationField(
-        null=True, blank=True, help_text="A player who does not act within this forfeits."
-    )
-    dispute_window = models.DurationField(
+        _("round duration"),
         null=True,
         blank=True,
-        help_text=(
+        help_text=_("Each round's deadline is its start plus this."),
+    )
+    turn_time = models.DurationField(
+        _("turn time"),
+        null=True,
+        blank=True,
+        help_text=_("A player who does not act within this forfeits."),
+    )
+    dispute_window = models.DurationField(
+        _("dispute window"),
+        null=True,
+        blank=True,
+        help_text=_(
             "Disputes must be opened within this time after the match ends (empty: no limit)."
         ),
     )
-    play_mode = models.CharField(max_length=10, choices=PlayMode.choices, default="online")
-    is_public = models.BooleanField(default=True)
-    check_in_required = models.BooleanField(default=True)
+    play_mode = models.CharField(
+        _("play mode"), max_length=10, choices=PlayMode.choices, default="online"
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    check_in_required = models.BooleanField(_("check-in required"), default=True)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_tournaments", blank=True
     )
-    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
-    tiebreaks = models.JSONField(default=list, blank=True)
-    status = models.CharField(max_length=20, choices=Status.choices, default="registration")
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone]
+    )
+    # Prints and the wall screen; a page's fallback after the person's choice and the
+    # browser's ("": its club's, see tournaments.selectors.tournament_language).
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("Empty: the club's language."),
+    )
+    tiebreaks = models.JSONField(_("tiebreaks"), default=list, blank=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default="registration"
+    )
     current_round = models.PositiveIntegerField(default=0)
     # Version of the tournament's event stream this row reflects (optimistic guard).
     version = models.PositiveIntegerField(default=0)
@@ -92,6 +118,8 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
 
     def __str__(self) -> str:
         return self.name
@@ -107,9 +135,9 @@ class Tournament(models.Model):
 
 class Registration(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked_in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="registrations"
@@ -126,6 +154,8 @@ class Registration(models.Model):
 
     class Meta:
         ordering = ["seed", "registered_at", "id"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "player"], name="tournament_registration_unique"
@@ -138,8 +168,8 @@ class Registration(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        PAIRED = "paired", "Paired, in play"
-        COMPLETED = "completed", "Completed"
+        PAIRED = "paired", _("Paired, in play")
+        COMPLETED = "completed", _("Completed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
@@ -158,6 +188,8 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         constraints = [
             # The database half of "a round is paired exactly once": a second pairing job
             # that slipped past the status guard fails here and rolls back.
@@ -170,8 +202,8 @@ class Round(models.Model):
 
 class Pairing(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "In play"
-        FINISHED = "finished", "Finished"
+        PENDING = "pending", _("In play")
+        FINISHED = "finished", _("Finished")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
     table = models.PositiveIntegerField()
@@ -201,6 +233,8 @@ class Pairing(models.Model):
 
     class Meta:
         ordering = ["round", "table"]
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
         constraints = [
             models.UniqueConstraint(fields=["round", "table"], name="tournament_pairing_table")
         ]
@@ -226,6 +260,8 @@ class Standing(models.Model):
 
     class Meta:
         ordering = ["tournament", "rank", "player_id"]
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "player"], name="tournament_standing_unique"

@@ -138,6 +138,19 @@ def tournament_get(*, tournament_id: Any, user: User = None) -> Tournament:
         raise NotFoundError("no such tournament") from exc
 
 
+def tournament_language(*, tournament: Tournament) -> str:
+    """The tournament's language (prints, the wall screen, a page's last fallback but
+    English): its own, else its club's, else "" (English)."""
+    club = tournament.club if tournament.club_id else None
+    return tournament.language or (club.language if club is not None else "") or ""
+
+
+def tournament_jalali_dates(*, tournament: Tournament | None) -> bool:
+    """Persian pages of the tournament show Solar Hijri dates unless its club turned it off."""
+    club = tournament.club if tournament is not None and tournament.club_id else None
+    return club.jalali_dates if club is not None else True
+
+
 def tournament_lock(*, tournament_id: Any) -> Tournament:
     """The tournament row, locked until the end of the caller's transaction."""
     try:

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from core.errors import NotFoundError
 from games.audit import match_bundle_allowed, match_disputes, match_may_audit
@@ -20,6 +22,8 @@ from tournaments.selectors import (
     tournament_rounds,
     tournament_standings,
 )
+from web.language import tournament_page_language, tournament_view_language
+from web.localize import standings_sorted
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -35,10 +39,13 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tournament = tournament_get(tournament_id=tournament_id, user=request.user)
     except NotFoundError as exc:
         raise Http404("no such tournament") from exc
+    tournament_view_language(request, tournament)  # the wall screen: the tournament's
     rounds = tournament_rounds(tournament=tournament).prefetch_related(
         "pairings__player1", "pairings__player2", "pairings__winner"
     )
-    standings = tournament_standings(tournament=tournament).select_related("player")
+    standings = standings_sorted(
+        tournament_standings(tournament=tournament).select_related("player")
+    )
     context = {"tournament": tournament, "rounds": rounds, "standings": standings}
     return render(request, _live("pages/tournament.html", request), context)
 
@@ -59,6 +66,9 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         raise Http404("no such match") from exc
     if not match_followable(user=request.user, match=match):
         raise Http404("no such match")
+    tournament = match_tournament(match)
+    if tournament is not None:
+        tournament_page_language(request, tournament)
     hands = list(match_hand_rows(match=match))
     names = {0: match.player1.name, 1: match.player2.name}
     for hand in hands:
@@ -73,6 +83,12 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         "may_download_bundle": match_bundle_allowed(user=request.user, match=match),
     }
     return render(request, _live("pages/match.html", request), context)
+
+
+def match_tournament(match: Any) -> Any:
+    """The match's tournament, or None for a friendly."""
+    pairing = getattr(match, "tournament_pairing", None)
+    return pairing.round.tournament if pairing is not None else None
 
 
 def match_time_zone(match: Any) -> str:
@@ -99,11 +115,18 @@ def _disputes(match: Any, user: Any, names: dict[int, str]) -> list[dict[str, An
 def _entry_text(entry: dict[str, Any], names: dict[int, str]) -> str:
     """A table hand's entry as a scoresheet line: "Gin by Ann, 0 / 30" or "Drawn"."""
     if entry.get("drawn") or entry.get("kind") == "drawn":
-        return "Drawn"
-    kind = str(entry.get("kind", "knock")).capitalize()
-    who = names.get(entry.get("knocker"), "?")
-    deadwood = f"{entry.get('knocker_deadwood')} / {entry.get('defender_deadwood')}"
-    return f"{kind} by {who}, deadwood {deadwood}, {entry.get('points')} points"
+        return gettext("Drawn")
+    kind = str(entry.get("kind", "knock"))
+    return gettext("%(kind)s by %(who)s, deadwood %(k)s / %(d)s, %(points)s points") % {
+        "kind": str(ENTRY_KINDS.get(kind, kind.capitalize())),
+        "who": names.get(entry.get("knocker"), "?"),
+        "k": entry.get("knocker_deadwood"),
+        "d": entry.get("defender_deadwood"),
+        "points": entry.get("points"),
+    }
+
+
+ENTRY_KINDS = {"gin": _("Gin"), "knock": _("Knock"), "undercut": _("Undercut")}
 
 
 def _correction_line(correction: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:

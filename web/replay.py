@@ -11,12 +11,14 @@ from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils import translation
 
 from core.errors import NotFoundError
 from games.audit import match_replay_data
 from games.selectors import match_get
-from tournaments.selectors import match_followable
-from web.pages import match_time_zone
+from tournaments.selectors import match_followable, tournament_jalali_dates
+from web.language import tournament_page_language
+from web.pages import match_time_zone, match_tournament
 
 LOGIN_URL = "/api-auth/login/"
 
@@ -31,6 +33,9 @@ def match_replay_page(request: HttpRequest, match_id: str) -> HttpResponse:
             # A player who has not signed in yet: sign in, then come back here.
             return HttpResponseRedirect(f"{LOGIN_URL}?{urlencode({'next': request.path})}")
         raise Http404("no such match")
+    tournament = match_tournament(match)
+    if tournament is not None:
+        tournament_page_language(request, tournament)
     data = match_replay_data(match=match, user=request.user)
     context = {
         "match": match,
@@ -38,5 +43,9 @@ def match_replay_page(request: HttpRequest, match_id: str) -> HttpResponse:
         "may_dispute": data["your_seat"] is not None,
         # replay.js shows each event's instant (UTC in the data) in this zone, named.
         "time_zone": match_time_zone(match),
+        # Persian: the Solar Hijri calendar (Intl's "persian") unless the club turned it off.
+        "calendar": "persian"
+        if translation.get_language() == "fa" and tournament_jalali_dates(tournament=tournament)
+        else "gregory",
     }
     return render(request, "replay/replay.html", context)

@@ -1,7 +1,9 @@
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from web.desk.phone import table_entry_page
 from web.health import healthz
+from web.language import language_set
 from web.pages import home, match_page, tournament_page
 from web.replay import match_replay_page
 
@@ -11,6 +13,9 @@ urlpatterns = [
     path("matches/<uuid:match_id>/", match_page, name="match-page"),
     path("matches/<uuid:match_id>/replay/", match_replay_page, name="match-replay-page"),
     path("healthz", healthz, name="healthz"),
+    path("language/", language_set, name="language-set"),
+    # The replay's words (static/replay/*.js: gettext, interpolate), from locale/*/djangojs.po.
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["web"]), name="javascript-catalog"),
     path("desk/", include("web.desk.urls")),
     path("tables/<uuid:match_id>/", table_entry_page, name="table-entry"),
 ]

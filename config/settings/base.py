@@ -41,6 +41,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: the account's language choice (core.language), then LocaleMiddleware's.
+    "core.language.LanguageMiddleware",
+    "web.localize.PersianDigitsMiddleware",  # Persian pages: Persian digits
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A lost database connection outside DRF's views (streams, pages): 503, not 500.
@@ -61,6 +64,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "web.language.context",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -81,7 +86,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-LANGUAGE_CODE = "en-gb"
+LANGUAGE_CODE = "en"  # the last fallback (web.language: choice, Accept-Language, tournament)
+# The clubs' languages (README, "Languages"): their catalogues live in locale/ at the root.
+LANGUAGES = [
+    ("en", "English"),
+    ("ro", "Română"),
+    ("de", "Deutsch"),
+    ("lt", "Lietuvių"),
+    ("fa", "فارسی"),
+]
+LANGUAGES_BIDI = ["fa"]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "hg_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -8,6 +8,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 __all__ = ["Match", "MatchDealPlan", "MatchHand"]
 
@@ -17,12 +18,12 @@ class Match(models.Model):
     Hollywood scoresheet, kept in step with the events in the same transaction."""
 
     class Mode(models.TextChoices):
-        ONLINE = "online", "Online"
-        TABLE = "table", "Table (scoresheet)"
+        ONLINE = "online", _("Online")
+        TABLE = "table", _("Table (scoresheet)")
 
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        FINISHED = "finished", "Finished"
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     stream_id = models.CharField(max_length=80, unique=True, editable=False)
@@ -78,7 +79,8 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-created_at", "id"]
-        verbose_name_plural = "matches"
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         indexes = [
             models.Index(fields=["status", "-created_at"], name="match_status_created"),
         ]
@@ -110,12 +112,12 @@ class MatchHand(models.Model):
     cut short by the end of the match (cancelled, forfeited, resigned)."""
 
     class Kind(models.TextChoices):
-        GIN = "gin", "Gin"
-        KNOCK = "knock", "Knock"
-        UNDERCUT = "undercut", "Undercut"
-        DRAW = "draw", "Drawn"
-        VOID = "void", "Voided in play"
-        UNFINISHED = "unfinished", "Unfinished: the match ended"
+        GIN = "gin", _("Gin")
+        KNOCK = "knock", _("Knock")
+        UNDERCUT = "undercut", _("Undercut")
+        DRAW = "draw", _("Drawn")
+        VOID = "void", _("Voided in play")
+        UNFINISHED = "unfinished", _("Unfinished: the match ended")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
     hand_number = models.PositiveIntegerField()
@@ -142,6 +144,8 @@ class MatchHand(models.Model):
 
     class Meta:
         ordering = ["match", "hand_number"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(fields=["match", "hand_number"], name="matchhand_unique"),
         ]

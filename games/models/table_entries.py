@@ -8,19 +8,20 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 __all__ = ["TableEntry"]
 
 
 class TableEntry(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the opponent"
-        CONFIRMED = "confirmed", "Confirmed by the opponent"
-        DISPUTED = "disputed", "Disputed: the organiser decides"
-        ACCEPTED = "accepted", "Accepted by an organiser"
-        REJECTED = "rejected", "Rejected by an organiser"
-        WITHDRAWN = "withdrawn", "Withdrawn by who entered it"
-        STALE = "stale", "Overtaken: the scoresheet changed first"
+        PENDING = "pending", _("Waiting for the opponent")
+        CONFIRMED = "confirmed", _("Confirmed by the opponent")
+        DISPUTED = "disputed", _("Disputed: the organiser decides")
+        ACCEPTED = "accepted", _("Accepted by an organiser")
+        REJECTED = "rejected", _("Rejected by an organiser")
+        WITHDRAWN = "withdrawn", _("Withdrawn by who entered it")
+        STALE = "stale", _("Overtaken: the scoresheet changed first")
 
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="table_entries")
     # The match's stream version the entry was made against: it is recorded only if the

@@ -188,7 +188,7 @@ def test_a_table_match_shows_corrections_struck_through(
     page.goto(f"{live_server.url}/matches/{match.pk}/replay/")
     page.wait_for_selector("#checks-summary[data-state]")
     first = page.inner_text("#hand-1")
-    struck = page.inner_html("#hand-1 .correction s")
+    struck = page.inner_text("#hand-1 .correction s")  # names sit in <bdi>
     assert "knocker Alice, deadwood 5 / 20, Alice scores 15" in struck
     assert "deadwood 2 / 20" in first and "deadwood miscounted" in first
     assert "corrected by" in first and " at 20" in first  # who and when

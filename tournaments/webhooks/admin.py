@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import ServiceAdmin
 from core.errors import ApplicationError
@@ -87,7 +88,7 @@ class WebhookEndpointAdmin(ServiceAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [*self.readonly_fields, "tournament"] if obj is not None else []
 
-    @admin.display(description="delivery log")
+    @admin.display(description=_("delivery log"))
     def log(self, obj: WebhookEndpoint) -> str:
         if obj.pk is None:
             return "-"
@@ -149,7 +150,7 @@ class WebhookEndpointAdmin(ServiceAdmin):
         for obj in queryset:
             self.delete_model(request, obj)
 
-    @admin.action(description="Redeliver from a position…")
+    @admin.action(description=_("Redeliver from a position…"))
     def redeliver_from_position(
         self, request: HttpRequest, queryset: QuerySet[WebhookEndpoint]
     ) -> HttpResponse | None:
@@ -206,7 +207,7 @@ class DeliveryAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.action(description="Redeliver (a fresh count of attempts)")
+    @admin.action(description=_("Redeliver (a fresh count of attempts)"))
     def redeliver(self, request: HttpRequest, queryset: QuerySet[Delivery]) -> None:
         done = 0
         for delivery in queryset.select_related("endpoint"):

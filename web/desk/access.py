@@ -11,11 +11,13 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from core.errors import ApplicationError, NotFoundError
 from games.errors import RuleError
 from players.selectors import user_is_organiser
 from tournaments.selectors import tournament_get, user_can_organise
+from web.language import tournament_page_language
 
 LOGIN_URL = "/desk/login/"
 
@@ -31,8 +33,15 @@ def error_message(exc: Exception) -> str:
     rule = getattr(exc, "rule", "")
     if rule and message.startswith(f"{rule}: "):
         number, _, name = rule.partition(" ")
-        message = f"{message[len(rule) + 2 :]} (rule {number}{', ' + name if name else ''})"
-    return message
+        text = gettext(message[len(rule) + 2 :])
+        if name:
+            return gettext("%(message)s (rule %(number)s, %(name)s)") % {
+                "message": text,
+                "number": number,
+                "name": name,
+            }
+        return gettext("%(message)s (rule %(number)s)") % {"message": text, "number": number}
+    return gettext(message) if message else message
 
 
 def desk_user(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -63,6 +72,7 @@ def desk_tournament(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
             raise Http404("no such tournament") from exc
         if not user_can_organise(user=request.user, tournament=tournament):
             raise PermissionDenied("only the tournament's organisers use its desk")
+        tournament_page_language(request, tournament)
         return view(request, tournament, *args, **kwargs)
 
     return wrapper

@@ -11,6 +11,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from core.errors import NotFoundError, PermissionDeniedError
 from games.audit import match_disputes
@@ -94,7 +95,7 @@ def dispute_view(request: HttpRequest, tournament: Any, match_id: Any, number: i
                 form.add_error(None, error)
         status = 400
     elif request.method == "POST":
-        status, error = 400, "choose an answer: comment, dismiss or a ruling"
+        status, error = 400, gettext("choose an answer: comment, dismiss or a ruling")
     context = {
         "tournament": tournament,
         "pairing": pairing,

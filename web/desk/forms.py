@@ -4,23 +4,29 @@ their errors are shown on the same form, see web.desk.access.FORM_ERRORS)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import zoneinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import jdatetime
 from django import forms
+from django.utils import translation
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.selectors import ruleset_normalise
 from tournaments.pairing import TIEBREAK_CHOICES
+from web.localize import latin_digits
 
 # The values the services accept (tournaments.models.Tournament's choices; the pages may
 # not import models, and the service validates them again).
 FORMATS = [
-    ("swiss", "Swiss"),
-    ("round_robin", "Round robin"),
-    ("knockout", "Single-elimination knockout"),
+    ("swiss", _("Swiss")),
+    ("round_robin", _("Round robin")),
+    ("knockout", _("Single-elimination knockout")),
 ]
-PLAY_MODES = [("table", "At tables (scoresheet)"), ("online", "Online")]
+PLAY_MODES = [("table", _("At tables (scoresheet)")), ("online", _("Online"))]
 DEFAULT_RULES = ruleset_normalise(ruleset=None)
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
 COMMON_ZONES = ["Europe/Berlin", "Europe/London", "Europe/Paris", "America/New_York", "UTC"]
@@ -35,66 +41,140 @@ def local_to_aware(value: dt.datetime, zone_name: str) -> dt.datetime:
     try:
         back = aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None)
     except OverflowError:  # at the edge of the calendar (year 1 east of UTC)
-        raise forms.ValidationError(f"{naive:%Y-%m-%d %H:%M} is out of range") from None
+        raise forms.ValidationError(
+            _("%(when)s is out of range") % {"when": f"{naive:%Y-%m-%d %H:%M}"}
+        ) from None
     if back != naive:
         raise forms.ValidationError(
-            f"{naive:%Y-%m-%d %H:%M} does not exist in {zone_name} (the clocks change then)"
+            _("%(when)s does not exist in %(zone)s (the clocks change then)")
+            % {"when": f"{naive:%Y-%m-%d %H:%M}", "zone": zone_name}
         )
     return aware
 
 
+# -- numbers and dates as a person types them ------------------------------------------------
+
+
+class LocalDigitsMixin:
+    """A field that takes Persian (۱۲) and Arabic-Indic (١٢) digits as well as Latin ones."""
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str):
+            value = latin_digits(value)
+        return super().to_python(value)  # type: ignore[misc]
+
+
+class IntegerField(LocalDigitsMixin, forms.IntegerField):
+    """A text field with the numeric keyboard, not `type=number`: browsers refuse Persian
+    digits in a number input (a Persian phone keyboard types ۱۲); the form reads them."""
+
+    widget = forms.TextInput
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        attrs = super().widget_attrs(widget)
+        attrs.setdefault("inputmode", "numeric")
+        return attrs
+
+
+_JALALI = re.compile(r"^\s*(\d{4})[-/](\d{1,2})[-/](\d{1,2})[T ]+(\d{1,2}):(\d{2})\s*$")
+
+
+class LocalDateTimeField(LocalDigitsMixin, forms.DateTimeField):
+    """A wall-clock time as typed: ISO (2026-12-01T19:30, the browser's picker) or, as a
+    Persian page shows dates, Solar Hijri (۱۴۰۵-۰۹-۱۰ ۱۹:۳۰: a year 1300-1499 is one).
+    The tournament's zone is applied afterwards (local_to_aware)."""
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str):
+            found = _JALALI.match(latin_digits(value))
+            if found and 1300 <= int(found.group(1)) < 1500:
+                year, month, day, hour, minute = (int(g) for g in found.groups())
+                try:
+                    return jdatetime.datetime(year, month, day, hour, minute).togregorian()
+                except ValueError:
+                    raise forms.ValidationError(
+                        self.error_messages["invalid"], code="invalid"
+                    ) from None
+        return super().to_python(value)
+
+
 class TournamentCreateForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    format = forms.ChoiceField(choices=FORMATS, initial="swiss")
-    rounds = forms.IntegerField(
-        min_value=1, max_value=30, required=False, initial=4, help_text="Swiss only."
+    name = forms.CharField(max_length=200, label=_("Name"))
+    format = forms.ChoiceField(choices=FORMATS, initial="swiss", label=_("Format"))
+    rounds = IntegerField(
+        min_value=1,
+        max_value=30,
+        required=False,
+        initial=4,
+        label=_("Rounds"),
+        help_text=_("Swiss only."),
     )
-    play_mode = forms.ChoiceField(choices=PLAY_MODES, initial="table")
+    play_mode = forms.ChoiceField(choices=PLAY_MODES, initial="table", label=_("Play mode"))
     time_zone = forms.ChoiceField(
         choices=[(z, z) for z in COMMON_ZONES] + [(z, z) for z in TIME_ZONES],
         initial="Europe/Berlin",
+        label=_("Time zone"),
     )
-    starts_at = forms.DateTimeField(
+    starts_at = LocalDateTimeField(
         required=False,
-        label="Start (in the tournament's time zone)",
+        label=_("Start (in the tournament's time zone)"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
-        help_text="Leave empty to start by hand from the desk.",
+        help_text=_("Leave empty to start by hand from the desk."),
     )
-    round_minutes = forms.IntegerField(
-        min_value=5, max_value=600, required=False, initial=50, label="Minutes per round"
+    round_minutes = IntegerField(
+        min_value=5, max_value=600, required=False, initial=50, label=_("Minutes per round")
     )
     check_in_required = forms.BooleanField(
-        required=False, initial=True, label="Players check in before round 1"
+        required=False, initial=True, label=_("Players check in before round 1")
     )
     is_public = forms.BooleanField(
-        required=False, initial=True, label="Public: anyone may follow it"
+        required=False, initial=True, label=_("Public: anyone may follow it")
     )
     tiebreaks = forms.CharField(
         required=False,
-        help_text=f"Optional order, comma-separated, among: {', '.join(TIEBREAK_CHOICES)}.",
+        label=_("Tiebreaks"),
+        help_text=format_lazy(
+            _("Optional order, comma-separated, among: {names}."), names=", ".join(TIEBREAK_CHOICES)
+        ),
     )
     # The ruleset (RULES.md section 9).
     games = forms.TypedChoiceField(
-        choices=[(3, "Hollywood (3 games)"), (1, "Plain (1 game)")],
+        choices=[(3, _("Hollywood (3 games)")), (1, _("Plain (1 game)"))],
         coerce=int,
         initial=DEFAULT_RULES["games"],
+        label=_("Games"),
     )
-    knock_limit = forms.IntegerField(
-        min_value=0, max_value=10, initial=DEFAULT_RULES["knock_limit"]
+    knock_limit = IntegerField(
+        min_value=0, max_value=10, initial=DEFAULT_RULES["knock_limit"], label=_("Knock limit")
     )
-    gin_bonus = forms.IntegerField(min_value=0, max_value=100, initial=DEFAULT_RULES["gin_bonus"])
-    undercut_bonus = forms.IntegerField(
-        min_value=0, max_value=100, initial=DEFAULT_RULES["undercut_bonus"]
+    gin_bonus = IntegerField(
+        min_value=0, max_value=100, initial=DEFAULT_RULES["gin_bonus"], label=_("Gin bonus")
     )
-    game_target = forms.IntegerField(
-        min_value=10, max_value=1000, initial=DEFAULT_RULES["game_target"]
+    undercut_bonus = IntegerField(
+        min_value=0,
+        max_value=100,
+        initial=DEFAULT_RULES["undercut_bonus"],
+        label=_("Undercut bonus"),
     )
-    end_when_decided = forms.BooleanField(required=False, label="End when two games are won")
-    discard_restriction = forms.BooleanField(required=False)
-    game_bonus = forms.IntegerField(min_value=0, max_value=500, initial=0)
-    box_bonus = forms.IntegerField(min_value=0, max_value=100, initial=0)
-    shutout_doubles = forms.BooleanField(required=False)
+    game_target = IntegerField(
+        min_value=10, max_value=1000, initial=DEFAULT_RULES["game_target"], label=_("Game to")
+    )
+    end_when_decided = forms.BooleanField(required=False, label=_("End when two games are won"))
+    discard_restriction = forms.BooleanField(
+        required=False, label=_("No discarding the card just taken from the discard pile")
+    )
+    game_bonus = IntegerField(min_value=0, max_value=500, initial=0, label=_("Game bonus"))
+    box_bonus = IntegerField(min_value=0, max_value=100, initial=0, label=_("Box bonus"))
+    shutout_doubles = forms.BooleanField(required=False, label=_("A shutout scores double"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if translation.get_language() == "fa":
+            # The date as a Persian page shows it (Solar Hijri), typed in a text field.
+            self.fields["starts_at"].widget = forms.TextInput(
+                attrs={"placeholder": "۱۴۰۵-۰۹-۱۰ ۱۹:۳۰", "dir": "ltr", "inputmode": "numeric"}
+            )
 
     RULESET_FIELDS = (
         "games",
@@ -113,15 +193,17 @@ class TournamentCreateForm(forms.Form):
         names = [n.strip() for n in self.cleaned_data["tiebreaks"].split(",") if n.strip()]
         unknown = [n for n in names if n not in TIEBREAK_CHOICES]
         if unknown:
-            raise forms.ValidationError(f"unknown tiebreaks: {', '.join(unknown)}")
+            raise forms.ValidationError(
+                _("unknown tiebreaks: %(names)s") % {"names": ", ".join(unknown)}
+            )
         if len(set(names)) != len(names):
-            raise forms.ValidationError("name each tiebreak once")
+            raise forms.ValidationError(_("name each tiebreak once"))
         return names
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("format") == "swiss" and not data.get("rounds"):
-            self.add_error("rounds", "a Swiss tournament needs a number of rounds")
+            self.add_error("rounds", _("a Swiss tournament needs a number of rounds"))
         starts, zone = data.get("starts_at"), data.get("time_zone")
         if starts is not None and zone:
             try:
@@ -149,44 +231,49 @@ class TournamentCreateForm(forms.Form):
 
 
 class WalkInForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Walk-in (name)")
+    name = forms.CharField(max_length=120, label=_("Walk-in (name)"))
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
-            raise forms.ValidationError("a name, please")
+            raise forms.ValidationError(_("a name, please"))
         return name
 
 
 class PasteNamesForm(forms.Form):
     names = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
-        help_text="One name a line. A name that is exactly one existing player's is that "
-        "player; any other name makes a new player.",
+        label=_("Names"),
+        help_text=_(
+            "One name a line. A name that is exactly one existing player's is that "
+            "player; any other name makes a new player."
+        ),
     )
 
     def clean_names(self) -> list[str]:
         names = [" ".join(line.split()) for line in self.cleaned_data["names"].splitlines()]
         names = [n for n in names if n]
         if not names:
-            raise forms.ValidationError("no names")
+            raise forms.ValidationError(_("no names"))
         if len(names) > 200:
-            raise forms.ValidationError("at most 200 names at once")
+            raise forms.ValidationError(_("at most 200 names at once"))
         folded = [n.casefold() for n in names]
         repeated = sorted({n for n in names if folded.count(n.casefold()) > 1})
         if repeated:
-            raise forms.ValidationError(f"named twice: {', '.join(repeated)}")
+            raise forms.ValidationError(
+                _("named twice: %(names)s") % {"names": ", ".join(repeated)}
+            )
         if any(len(n) > 120 for n in names):
-            raise forms.ValidationError("a name has at most 120 characters")
+            raise forms.ValidationError(_("a name has at most 120 characters"))
         return names
 
 
 class AddPlayerForm(forms.Form):
-    player = forms.TypedChoiceField(coerce=int, label="Registered player")
+    player = forms.TypedChoiceField(coerce=int, label=_("Registered player"))
 
     def __init__(self, *args: Any, players: list[tuple[int, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", "— choose —"), *players]
+        self.fields["player"].choices = [("", _("— choose —")), *players]
 
 
 class LoginCodeForm(forms.Form):
@@ -194,7 +281,7 @@ class LoginCodeForm(forms.Form):
 
     code = forms.CharField(
         max_length=20,
-        label="Code from the desk",
+        label=_("Code from the desk"),
         widget=forms.TextInput(
             attrs={
                 "autocomplete": "one-time-code",
@@ -207,23 +294,27 @@ class LoginCodeForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500)
+    reason = forms.CharField(max_length=500, label=_("Reason"))
 
 
 class HandForm(forms.Form):
     """One hand at a table: drawn, or who knocked, gin or not, and both deadwoods."""
 
-    result = forms.ChoiceField(choices=[])  # "p1", "p2" (the knocker) or "drawn"
-    gin = forms.BooleanField(required=False)
-    knocker_deadwood = forms.IntegerField(min_value=0, max_value=200, required=False)
-    defender_deadwood = forms.IntegerField(min_value=0, max_value=200, required=False)
+    result = forms.ChoiceField(choices=[], label=_("Result"))  # "p1", "p2" (the knocker), "drawn"
+    gin = forms.BooleanField(required=False, label=_("Gin"))
+    knocker_deadwood = IntegerField(
+        min_value=0, max_value=200, required=False, label=_("Knocker's deadwood")
+    )
+    defender_deadwood = IntegerField(
+        min_value=0, max_value=200, required=False, label=_("Defender's deadwood")
+    )
 
     def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["result"].choices = [
-            ("p1", f"{names[0]} knocked"),
-            ("p2", f"{names[1]} knocked"),
-            ("drawn", "Drawn hand"),
+            ("p1", _("%(name)s knocked") % {"name": names[0]}),
+            ("p2", _("%(name)s knocked") % {"name": names[1]}),
+            ("drawn", _("Drawn hand")),
         ]
         self.fields["result"].widget = forms.RadioSelect(choices=self.fields["result"].choices)
         self.fields["knocker_deadwood"].widget.attrs.update(inputmode="numeric")
@@ -236,7 +327,7 @@ class HandForm(forms.Form):
                 data["knocker_deadwood"] = 0
             for name in ("knocker_deadwood", "defender_deadwood"):
                 if data.get(name) is None:
-                    self.add_error(name, "needed unless the hand was drawn")
+                    self.add_error(name, _("needed unless the hand was drawn"))
         return data
 
     def entry(self, players: tuple[Any, Any]) -> dict[str, Any]:
@@ -253,51 +344,58 @@ class HandForm(forms.Form):
 
 
 class CorrectionForm(HandForm):
-    reason = forms.CharField(max_length=500)
+    reason = forms.CharField(max_length=500, label=_("Reason"))
 
 
 # -- answering a dispute (web.desk.disputes) -----------------------------------------------
 
 RULINGS = [
-    ("void_hand", "Void a hand"),
-    ("correct_hand", "Correct a hand (table matches)"),
-    ("adjust_score", "Adjust a score"),
-    ("forfeit", "Forfeit: the match to one player"),
+    ("void_hand", _("Void a hand")),
+    ("correct_hand", _("Correct a hand (table matches)")),
+    ("adjust_score", _("Adjust a score")),
+    ("forfeit", _("Forfeit: the match to one player")),
 ]
 
 
 class CommentForm(forms.Form):
-    comment = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    comment = forms.CharField(
+        max_length=2000, widget=forms.Textarea(attrs={"rows": 2}), label=_("Comment")
+    )
 
 
 class DismissForm(forms.Form):
-    reason = forms.CharField(max_length=1000, label="Why it is dismissed")
+    reason = forms.CharField(max_length=1000, label=_("Why it is dismissed"))
 
 
 class RulingForm(forms.Form):
     """A dispute resolved with a ruling: the ruling's kind and what it needs; the reason is
     both the ruling's and the resolution's. The service checks the rules again."""
 
-    type = forms.ChoiceField(choices=RULINGS, label="Ruling")
-    hand_number = forms.IntegerField(min_value=1, max_value=10_000, required=False, label="Hand")
-    result = forms.ChoiceField(choices=[], required=False, label="Corrected result")
-    gin = forms.BooleanField(required=False)
-    knocker_deadwood = forms.IntegerField(min_value=0, max_value=200, required=False)
-    defender_deadwood = forms.IntegerField(min_value=0, max_value=200, required=False)
+    type = forms.ChoiceField(choices=RULINGS, label=_("Ruling"))
+    hand_number = IntegerField(min_value=1, max_value=10_000, required=False, label=_("Hand"))
+    result = forms.ChoiceField(choices=[], required=False, label=_("Corrected result"))
+    gin = forms.BooleanField(required=False, label=_("Gin"))
+    knocker_deadwood = IntegerField(
+        min_value=0, max_value=200, required=False, label=_("Knocker's deadwood")
+    )
+    defender_deadwood = IntegerField(
+        min_value=0, max_value=200, required=False, label=_("Defender's deadwood")
+    )
     player = forms.ChoiceField(
         choices=[],
         required=False,
-        label="Player",
-        help_text="Adjust: whose score. Forfeit: the winner.",
+        label=_("Player"),
+        help_text=_("Adjust: whose score. Forfeit: the winner."),
     )
     game = forms.TypedChoiceField(
-        choices=[("", "—"), (1, "Game 1"), (2, "Game 2"), (3, "Game 3")],
+        choices=[("", "—"), (1, _("Game 1")), (2, _("Game 2")), (3, _("Game 3"))],
         coerce=int,
         empty_value=None,
         required=False,
+        label=_("Game"),
     )
-    points = forms.IntegerField(min_value=-100_000, max_value=100_000, required=False)
-    reason = forms.CharField(max_length=1000)
+    points = IntegerField(min_value=-100_000, max_value=100_000, required=False, label=_("Points"))
+    reason = forms.CharField(max_length=1000, label=_("Reason"))
 
     NEEDS = {
         "void_hand": ("hand_number",),
@@ -310,9 +408,9 @@ class RulingForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["result"].choices = [
             ("", "—"),
-            ("p1", f"{names[0]} knocked"),
-            ("p2", f"{names[1]} knocked"),
-            ("drawn", "Drawn hand"),
+            ("p1", _("%(name)s knocked") % {"name": names[0]}),
+            ("p2", _("%(name)s knocked") % {"name": names[1]}),
+            ("drawn", _("Drawn hand")),
         ]
         self.fields["player"].choices = [("", "—"), ("p1", names[0]), ("p2", names[1])]
         for name in ("hand_number", "knocker_deadwood", "defender_deadwood", "points"):
@@ -322,13 +420,13 @@ class RulingForm(forms.Form):
         data = super().clean()
         for name in self.NEEDS.get(data.get("type", ""), ()):
             if data.get(name) in (None, ""):
-                self.add_error(name, "needed for this ruling")
+                self.add_error(name, _("needed for this ruling"))
         if data.get("type") == "correct_hand" and data.get("result") in ("p1", "p2"):
             if data.get("gin") and data.get("knocker_deadwood") is None:
                 data["knocker_deadwood"] = 0
             for name in ("knocker_deadwood", "defender_deadwood"):
                 if data.get(name) is None:
-                    self.add_error(name, "needed unless the hand was drawn")
+                    self.add_error(name, _("needed unless the hand was drawn"))
         return data
 
     def ruling(self, players: tuple[Any, Any]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from core.errors import NotFoundError
 from games.selectors import match_get, user_can_organise_match
@@ -67,7 +68,7 @@ def table_entry_page(request: HttpRequest, match_id: Any) -> HttpResponse:
                 if action != "dispute" or dispute.is_valid():
                     return redirect("table-entry", match_id=match.pk)
             else:
-                error = "that entry is no longer waiting (reload the page)"
+                error = gettext("that entry is no longer waiting (reload the page)")
         except FORM_ERRORS as exc:
             error = error_message(exc)
         match = match_get(match_id=match.pk)

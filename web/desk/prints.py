@@ -5,14 +5,18 @@ tiebreak order, a match's scoresheet, a blank scoresheet; standings and results 
 from __future__ import annotations
 
 import csv
+import io
 from typing import Any
 
+import openpyxl
 import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.selectors import match_get
 from tournaments.pairing import TIEBREAKS
@@ -25,17 +29,47 @@ from tournaments.selectors import (
 )
 from web.desk.access import desk_tournament
 from web.desk.rounds import _pairing, _round, scoresheet
+from web.language import tournament_view_language
+from web.localize import sort_by_name, standings_sorted
 from web.templatetags.desk import in_zone
 
 TIEBREAK_LABELS = {
-    "match_wins": "match wins",
-    "games_won": "games won",
-    "points_diff": "points difference",
-    "buchholz": "Buchholz",
-    "sonneborn_berger": "Sonneborn-Berger",
-    "median_buchholz": "median Buchholz",
-    "head_to_head": "head-to-head",
+    "match_wins": _("match wins"),
+    "games_won": _("games won"),
+    "points_diff": _("points difference"),
+    "buchholz": _("Buchholz"),
+    "sonneborn_berger": _("Sonneborn-Berger"),
+    "median_buchholz": _("median Buchholz"),
+    "head_to_head": _("head-to-head"),
 }
+# The desk's spreadsheets' column headings (the API's CSV keeps the English codes).
+COLUMN_LABELS = {
+    "rank": _("Rank"),
+    "player_id": _("Player id"),
+    "player": _("Player"),
+    "played": _("Played"),
+    "match_wins": _("Match wins"),
+    "games_won": _("Games won"),
+    "points_diff": _("Points diff"),
+    "buchholz": _("Buchholz"),
+    "sonneborn_berger": _("Sonneborn-Berger"),
+    "byes": _("Byes"),
+    "withdrawn": _("Withdrawn"),
+    "round": _("Round"),
+    "table": _("Table"),
+    "player1": _("Player 1"),
+    "player2": _("Player 2"),
+    "status": _("Status"),
+    "winner": _("Winner"),
+    "games1": _("Games 1"),
+    "games2": _("Games 2"),
+    "points1": _("Points 1"),
+    "points2": _("Points 2"),
+    "result": _("Result"),
+    "match_id": _("Match id"),
+}
+# Excel's list separator where the decimal sign is a comma (its CSV import splits on it).
+CSV_SEPARATORS = {"ro": ";", "de": ";", "lt": ";"}
 
 
 def tiebreak_order(tournament: Any) -> list[str]:
@@ -45,7 +79,7 @@ def tiebreak_order(tournament: Any) -> list[str]:
         names = list(tournament.tiebreaks)
     else:
         names = list(TIEBREAKS) if tournament.format == "swiss" else list(TIEBREAKS[:3])
-    return [TIEBREAK_LABELS.get(n, n) for n in names]
+    return [str(TIEBREAK_LABELS.get(n, n)) for n in names]
 
 
 def _printed(tournament: Any) -> str:
@@ -54,6 +88,7 @@ def _printed(tournament: Any) -> str:
 
 @desk_tournament
 def print_pairings(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
+    tournament_view_language(request, tournament)
     round_ = _round(tournament, number)
     pairings = list(tournament_pairings(tournament=tournament, round_number=number))
     by_name = []
@@ -61,7 +96,7 @@ def print_pairings(request: HttpRequest, tournament: Any, number: int) -> HttpRe
         by_name.append({"name": p.player1.name, "table": p.table, "opponent": p.player2})
         if p.player2 is not None:
             by_name.append({"name": p.player2.name, "table": p.table, "opponent": p.player1})
-    by_name.sort(key=lambda row: row["name"].casefold())
+    by_name = sort_by_name(by_name, lambda row: row["name"])  # the page language's order
     context = {
         "tournament": tournament,
         "round": round_,
@@ -81,6 +116,7 @@ def qr_svg(url: str) -> str:
 
 @desk_tournament
 def print_slips(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
+    tournament_view_language(request, tournament)
     round_ = _round(tournament, number)
     slips = []
     for p in tournament_pairings(tournament=tournament, round_number=number):
@@ -95,11 +131,13 @@ def print_slips(request: HttpRequest, tournament: Any, number: int) -> HttpRespo
 
 @desk_tournament
 def print_standings(request: HttpRequest, tournament: Any) -> HttpResponse:
+    tournament_view_language(request, tournament)
     context = {
         "tournament": tournament,
-        "standings": tournament_standings(tournament=tournament),
+        "standings": standings_sorted(tournament_standings(tournament=tournament)),
         "completed": tournament_rounds(tournament=tournament).filter(status="completed").count(),
         "tiebreaks": tiebreak_order(tournament),
+        "sep": gettext(", then "),
         "printed": _printed(tournament),
     }
     return render(request, "desk/print_standings.html", context)
@@ -107,6 +145,7 @@ def print_standings(request: HttpRequest, tournament: Any) -> HttpResponse:
 
 @desk_tournament
 def print_scoresheet(request: HttpRequest, tournament: Any, number: int, table: int) -> Any:
+    tournament_view_language(request, tournament)
     pairing = _pairing(tournament, number, table)
     match = match_get(match_id=pairing.match_id)
     context = {
@@ -122,24 +161,68 @@ def print_scoresheet(request: HttpRequest, tournament: Any, number: int, table: 
 
 @desk_tournament
 def print_blank(request: HttpRequest, tournament: Any) -> HttpResponse:
+    tournament_view_language(request, tournament)
     context = {"tournament": tournament, "lines": range(1, 26), "games": range(1, 4)}
     return render(request, "desk/print_blank.html", context)
 
 
+def _headings(header: list[str]) -> list[str]:
+    return [str(COLUMN_LABELS.get(name, name)) for name in header]
+
+
 def _csv(filename: str, header: list[str], rows: list[list[Any]]) -> HttpResponse:
+    """A CSV that Excel opens as it is in the viewer's language: a byte-order mark (UTF-8
+    read as UTF-8), the locale's list separator and decimal sign, headings in words."""
+    language = translation.get_language() or "en"
+    separator = CSV_SEPARATORS.get(language, ",")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    writer.writerow(header)
-    writer.writerows([[_cell(v) for v in row] for row in rows])
+    response.write("\ufeff")
+    writer = csv.writer(response, delimiter=separator)
+    writer.writerow(_headings(header))
+    writer.writerows([[_cell(v, separator) for v in row] for row in rows])
     return response
 
 
-def _cell(value: Any) -> Any:
-    """A name a spreadsheet would run as a formula (=, +, -, @) is written as text."""
+def _cell(value: Any, separator: str = ",") -> Any:
+    """A name a spreadsheet would run as a formula (=, +, -, @) is written as text; a
+    fraction with the decimal comma where the list separator is ";"."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
+    if isinstance(value, float) and separator == ";":
+        return f"{value:g}".replace(".", ",")
     return value
+
+
+@desk_tournament
+def tournament_xlsx(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """Standings and results as one .xlsx (openpyxl): a sheet each, headings in words,
+    numbers as numbers (the spreadsheet formats them in the viewer's locale)."""
+    book = openpyxl.Workbook()
+    sheets = [
+        (gettext("Standings"), tournament_standings_table(tournament=tournament)),
+        (gettext("Results"), tournament_results_table(tournament=tournament)),
+    ]
+    book.remove(book.active)
+    for title, (header, rows) in sheets:
+        sheet = book.create_sheet(title=title[:31])
+        sheet.append(_headings(header))
+        for row in rows:
+            sheet.append([_cell(v) if isinstance(v, str) else _xlsx_value(v) for v in row])
+        if translation.get_language_bidi():
+            sheet.sheet_view.rightToLeft = True
+    out = io.BytesIO()
+    book.save(out)
+    response = HttpResponse(
+        out.getvalue(),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.xlsx"'
+    return response
+
+
+def _xlsx_value(value: Any) -> Any:
+    return value if value is None or isinstance(value, int | float | bool) else str(value)
 
 
 @desk_tournament

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from core.errors import NotFoundError, VersionConflictError
@@ -31,16 +32,7 @@ from tournaments.selectors import (
 from web.desk.access import FORM_ERRORS, LOGIN_URL, desk_tournament, error_message
 from web.desk.cases import match_disputes_open, tournament_disputes_open
 from web.desk.forms import CorrectionForm, HandForm, ReasonForm
-
-STATUS_LABELS = {
-    "bye": "bye",
-    "waiting": "waiting",
-    "in_play": "in play",
-    "overdue": "overdue",
-    "done": "done",
-    "to_confirm": "to confirm",
-    "disputed": "disputed",
-}
+from web.templatetags.desk import STATUS_LABELS
 
 
 def table_status(pairing: Any, now: dt.datetime, entry: Any = None) -> str:
@@ -161,7 +153,7 @@ def round_pair_next(request: HttpRequest, tournament: Any, number: int) -> HttpR
             tournament_id=tournament.pk,
             round_number=number + 1,
             by=request.user,
-            reason="paired from the desk",
+            reason="paired from the desk",  # the log's reason: stored as written
         )
     except FORM_ERRORS as exc:
         context = {**_round_context(tournament, number, request.user), "error": error_message(exc)}
@@ -179,8 +171,10 @@ def round_results_take(request: HttpRequest, tournament: Any, number: int) -> Ht
     except FORM_ERRORS as exc:
         context = {**_round_context(tournament, number, request.user), "error": error_message(exc)}
         return render(request, "desk/round.html", context, status=400)
-    text = f"{len(taken)} result{'s' if len(taken) != 1 else ''} taken from the matches"
-    messages.success(request, text if taken else "No finished match was waiting")
+    text = ngettext(
+        "%(n)d result taken from the matches", "%(n)d results taken from the matches", len(taken)
+    ) % {"n": len(taken)}
+    messages.success(request, text if taken else gettext("No finished match was waiting"))
     return redirect("desk-round", tournament_id=tournament.pk, number=number)
 
 
@@ -259,8 +253,10 @@ def table_view(request: HttpRequest, tournament: Any, number: int, table: int) -
         except VersionConflictError:
             form.add_error(
                 None,
-                "the scoresheet changed since this page was loaded (entered twice, or from "
-                "another screen): check the hands below and enter again if needed",
+                gettext(
+                    "the scoresheet changed since this page was loaded (entered twice, or from "
+                    "another screen): check the hands below and enter again if needed"
+                ),
             )
         except FORM_ERRORS as exc:
             form.add_error(None, error_message(exc))
@@ -277,7 +273,7 @@ def entry_decide(
     pairing = _pairing(tournament, number, table)
     entry = table_entry_open(match=match_get(match_id=pairing.match_id))
     if entry is None or entry.pk != entry_id:
-        error = "that entry is no longer open"
+        error = gettext("that entry is no longer open")
     else:
         try:
             table_entry_decide(

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -38,6 +39,7 @@ from web.desk.access import (
 from web.desk.cases import tournament_disputes_open
 from web.desk.forms import AddPlayerForm, PasteNamesForm, TournamentCreateForm, WalkInForm
 from web.desk.prints import qr_svg
+from web.localize import sort_by_name
 
 
 def desk_home(request: HttpRequest) -> HttpResponse:
@@ -74,8 +76,10 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 
 def _roster(tournament: Any) -> dict[str, Any]:
-    registrations = list(
-        tournament.registrations.select_related("player__user").order_by("player__name")
+    # By name in the page language's order (ICU: Ș after S in Romanian, Ž after Z...).
+    registrations = sort_by_name(
+        tournament.registrations.select_related("player__user").order_by("player__name"),
+        lambda r: r.player.name,
     )
     codes = login_codes_active(player_ids=[r.player_id for r in registrations])
     counts = {"registered": 0, "checked_in": 0, "withdrawn": 0}
@@ -91,7 +95,9 @@ def _roster(tournament: Any) -> dict[str, Any]:
 def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
     roster = _roster(tournament)
     entered = [r.player_id for r in roster["registrations"]]
-    players = [(p.pk, p.name) for p in player_list(exclude_ids=entered)]
+    players = [
+        (p.pk, p.name) for p in sort_by_name(player_list(exclude_ids=entered), lambda p: p.name)
+    ]
     return {
         "tournament": tournament,
         "rounds": list(tournament.rounds.order_by("number")),
@@ -159,7 +165,9 @@ def paste_names(request: HttpRequest, tournament: Any) -> HttpResponse:
                     exc.message = f"{name}: {error_message(exc)}"
                     raise
     except FORM_ERRORS as exc:
-        form.add_error(None, f"{error_message(exc)} (nobody was entered)")
+        form.add_error(
+            None, gettext("%(error)s (nobody was entered)") % {"error": error_message(exc)}
+        )
         return _again(request, tournament, paste=form)
     return redirect("desk-tournament", tournament_id=tournament.pk)
 
@@ -168,7 +176,9 @@ def paste_names(request: HttpRequest, tournament: Any) -> HttpResponse:
 @desk_tournament
 def add_player(request: HttpRequest, tournament: Any) -> HttpResponse:
     entered = tournament.registrations.values_list("player_id", flat=True)
-    players = [(p.pk, p.name) for p in player_list(exclude_ids=entered)]
+    players = [
+        (p.pk, p.name) for p in sort_by_name(player_list(exclude_ids=entered), lambda p: p.name)
+    ]
     form = AddPlayerForm(request.POST, players=players)
     if not form.is_valid():
         return _again(request, tournament, add=form)
@@ -194,7 +204,7 @@ def check_in_player(request: HttpRequest, tournament: Any, player_id: int) -> Ht
     registration = tournament.registrations.filter(player_id=player_id).first()
     error = None
     if registration is None:
-        error, status = "this player is not entered", 404
+        error, status = gettext("this player is not entered"), 404
     else:
         try:
             services.tournament_check_in(

@@ -32,6 +32,7 @@ urlpatterns = [
     path(T + "standings/print/", prints.print_standings, name="desk-print-standings"),
     path(T + "standings.csv", prints.standings_csv, name="desk-standings-csv"),
     path(T + "results.csv", prints.results_csv, name="desk-results-csv"),
+    path(T + "tournament.xlsx", prints.tournament_xlsx, name="desk-standings-xlsx"),
     path(T + "scoresheet/blank/", prints.print_blank, name="desk-print-blank"),
     path(T + "disputes/", disputes.dispute_list, name="desk-disputes"),
     path(

@@ -1,4 +1,5 @@
-"""Template filters of the desk: times in a tournament's zone, always with the zone named."""
+"""Template filters of the desk: times in a tournament's zone, always with the zone named,
+in the page's language (web.localize: Babel; the Solar Hijri calendar in Persian)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,41 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django import template
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from web.localize import format_local
 
 register = template.Library()
+
+# The words of a table's status and of a dispute's outcome (their codes stay English).
+STATUS_LABELS = {
+    "bye": _("bye"),
+    "waiting": _("waiting"),
+    "in_play": _("in play"),
+    "overdue": _("overdue"),
+    "done": _("done"),
+    "to_confirm": _("to confirm"),
+    "disputed": _("disputed"),
+}
+DISPUTE_STATUS_LABELS = {
+    "open": _("open"),
+    "dismissed": _("dismissed"),
+    "ruled": _("ruled"),
+}
 
 
 def _zone(where: Any) -> ZoneInfo:
     name = where if isinstance(where, str) else getattr(where, "time_zone", "UTC")
     return ZoneInfo(name or "UTC")
+
+
+def _jalali(where: Any) -> bool:
+    """Solar Hijri dates unless the tournament's club turned them off."""
+    club = getattr(where, "club", None) if getattr(where, "club_id", None) else None
+    return getattr(club, "jalali_dates", True) if club is not None else True
 
 
 @register.filter
@@ -24,7 +53,11 @@ def in_zone(value: dt.datetime | None, where: Any) -> str:
         return "—"
     zone = _zone(where)
     local = value.astimezone(zone)
-    return f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()} ({zone.key})"
+    when = format_local(local, jalali_dates=_jalali(where))
+    if translation.get_language_bidi():
+        text = f"{escape(when)} {_code(local.tzname() or '')} ({_code(zone.key)})"
+        return mark_safe(text)  # noqa: S308 - every part escaped
+    return f"{when} {local.tzname()} ({zone.key})"
 
 
 @register.filter
@@ -33,7 +66,26 @@ def clock_in_zone(value: dt.datetime | None, where: Any) -> str:
     if value is None:
         return "—"
     local = value.astimezone(_zone(where))
-    return f"{local:%H:%M} {local.tzname()}"
+    when = format_local(local, time_only=True)
+    if translation.get_language_bidi():
+        return mark_safe(f"{escape(when)} {_code(local.tzname() or '')}")  # noqa: S308
+    return f"{when} {local.tzname()}"
+
+
+def _code(text: str) -> str:
+    """A zone's name or abbreviation ("+0330", "Asia/Tehran") on a right-to-left page:
+    isolated left to right (else "+0330" reads "0330+"); escaped, for mark_safe."""
+    return f'<bdi dir="ltr">{escape(text)}</bdi>'
+
+
+@register.filter
+def status_label(value: str) -> str:
+    return str(STATUS_LABELS.get(value, value))
+
+
+@register.filter
+def dispute_status_label(value: str) -> str:
+    return str(DISPUTE_STATUS_LABELS.get(value, value))
 
 
 @register.filter

@@ -57,12 +57,13 @@ def test_match_and_blank_scoresheets(client, tournament):
 def test_csv_exports(client, tournament):
     response = client.get(f"/desk/{tournament.pk}/standings.csv")
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0][:3] == ["rank", "player_id", "player"]
+    # For Excel: a byte-order mark, headings in the page's words (the API's CSV keeps codes).
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][:3] == ["Rank", "Player id", "Player"]
     assert len(rows) == 6
     response = client.get(f"/desk/{tournament.pk}/results.csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0][0] == "round" and len(rows) == 4  # two tables and a bye
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][0] == "Round" and len(rows) == 4  # two tables and a bye
 
 
 def test_a_name_that_looks_like_a_formula_is_written_as_text(client, td):

@@ -25,14 +25,22 @@
     var lastId = null, source = null, pollTimer = null, retryDelay = 5000, pending = null;
     var inFlight = false, again = false;
 
+    // The words come translated from the page (data-t-*, web/templates/web/_live_texts.html);
+    // {n} is the seconds between polls, in the page language's digits.
+    var seconds = (poll / 1000).toLocaleString(document.documentElement.lang || "en");
+    function text(name, fallback) {
+      return (box.dataset[name] || fallback).replace("{n}", seconds);
+    }
+
     function show(state) {
       if (!indicator) return;
       indicator.dataset.state = state;
-      indicator.textContent = state === "live" ? "Live"
-        : state === "polling" ? "Updates every " + poll / 1000 + " s"
-        : state === "connecting" ? "Connecting…" : "Reconnecting…";
-      indicator.title = state === "live" ? "This page updates itself as results come in."
-        : "The live stream is unavailable: this page asks for updates every " + poll / 1000 + " s.";
+      indicator.textContent = state === "live" ? text("tLive", "Live")
+        : state === "polling" ? text("tPolling", "Updates every {n} s")
+        : state === "connecting" ? text("tConnecting", "Connecting…")
+        : text("tReconnecting", "Reconnecting…");
+      indicator.title = state === "live" ? text("tLiveTitle", "This page updates itself as results come in.")
+        : text("tPollingTitle", "The live stream is unavailable: this page asks for updates every {n} s.");
     }
 
     function swap(html) {
