@@ -4,7 +4,7 @@ encodings, for `tools/verify_match.py`).
 
 Who audits: the match's players, its organisers and staff, always (with the hand in play
 redacted as for them); anyone else who may see the match, when an app that groups matches
-says the match is public (`selectors.match_public_register`: a match of a public tournament),
+says the match is public (the match policy, games/policy.py: a match of a public tournament),
 for the hands already over: the replay up to the hand in play, the bundle once the match is
 finished (then no hand is in play, nothing is hidden any more).
 
@@ -73,7 +73,7 @@ def match_may_audit(*, user: User, match: Match) -> bool:
 
 def _public_reader(*, user: User, match: Match) -> bool:
     """Not an auditor, but may see the match's hands once over: the match is public (a
-    registered app says so: `selectors.match_public_register`) and visible to `user`."""
+    match policy says so: games/policy.py) and visible to `user`."""
     return match_is_public(match=match) and match_visible_to(user=user, match=match)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +22,7 @@ from games.engine.ruleset import Ruleset
 from games.engine.state import state_to_dict
 from games.engine.view import ends_hand, hands_over, public_view
 from games.models import Match, MatchDealPlan
+from games.policy import match_policy
 from players.models import Player
 from players.selectors import player_for_user
 
@@ -83,20 +83,10 @@ def match_get(*, match_id: uuid.UUID | str, user: User | bool = False) -> Match:
 
 
 # -- who may see a match ---------------------------------------------------------------------
-# Games know nothing of the apps that group matches (tournaments): such an app registers,
-# from its AppConfig.ready(), a function `hidden(user=...)` giving the ids of the matches
-# that `user` may not see (a queryset of ids, never NULL), e.g. those of private
-# tournaments the user may not see. The match's players and organisers, and staff, always
-# see it.
-
-HiddenMatches = Callable[..., Any]
-_hidden_matches: list[HiddenMatches] = []
-
-
-def match_visibility_register(hidden: HiddenMatches) -> None:
-    """Register `hidden(user=...)`: the ids of the matches `user` may not see."""
-    if hidden not in _hidden_matches:
-        _hidden_matches.append(hidden)
+# Games know nothing of the apps that group matches (tournaments): the match policy
+# (games/policy.py, named by the setting GAMES_MATCH_POLICY) says which matches a user may
+# not see (e.g. those of private tournaments the user may not see) and which are public.
+# The match's players and organisers, and staff, always see it.
 
 
 def _sees_everything(user: User) -> bool:
@@ -104,22 +94,27 @@ def _sees_everything(user: User) -> bool:
 
 
 def match_visible_to(*, user: User, match: Match) -> bool:
-    """Signed in: staff, the match's players and organisers, and anyone no registered app
-    hides it from (e.g. anyone who may see its private tournament). Signed out: only a
-    public match (`match_is_public`); never a friendly, which no app hides."""
+    """Signed in: staff, the match's players and organisers, and anyone the match policy
+    does not hide it from (e.g. anyone who may see its private tournament). Signed out:
+    only a public match (`match_is_public`); never a friendly, which no policy hides."""
     if not _signed_in(user):
         return match_is_public(match=match)
-    if not _hidden_matches or _sees_everything(user):
+    if _sees_everything(user):
+        return True
+    hidden = _hidden_query(user)
+    if hidden is None:
         return True
     if match_seat_for(user=user, match=match) is not None:
         return True
-    if not Match.objects.filter(_hidden_query(user), pk=match.pk).exists():
+    if not Match.objects.filter(hidden, pk=match.pk).exists():
         return True
     return user_can_organise_match(user=user, match=match)
 
 
-def _hidden_query(user: User) -> Q:
-    return Q(*[Q(pk__in=hidden(user=user)) for hidden in _hidden_matches], _connector=Q.OR)
+def _hidden_query(user: User) -> Q | None:
+    """The matches the policy hides from `user`; None when it hides none."""
+    hidden = match_policy().matches_hidden_from(user=user)
+    return None if hidden is None else Q(pk__in=hidden)
 
 
 def _visible_only(qs: QuerySet[Match], user: User) -> QuerySet[Match]:
@@ -127,9 +122,11 @@ def _visible_only(qs: QuerySet[Match], user: User) -> QuerySet[Match]:
         # Lists are for signed-in callers; a signed-out one reads a public match by its id
         # (from its tournament's pairings), never a friendly.
         return qs.none()
-    if not _hidden_matches or _sees_everything(user):
+    if _sees_everything(user):
         return qs
     hidden = _hidden_query(user)
+    if hidden is None:
+        return qs
     if user is not None and user.is_authenticated:
         own = Q(player1__user=user) | Q(player2__user=user) | Q(organisers=user)
         hidden &= ~Q(pk__in=Match.objects.filter(own).values("pk"))
@@ -137,28 +134,18 @@ def _visible_only(qs: QuerySet[Match], user: User) -> QuerySet[Match]:
 
 
 # -- public matches ------------------------------------------------------------------------
-# An app that groups matches registers, from its AppConfig.ready(), `public(match_id=...) ->
-# bool`: whether the match is public (a match of a public tournament). A public match may be
-# read by anyone, signed out too: while a hand is in play as a spectator sees it (no card of
-# either hand, of the stock or of the deck), and each hand once over in full, as its players
-# see it. No app registered, or none says so (a friendly): not public.
-
-PublicMatch = Callable[..., bool]
-_public_checks: list[PublicMatch] = []
-
-
-def match_public_register(public: PublicMatch) -> None:
-    """Register `public(match_id=...)`: the match is for everyone to read."""
-    if public not in _public_checks:
-        _public_checks.append(public)
+# The match policy says whether a match is public (a match of a public tournament). A
+# public match may be read by anyone, signed out too: while a hand is in play as a
+# spectator sees it (no card of either hand, of the stock or of the deck), and each hand
+# once over in full, as its players see it. A friendly is not public.
 
 
 def match_is_public(*, match: Match) -> bool:
-    """Does a registered app say the match is public (e.g. a match of a public tournament)?
+    """Does the match policy say the match is public (e.g. a match of a public tournament)?
     Remembered on the instance: a match does not change tournament within a request."""
     cached = getattr(match, "_is_public", None)
     if cached is None:
-        cached = any(public(match_id=match.pk) for public in _public_checks)
+        cached = bool(match_policy().match_is_public(match_id=match.pk))
         match._is_public = cached  # type: ignore[attr-defined]
     return cached
 

@@ -24,9 +24,10 @@ from games.engine.match import decide, needs_deal, start_match
 from games.engine.ruleset import Ruleset
 from games.engine.state import MatchState
 from games.models import Match, MatchDealPlan
+from games.policy import match_policy
 from games.repository import MatchSaved, MatchWrite
 from games.selectors import user_can_organise_match
-from games.signals import match_finished, match_reopened, match_result_changing
+from games.signals import match_finished, match_reopened
 from players.models import Player
 
 # What every write service on a match returns: the match, its state and version after the
@@ -372,15 +373,14 @@ def _deal_if_needed(write: MatchWrite) -> None:
 
 
 def _check_result_change(match: Match, before: MatchState, after: MatchState) -> None:
-    """A ruling that changes a finished match's winner (or reopens it) asks the other apps
-    first (`match_result_changing`): a receiver refuses by raising a domain error, e.g. a
+    """A ruling that changes a finished match's winner (or reopens it) asks the match
+    policy first (games/policy.py), which refuses by raising a domain error, e.g. a
     knockout whose next match, played by the winner of this one, is in play."""
     if before.status != "finished" or after.finish_reason == "cancelled":
         return
     if after.status == "finished" and after.winner == before.winner:
         return
-    match_result_changing.send(
-        sender=Match,
+    match_policy().check_result_change(
         match_id=match.id,
         winner_before=match.player_id_for_seat(before.winner),
         winner_after=match.player_id_for_seat(after.winner) if after.status == "finished" else None,
