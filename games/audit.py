@@ -23,7 +23,6 @@ from django.contrib.auth.models import AnonymousUser
 
 import eventstore
 from core.errors import ConflictError, PermissionDeniedError
-from eventstore.models import StoredEvent
 from games.engine.disputes import disputes_after
 from games.engine.events import event_from_dict
 from games.engine.match import evolve, initial_state
@@ -419,6 +418,6 @@ def disputes_open_for(*, user: User) -> list[dict[str, Any]]:
     if user is None or not user.is_authenticated:
         return []
     # The streams where a dispute was ever opened: one indexed look-up by event type.
-    streams = StoredEvent.objects.filter(type="DisputeOpened").values("stream_id")
+    streams = eventstore.streams_with_type(type="DisputeOpened")
     ids = Match.objects.filter(stream_id__in=streams).values_list("pk", flat=True)
     return disputes_open_sorted(disputes_open_by_match(match_ids=ids, user=user))

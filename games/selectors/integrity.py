@@ -8,7 +8,6 @@ from typing import Any
 from django.db.models import F, OuterRef
 
 import eventstore
-from eventstore.models import Snapshot
 from games import repository
 from games.engine.events import event_from_dict
 from games.engine.match import replay
@@ -82,14 +81,8 @@ def snapshots_check(*, stream_id: str | None = None, deep: bool = False) -> list
     if not deep:
         return bad
     known = {(b.stream_id, b.kind, b.version) for b in bad}
-    snapshots = Snapshot.objects.filter(kind=repository.SNAPSHOT_KIND).order_by(
-        "stream_id", "version"
-    )
-    if stream_id is not None:
-        snapshots = snapshots.filter(stream_id=stream_id)
-    for sid, version, state in snapshots.values_list("stream_id", "version", "state").iterator(
-        chunk_size=100
-    ):
+    stored = eventstore.snapshots_as_stored(kind=repository.SNAPSHOT_KIND, stream_id=stream_id)
+    for sid, version, state in stored:
         if (sid, repository.SNAPSHOT_KIND, version) in known:
             continue
         events = eventstore.load(stream_id=sid, up_to_version=version)
