@@ -51,6 +51,7 @@ bench: install
 	$(BIN)/python bench/pairing.py
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/api.py
+	$(BIN)/python bench/action_input.py
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/pages.py

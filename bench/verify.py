@@ -52,7 +52,6 @@ from tqdm import tqdm  # noqa: E402
 
 import eventstore  # noqa: E402
 from demo.bots import match_play_bots_batched  # noqa: E402
-from eventstore.models import StoredEvent  # noqa: E402
 from games.audit import match_bundle  # noqa: E402
 from games.models import Match  # noqa: E402
 from games.services import match_create  # noqa: E402
@@ -161,7 +160,7 @@ def audit(*, count: int, python: str, repeats: int) -> None:
 
 
 def verify_events(*, repeats: int) -> None:
-    total = StoredEvent.objects.count()
+    total = eventstore.event_count()
     times, out = [], io.StringIO()
     for _ in range(repeats):
         started = time.perf_counter()
@@ -200,7 +199,7 @@ def main() -> None:
         sys.exit("bench/verify.py measures PostgreSQL: set DATABASE_URL to a postgres:// URL")
     call_command("migrate", verbosity=0)
     build(matches=args.matches)
-    count, events = finished().count(), StoredEvent.objects.count()
+    count, events = finished().count(), eventstore.event_count()
     print(f"database {connection.settings_dict['NAME']}: {count} finished matches, {events} events")
     audit(count=args.audit, python=args.python, repeats=args.repeats)
     verify_events(repeats=args.repeats)

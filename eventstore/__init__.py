@@ -14,117 +14,85 @@ load on first use, so the app itself can be imported before Django's models are 
 `records` (what goes in and comes out), `encoding` (canonical JSON, hashing), `upcasting`,
 `write` (`append`), `read` (`load`, `read_all`, follower checkpoints), `snapshots`, `tail`
 (`read_tail`: snapshot, events and head in one round trip), `integrity` (`verify`) and
-`maintenance` (`immutability_suspended`), `seals` (the key the database does not hold) and
-`checkpoints` (signed stream heads).
+`maintenance` (`immutability_suspended`), `seals` (the key the database does not hold),
+`checkpoints` (signed stream heads) and `display` (what an app registers so that the admin
+names and links its streams). No module outside the store imports `eventstore.models`
+(an import-linter contract says so).
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-# name -> the module that defines it
+# Each name the store exports -> the module that defines it; listed here once.
 _EXPORTS = {
-    "BrokenEvent": "integrity",
+    # records: what goes in and comes out
     "ConcurrencyError": "records",
-    "EventStoreError": "errors",
     "GENESIS_HASH": "records",
-    "ImmutableEventError": "errors",
-    "InvalidEventError": "errors",
     "MAX_STREAM_ID_LENGTH": "records",
     "NewEvent": "records",
-    "NOTIFY_CHANNEL": "write",
-    "RECORDED_AT_FORMAT": "encoding",
     "RecordedEvent": "records",
-    "StreamTail": "tail",
-    "Statement": "write",
-    "VerifyResult": "integrity",
-    "append": "write",
+    # errors
+    "EventStoreError": "errors",
+    "ImmutableEventError": "errors",
+    "InvalidEventError": "errors",
+    # encoding
+    "RECORDED_AT_FORMAT": "encoding",
     "canonical_json": "encoding",
-    "checkpoint_valid": "checkpoints",
-    "checkpoints_export": "checkpoints",
-    "checkpoints_take": "checkpoints",
     "event_hash": "encoding",
     "format_recorded_at": "encoding",
-    "immutability_suspended": "maintenance",
-    "latest_schema": "upcasting",
+    # write
+    "NOTIFY_CHANNEL": "write",
+    "Statement": "write",
+    "append": "write",
+    # read
+    "event_count": "read",
+    "first_metadata": "read",
     "load": "read",
     "load_of_types": "read",
     "read_all": "read",
+    "stream_heads": "read",
+    "stream_version": "read",
+    "stream_version_expression": "read",
+    "streams_as_stored": "read",
+    "streams_with_type": "read",
+    "subscription_advance": "read",
+    "subscription_position": "read",
+    # tail
+    "StreamTail": "tail",
     "read_tail": "tail",
-    "receipt_sign": "checkpoints",
-    "receipts_check": "checkpoints",
-    "recorded_heads_register": "heads",
-    "register_upcaster": "upcasting",
+    # snapshots
+    "BadSnapshot": "snapshots",
     "snapshot_delete": "snapshots",
     "snapshot_load": "snapshots",
     "snapshot_part": "snapshots",
     "snapshot_save": "snapshots",
     "snapshot_seal_due": "snapshots",
+    "snapshots_as_stored": "snapshots",
     "snapshots_check": "snapshots",
-    "BadSnapshot": "snapshots",
-    "stream_heads": "read",
-    "stream_version": "read",
-    "streams_as_stored": "read",
-    "first_metadata": "read",
-    "stream_version_expression": "read",
-    "streams_cut_short": "heads",
-    "subscription_advance": "read",
-    "subscription_position": "read",
+    # upcasting
+    "latest_schema": "upcasting",
+    "register_upcaster": "upcasting",
     "upcast": "upcasting",
+    # integrity, heads, checkpoints, maintenance
+    "BrokenEvent": "integrity",
+    "VerifyResult": "integrity",
     "verify": "integrity",
+    "recorded_heads_register": "heads",
+    "streams_cut_short": "heads",
+    "checkpoint_valid": "checkpoints",
+    "checkpoints_export": "checkpoints",
+    "checkpoints_take": "checkpoints",
+    "receipt_sign": "checkpoints",
+    "receipts_check": "checkpoints",
+    "immutability_suspended": "maintenance",
+    # display: how the admin names and links the streams of the apps that register them
+    "actor_display_register": "display",
+    "stream_display_register": "display",
 }
 
-__all__ = [
-    "BrokenEvent",
-    "ConcurrencyError",
-    "EventStoreError",
-    "GENESIS_HASH",
-    "ImmutableEventError",
-    "InvalidEventError",
-    "MAX_STREAM_ID_LENGTH",
-    "NewEvent",
-    "NOTIFY_CHANNEL",
-    "RECORDED_AT_FORMAT",
-    "RecordedEvent",
-    "StreamTail",
-    "Statement",
-    "VerifyResult",
-    "append",
-    "canonical_json",
-    "checkpoint_valid",
-    "checkpoints_export",
-    "checkpoints_take",
-    "event_hash",
-    "format_recorded_at",
-    "immutability_suspended",
-    "latest_schema",
-    "load",
-    "load_of_types",
-    "read_all",
-    "read_tail",
-    "receipt_sign",
-    "receipts_check",
-    "recorded_heads_register",
-    "register_upcaster",
-    "snapshot_delete",
-    "snapshot_load",
-    "snapshot_part",
-    "snapshot_save",
-    "snapshot_seal_due",
-    "snapshots_check",
-    "BadSnapshot",
-    "first_metadata",
-    "stream_heads",
-    "stream_version",
-    "stream_version_expression",
-    "streams_as_stored",
-    "streams_cut_short",
-    "subscription_advance",
-    "subscription_position",
-    "upcast",
-    "verify",
-]
+__all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:
@@ -136,52 +104,5 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eagerly
-    from eventstore.checkpoints import (
-        checkpoint_valid,
-        checkpoints_export,
-        checkpoints_take,
-        receipt_sign,
-        receipts_check,
-    )
-    from eventstore.encoding import (
-        RECORDED_AT_FORMAT,
-        canonical_json,
-        event_hash,
-        format_recorded_at,
-    )
-    from eventstore.errors import EventStoreError, ImmutableEventError, InvalidEventError
-    from eventstore.heads import recorded_heads_register, streams_cut_short
-    from eventstore.integrity import BrokenEvent, VerifyResult, verify
-    from eventstore.maintenance import immutability_suspended
-    from eventstore.read import (
-        first_metadata,
-        load,
-        load_of_types,
-        read_all,
-        stream_heads,
-        stream_version,
-        stream_version_expression,
-        streams_as_stored,
-        subscription_advance,
-        subscription_position,
-    )
-    from eventstore.records import (
-        GENESIS_HASH,
-        MAX_STREAM_ID_LENGTH,
-        ConcurrencyError,
-        NewEvent,
-        RecordedEvent,
-    )
-    from eventstore.snapshots import (
-        BadSnapshot,
-        snapshot_delete,
-        snapshot_load,
-        snapshot_part,
-        snapshot_save,
-        snapshot_seal_due,
-        snapshots_check,
-    )
-    from eventstore.tail import StreamTail, read_tail
-    from eventstore.upcasting import latest_schema, register_upcaster, upcast
-    from eventstore.write import NOTIFY_CHANNEL, Statement, append
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

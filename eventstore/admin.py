@@ -6,21 +6,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.apps import apps
-from django.conf import settings
 from django.contrib import admin
-from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
+from eventstore import display
 from eventstore.models import Snapshot, StoredEvent, Subscription
 
 
 class StreamFilter(admin.SimpleListFilter):
     """Filter by stream: offers the most recently written streams; any stream id also
-    works from the URL (?stream=match-<uuid>)."""
+    works from the URL (?stream=<stream id>)."""
 
     title = "stream"
     parameter_name = "stream"
@@ -56,25 +53,18 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-# Display only: names for the list (the match's label, the actor's name). The store
-# imports no app of ours; these models are looked up by name at request time and left out
-# when absent, so the store still works without them.
-_MATCH_MODEL = ("games", "Match")
+# Display only: the stream's label, the actor's name and the link beside an event are what
+# the apps that write the streams registered (eventstore.display); the store imports no
+# app of ours and shows the rest as stored.
 _DATA_CHARS = 90
 
 
-def _model(app_label: str, name: str) -> Any:
-    try:
-        return apps.get_model(app_label, name)
-    except LookupError:
-        return None
-
-
 class StoredEventAdmin(ReadOnlyAdmin):
-    """One line per event: the stream shortened (with the match's label), the version, the
-    type, who acted (by name), the data (cut short; in full on the event's page), when, and
-    a link to the replay at that version. Within one stream (the stream filter, or a
-    match's link) the oldest event comes first; across streams the newest."""
+    """One line per event: the stream shortened (with the label its app gives it), the
+    version, the type, who acted (by name), the data (cut short; in full on the event's
+    page), when, and the link its app gives (a match's: the replay at that version).
+    Within one stream (the stream filter, or a match's link) the oldest event comes first;
+    across streams the newest."""
 
     list_display = (
         "position",
@@ -126,16 +116,7 @@ class StoredEventAdmin(ReadOnlyAdmin):
     def _label(self, stream_id: str) -> str:
         labels = self.__dict__.setdefault("_labels", {})
         if stream_id not in labels:
-            labels[stream_id] = ""
-            match = _model(*_MATCH_MODEL)
-            if match is not None and stream_id.startswith("match-"):
-                row = (
-                    match.objects.filter(stream_id=stream_id)
-                    .select_related("player1", "player2")
-                    .first()
-                )
-                if row is not None:
-                    labels[stream_id] = row.label or f"{row.player1} v {row.player2}"
+            labels[stream_id] = display.stream_label(stream_id)
         return labels[stream_id]
 
     @admin.display(description="stream", ordering="stream_id")
@@ -151,7 +132,7 @@ class StoredEventAdmin(ReadOnlyAdmin):
         actor = str((obj.metadata or {}).get("actor", ""))
         names = self.__dict__.setdefault("_names", {})
         if actor not in names:
-            names[actor] = _actor_name(actor)
+            names[actor] = display.actor_name(actor)
         return names[actor]
 
     @admin.display(description="data")
@@ -160,34 +141,13 @@ class StoredEventAdmin(ReadOnlyAdmin):
         short = text if len(text) <= _DATA_CHARS else text[: _DATA_CHARS - 1] + "…"
         return format_html('<code title="{}">{}</code>', text[:2000], short)
 
-    @admin.display(description="replay")
+    @admin.display(description="page")
     def replay_link(self, obj: StoredEvent) -> str:
-        if not obj.stream_id.startswith("match-"):
+        link = display.event_link(obj.stream_id, obj.version)
+        if link is None:
             return ""
-        match_id = obj.stream_id.removeprefix("match-")
-        try:
-            url = reverse("match-replay-page", args=[match_id])
-        except NoReverseMatch:
-            return ""
-        return format_html(
-            '<a href="{}?version={}">replay at v{}</a>', url, obj.version, obj.version
-        )
-
-
-def _actor_name(actor: str) -> str:
-    """ "player:4" -> the player's name, "user:7" -> the user's name, else as stored."""
-    kind, _, pk = actor.partition(":")
-    if not pk.isdigit():
-        return actor or "—"
-    if kind == "player":
-        profile = settings.TOKEN_PROFILE_MODEL.split(".")
-        model = _model(*profile) if len(profile) == 2 else None
-        row = model.objects.filter(pk=pk).first() if model is not None else None
-        return str(getattr(row, "name", actor)) if row is not None else actor
-    if kind == "user":
-        user = get_user_model().objects.filter(pk=pk).first()
-        return user.get_username() if user is not None else actor
-    return actor
+        url, text = link
+        return format_html('<a href="{}">{}</a>', url, text)
 
 
 admin.site.register(StoredEvent, StoredEventAdmin)

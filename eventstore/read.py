@@ -1,5 +1,5 @@
 """Reading: one stream's events (`load`), every stream's in the global order (`read_all`),
-and the checkpoints of the followers of that order."""
+the checkpoints of the followers of that order, and counts by stream or type."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Max, Subquery
+from django.db.models import Count, F, Max, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from eventstore._shared import READ_FIELDS, read_pg, read_rows, stream_head
@@ -163,3 +163,28 @@ def first_metadata(*, stream_ids: list[str]) -> list[dict]:
     """The metadata of each stream's first event (a match's registration lives there)."""
     rows = StoredEvent.objects.filter(stream_id__in=stream_ids, version=1)
     return [m or {} for m in rows.values_list("metadata", flat=True)]
+
+
+def event_count(*, stream_id: str | None = None) -> int:
+    """How many events the store holds (in one stream, with `stream_id`)."""
+    events = StoredEvent.objects.all()
+    if stream_id is not None:
+        events = events.filter(stream_id=stream_id)
+    return events.count()
+
+
+def streams_with_type(*, type: str, more_than: str | None = None) -> QuerySet:  # noqa: A002
+    """The ids of the streams holding an event of `type` (with `more_than`: more events of
+    `type` than of `more_than`), as a subquery for another table's rows that name a stream:
+    `Match.objects.filter(stream_id__in=streams_with_type(type="DisputeOpened"))`. One
+    look-up by the type index, grouped by stream when counting."""
+    if more_than is None:
+        return StoredEvent.objects.filter(type=type).values("stream_id")
+    counts = (
+        StoredEvent.objects.filter(type__in=(type, more_than))
+        .values("stream_id")
+        .annotate(
+            of_type=Count("pk", filter=Q(type=type)), of_other=Count("pk", filter=Q(type=more_than))
+        )
+    )
+    return counts.filter(of_type__gt=F("of_other")).values("stream_id")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -249,6 +249,18 @@ def snapshot_delete(*, stream_id: str | None = None, kind: str | None = None) ->
     if kind is not None:
         snapshots = snapshots.filter(kind=kind)
     return snapshots.delete()[0]
+
+
+def snapshots_as_stored(
+    *, kind: str, stream_id: str | None = None
+) -> Iterator[tuple[str, int, dict]]:
+    """(stream id, version, state as stored) of every snapshot of `kind` (of one stream),
+    by stream then version, read in chunks: for an app that checks its snapshots against
+    a replay of the events (sealed or not, unlike `snapshot_load`)."""
+    snapshots = Snapshot.objects.filter(kind=kind).order_by("stream_id", "version")
+    if stream_id is not None:
+        snapshots = snapshots.filter(stream_id=stream_id)
+    yield from snapshots.values_list("stream_id", "version", "state").iterator(chunk_size=100)
 
 
 # --- verification --------------------------------------------------------------------------

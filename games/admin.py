@@ -6,17 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+import eventstore
 from core.errors import ApplicationError
-from eventstore.models import StoredEvent
 from games.audit import match_disputes
 from games.models import Match, MatchHand, TableEntry
 from games.selectors import match_has_preset_deals, matches_with_preset_deals
+from players.models import Player
 
 
 class _ReadOnly:
@@ -69,7 +70,8 @@ class MatchHandInline(_ReadOnly, admin.TabularInline):
 
 class DisputeFilter(admin.SimpleListFilter):
     """Matches with an open dispute (more `DisputeOpened` than `DisputeResolved` events in
-    their stream: one grouped look-up by event type), or with any dispute."""
+    their stream: one grouped look-up by event type), or with any dispute (a
+    `DisputeOpened`)."""
 
     title = "disputes"
     parameter_name = "disputes"
@@ -80,17 +82,13 @@ class DisputeFilter(admin.SimpleListFilter):
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet | None:
         if self.value() not in ("open", "any"):
             return None
-        streams = (
-            StoredEvent.objects.filter(type__in=("DisputeOpened", "DisputeResolved"))
-            .values("stream_id")
-            .annotate(
-                opened=Count("pk", filter=Q(type="DisputeOpened")),
-                resolved=Count("pk", filter=Q(type="DisputeResolved")),
-            )
-        )
         if self.value() == "open":
-            streams = streams.filter(opened__gt=F("resolved"))
-        return queryset.filter(stream_id__in=streams.values("stream_id"))
+            streams = eventstore.streams_with_type(
+                type="DisputeOpened", more_than="DisputeResolved"
+            )
+        else:
+            streams = eventstore.streams_with_type(type="DisputeOpened")
+        return queryset.filter(stream_id__in=streams)
 
 
 @admin.register(Match)
@@ -259,3 +257,35 @@ class TableEntryAdmin(_ReadOnly, admin.ModelAdmin):
     list_filter = ("status",)
     list_select_related = ("match__player1", "match__player2", "entered_by", "knocker")
     search_fields = ("=match__id", "entered_by__name")
+
+
+# -- the event store's admin: how it names and links the matches' streams and players ------
+
+_STREAM_PREFIX = "match-"
+
+
+def _match_stream_label(stream_id: str) -> str:
+    """The match's label, else "<player 1> v <player 2>"."""
+    row = Match.objects.filter(stream_id=stream_id).select_related("player1", "player2").first()
+    if row is None:
+        return ""
+    return row.label or f"{row.player1} v {row.player2}"
+
+
+def _match_event_link(stream_id: str, version: int) -> tuple[str, str] | None:
+    """The replay page at the event's version (None when the pages are not installed)."""
+    try:
+        url = reverse("match-replay-page", args=[stream_id.removeprefix(_STREAM_PREFIX)])
+    except NoReverseMatch:
+        return None
+    return f"{url}?version={version}", f"replay at v{version}"
+
+
+def _player_name(pk: str) -> str | None:
+    return Player.objects.filter(pk=pk).values_list("name", flat=True).first()
+
+
+eventstore.stream_display_register(
+    prefix=_STREAM_PREFIX, label=_match_stream_label, event_link=_match_event_link
+)
+eventstore.actor_display_register(kind="player", name=_player_name)

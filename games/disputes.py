@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from core.transactions import write_service
-from games import repository, signals
+from games import repository
 from games.engine.disputes import (
     dispute_comment,
     dispute_find,
@@ -22,6 +22,7 @@ from games.engine.disputes import (
     dispute_resolve,
 )
 from games.engine.state import MatchState
+from games.policy import match_policy
 from games.repository import MatchSaved
 from games.selectors import match_seat_for, user_can_organise_match
 from games.services import match_rule_in_tx
@@ -61,13 +62,12 @@ def match_dispute_open(
     request_id: str = "",
 ) -> MatchSaved:
     """A player of the match disputes hand `hand_number` (None: the whole match). Another
-    app may refuse it (`signals.dispute_opening`: a tournament's time limit for disputes)."""
+    app's match policy may refuse it (games/policy.py: a tournament's time limit)."""
     write = repository.match_lock(match_id=match_id)
     seat = write.match.seat_of(player.pk)
     if seat is None:
         raise PermissionDeniedError("only the match's players open disputes", code="not_a_player")
-    signals.dispute_opening.send(
-        sender=match_dispute_open,
+    match_policy().check_dispute_open(
         match_id=write.match.pk,
         finished_at=write.match.finished_at if write.state.status == "finished" else None,
         at=timezone.now(),

@@ -19,7 +19,7 @@ __all__ = [
 
 
 class DisputeWindowClosedError(ConflictError):
-    """A dispute opened later after the match's end than its setting allows (raised by a
-    receiver of games.signals.dispute_opening, e.g. the tournament's dispute window)."""
+    """A dispute opened later after the match's end than its setting allows (raised by the
+    match policy, games/policy.py: e.g. the tournament's dispute window)."""
 
     code = "dispute_window_closed"

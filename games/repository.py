@@ -14,6 +14,8 @@ bench/README.md):
   starts from it where the stream read vouches for it (`_remembered_state`);
 - the finished hands' records of a snapshot, most of a late one, are read once per worker
   and snapshot version (`_hand_results_at`) instead of on every action.
+The action API's plain-body check, which spares it the input serializer, is beside this
+module: games/fastpath.py.
 """
 
 from __future__ import annotations

@@ -6,36 +6,15 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        from games.signals import (
-            dispute_opening,
-            match_finished,
-            match_reopened,
-            match_result_changing,
-        )
-        from tournaments.receivers import (
-            on_dispute_opening,
-            on_match_finished,
-            on_match_reopened,
-            on_match_result_changing,
-        )
+        # Games tell what committed; what tournaments decide about their matches (may a
+        # result change, may a dispute open, who may see a match) is their MatchPolicy,
+        # named by the setting GAMES_MATCH_POLICY (tournaments/policy.py).
+        from games.signals import match_finished, match_reopened
+        from tournaments.receivers import on_match_finished, on_match_reopened
+        from tournaments.selectors import tournament_stream_heads
 
         match_finished.connect(on_match_finished, dispatch_uid="tournaments.match_finished")
         match_reopened.connect(on_match_reopened, dispatch_uid="tournaments.match_reopened")
-        match_result_changing.connect(
-            on_match_result_changing, dispatch_uid="tournaments.match_result_changing"
-        )
-        dispute_opening.connect(on_dispute_opening, dispatch_uid="tournaments.dispute_opening")
-        # The matches of private tournaments are hidden from who may not see those; those
-        # of public ones may be read by anyone, signed out too (and audited once finished).
-        from games.selectors import match_public_register, match_visibility_register
-        from tournaments.selectors import (
-            match_in_public_tournament,
-            matches_hidden_from,
-            tournament_stream_heads,
-        )
-
-        match_visibility_register(matches_hidden_from)
-        match_public_register(match_in_public_tournament)
         # The event store finds a tournament stream cut short by the version its record holds.
         import eventstore
 

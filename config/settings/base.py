@@ -35,6 +35,11 @@ INSTALLED_APPS = [
 # The profile that token authentication loads with the user (core.authentication).
 TOKEN_PROFILE_MODEL = "players.Player"
 
+# What the app that groups matches decides about them (games/policy.py, STYLE 16): may a
+# finished match's result change, may a dispute open, who may see a match, is it public.
+# Games load it by name on first use; they import no tournament code.
+GAMES_MATCH_POLICY = "tournaments.policy.TournamentMatchPolicy"
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -6,10 +6,10 @@ import logging
 import os
 import time
 
+from celery import current_app as celery_app
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from config.celery import app as celery_app
 from demo.simulation import standings_table, tournament_simulate
 from games.services import match_create
 from players.models import Player

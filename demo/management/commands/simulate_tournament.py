@@ -7,9 +7,9 @@ import logging
 import time
 from typing import Any
 
+from celery import current_app as celery_app
 from django.core.management.base import BaseCommand, CommandError
 
-from config.celery import app as celery_app
 from demo.simulation import standings_table, tournament_simulate
 from tournaments.models import Tournament
 

@@ -29,7 +29,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 import eventstore
-from eventstore.models import StoredEvent
 from games.selectors import matches_cut_short, snapshots_check
 
 
@@ -54,10 +53,7 @@ class Command(BaseCommand):
                 stream_id = f"match-{uuid.UUID(options['match'])}"
             except ValueError as exc:
                 raise CommandError(f"Not a match id: {options['match']}") from exc
-        events = StoredEvent.objects.all()
-        if stream_id is not None:
-            events = events.filter(stream_id=stream_id)
-        total = events.count()
+        total = eventstore.event_count(stream_id=stream_id)
         if stream_id is not None and total == 0:
             raise CommandError(f"No events in stream {stream_id}.")
         quiet = options["verbosity"] == 0

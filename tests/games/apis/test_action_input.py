@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.serializers import ActionInputSerializer, action_input_plain
+from games.fastpath import action_input_plain
+from games.serializers import ActionInputSerializer
 
 COMMON = [
     {"type": "pass"},

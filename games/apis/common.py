@@ -1,0 +1,84 @@
+"""What the matches API's views share: the match id parameter, the read anyone may make of
+a public match, the request id carried into the events, and the caller's view after a
+write."""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import permissions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.api import ApiPagination
+from games import selectors, services
+
+MATCH_ID = OpenApiParameter(
+    "match_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The match's id."
+)
+
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", OpenApiTypes.INT, description="Results per page."),
+    OpenApiParameter("offset", OpenApiTypes.INT, description="Index of the first result."),
+]
+
+
+class SignedInOrPublicMatch(permissions.BasePermission):
+    """Reads of one match: signed in, on to the selectors (a match the caller may not see
+    is a 404, as an unknown one); signed out, only a public match (a public tournament's,
+    `selectors.match_is_public`): anything else is a 401, as for any signed-out call, so a
+    signed-out caller learns nothing of a friendly or a private tournament's match."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if request.user and request.user.is_authenticated:
+            return True
+        if request.method not in permissions.SAFE_METHODS:
+            return False
+        return selectors.match_id_is_public(match_id=view.kwargs.get("match_id"))
+
+
+class PublicReadSchema(AutoSchema):
+    """The schema of a read that needs no sign-in for a public match: its operations list
+    "no authentication" (`{}`) among their security requirements, as drf-spectacular does
+    by itself for AllowAny and IsAuthenticatedOrReadOnly only."""
+
+    def get_auth(self) -> list:
+        auths = super().get_auth()
+        return auths if {} in auths else [*auths, {}]
+
+
+class PublicMatchReadApi(APIView):
+    """A read of one match that anyone may make for a public match (SignedInOrPublicMatch)."""
+
+    permission_classes = [SignedInOrPublicMatch]
+    schema = PublicReadSchema()
+
+
+def _request_id(request: Request) -> str:
+    """Carried into the events' metadata, so an audit can tie an event to its request."""
+    return (request.headers.get("Idempotency-Key") or request.headers.get("X-Request-ID", ""))[:200]
+
+
+def _view_after(request: Request, saved: services.MatchResult) -> dict:
+    """The caller's view of a match a service has just changed, from the state it left."""
+    latest = (saved.state, saved.version)
+    head = saved.events[-1].hash if saved.events else None  # the receipt needs no query
+    return selectors.match_view_for(
+        match=saved.match, user=request.user, latest=latest, head_hash=head
+    )
+
+
+def _page(request: Request, view: APIView, rows: list) -> Response:
+    """One page of a list in the envelope every list answers (`count`, `next`,
+    `previous`, `results`)."""
+    paginator = ApiPagination()
+    page = paginator.paginate_queryset(rows, request, view=view)
+    return paginator.get_paginated_response(page)
+
+
+def _view(request: Request, match_id: object) -> dict:
+    match = selectors.match_get(match_id=match_id, user=request.user)
+    return selectors.match_view_for(match=match, user=request.user)

@@ -1,0 +1,96 @@
+"""Is a match's history intact: its hash chain, seals and checkpoints, a stream cut short
+behind its record, snapshots that are not what a replay gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import F, OuterRef
+
+import eventstore
+from games import repository
+from games.engine.events import event_from_dict
+from games.engine.match import replay
+from games.engine.state import state_to_dict
+from games.models import Match
+from games.selectors.visibility import User, _may_audit, match_seat_for
+
+
+def matches_cut_short(*, stream_id: str | None = None) -> list[tuple[str, int, int]]:
+    """(stream id, last stored version, version the match's record holds) of every match
+    (or of the one with `stream_id`) whose stream ends before its record says: its last
+    events were deleted, which leaves a valid hash chain behind."""
+    head = eventstore.stream_version_expression(OuterRef("stream_id"))
+    matches = Match.objects.annotate(head=head)
+    if stream_id is not None:
+        matches = matches.filter(stream_id=stream_id)
+    found = matches.filter(head__lt=F("version")).order_by("stream_id")
+    return list(found.values_list("stream_id", "head", "version"))
+
+
+def match_verify(*, match: Match, user: User | bool = False) -> dict[str, Any]:
+    """Check the hash chain of the match's stream (seals and signed checkpoints too), and
+    that it still ends where the match's record says it does: deleting the last events
+    leaves a valid chain, which only the version kept in the read model gives away.
+    With `user`: the receipt (a checkpoint: a version and its hash) only if that user may
+    have it (`_may_have_head_hash`)."""
+    result = eventstore.verify(stream_id=match.stream_id)
+    cut = matches_cut_short(stream_id=match.stream_id)
+    # The latest signed checkpoint of the stream: a receipt to keep, which a later rewrite
+    # of the history can no longer match (eventstore.checkpoint_valid checks one).
+    receipts = eventstore.checkpoints_export(stream_id=match.stream_id, latest_only=True)
+    if user is not False and not _may_have_head_hash(user=user, match=match):  # type: ignore[arg-type]
+        receipts = []
+    receipt = {"receipt": receipts[0]} if receipts else {}
+    if result.ok and cut:
+        _, head, recorded = cut[0]
+        return {
+            "ok": False,
+            "events": result.events_checked,
+            "first_broken_version": head + 1,
+            "reason": f"events {head + 1} to {recorded} are missing: the match's record is at"
+            f" version {recorded}",
+            **receipt,
+        }
+    if result.ok:
+        return {"ok": True, "events": result.events_checked, **receipt}
+    return {
+        "ok": False,
+        "events": result.events_checked,
+        "first_broken_version": result.first_broken.version if result.first_broken else None,
+        "reason": result.reason,
+        **receipt,
+    }
+
+
+def _may_have_head_hash(*, user: User, match: Match) -> bool:
+    """The hash of a recent event is for the match's players, organisers and staff, and for
+    anyone else only once the match is finished: an onlooker who knew the hash of the event
+    before could find a card drawn from the stock from its hash by trying the 52 candidates
+    (its metadata and time are easy to guess)."""
+    seat = match_seat_for(user=user, match=match)
+    return match.status == Match.Status.FINISHED or _may_audit(user=user, match=match, seat=seat)
+
+
+def snapshots_check(*, stream_id: str | None = None, deep: bool = False) -> list[Any]:
+    """Snapshots that do not match the event they stand at (their seal, eventstore), and
+    with `deep` also the match snapshots whose state differs from a replay of the events up
+    to their version (snapshots older than seals included). Readers ignore neither by
+    themselves: a bad snapshot is deleted (`eventstore.snapshot_delete`) and rebuilt."""
+    bad = list(eventstore.snapshots_check(stream_id=stream_id))
+    if not deep:
+        return bad
+    known = {(b.stream_id, b.kind, b.version) for b in bad}
+    stored = eventstore.snapshots_as_stored(kind=repository.SNAPSHOT_KIND, stream_id=stream_id)
+    for sid, version, state in stored:
+        if (sid, repository.SNAPSHOT_KIND, version) in known:
+            continue
+        events = eventstore.load(stream_id=sid, up_to_version=version)
+        replayed = replay(event_from_dict(e.type, e.data) for e in events)
+        if eventstore.canonical_json(state_to_dict(replayed)) != eventstore.canonical_json(state):
+            bad.append(
+                eventstore.BadSnapshot(
+                    sid, repository.SNAPSHOT_KIND, version, "its state is not the replay's"
+                )
+            )
+    return bad

@@ -1,0 +1,39 @@
+"""Commands on matches. Each service loads the stream (latest snapshot + the events since),
+lets the engine decide, appends the events and updates the read models in ONE transaction.
+Randomness (shuffles, salts) is decided here and carried in the events (STYLE 1).
+
+`play`: create a match, a player's action; `results`: table hands and rulings; `shared`:
+what both use (the result value, the next deal, the signals after commit). Every name
+below may be imported from `games.services` itself."""
+
+from games.services.play import (
+    MODES,
+    match_act,
+    match_create,
+    match_create_in_tx,
+    match_play_in_tx,
+)
+from games.services.results import (
+    RULING_TYPES,
+    match_record_hand,
+    match_record_hand_in_tx,
+    match_rule,
+    match_rule_in_tx,
+)
+from games.services.shared import MatchResult, not_a_player_error, seeded_deck
+
+__all__ = [
+    "MODES",
+    "RULING_TYPES",
+    "MatchResult",
+    "match_act",
+    "match_create",
+    "match_create_in_tx",
+    "match_play_in_tx",
+    "match_record_hand",
+    "match_record_hand_in_tx",
+    "match_rule",
+    "match_rule_in_tx",
+    "not_a_player_error",
+    "seeded_deck",
+]

@@ -1,0 +1,136 @@
+"""Playing a match: create it (and deal), a player's action (and the next deal)."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from core.errors import PermissionDeniedError, ValidationError
+from core.transactions import write_service, write_service_of
+from games import projections, repository
+from games.engine import actions as A
+from games.engine.cards import validate_deck
+from games.engine.errors import NotYourTurnError
+from games.engine.match import decide, start_match
+from games.engine.ruleset import Ruleset
+from games.models import Match, MatchDealPlan
+from games.repository import MatchSaved, MatchWrite
+from games.services.shared import (
+    _check_version,
+    _deal_if_needed,
+    _finished_on_commit,
+    _meta,
+    _user_actor,
+    not_a_player_error,
+)
+from players.models import Player
+
+MODES = ("online", "table")
+
+
+def match_create_in_tx(
+    *,
+    player1: Player,
+    player2: Player,
+    ruleset: dict | None = None,
+    first_dealer: Player | None = None,
+    seed: str | None = None,
+    decks: list[list[str]] | None = None,
+    mode: str = "online",
+    organisers: Iterable[AbstractBaseUser] = (),
+    created_by: AbstractBaseUser | None = None,
+    label: str = "",
+) -> Match:
+    """Start a match between two players under `ruleset` (copied into its first event) and,
+    online, deal its first hand, inside the caller's transaction (a round's pairing makes
+    many). Decks come from `decks` (one full order per hand, RULES 3 dealing order), then
+    from `seed`, then from a `secrets` shuffle."""
+    if player1.pk == player2.pk:
+        message = "a match needs two different players"
+        raise ValidationError(
+            message, extra={"fields": {"player2": [message]}, "reason": "same_player"}
+        )
+    if mode not in MODES:
+        raise ValidationError(f"mode must be one of {', '.join(MODES)}", code="invalid_mode")
+    rules = Ruleset.from_dict(ruleset)
+    deck_list = [list(validate_deck(d)) for d in decks or []]
+    if mode == "table" and (seed or deck_list):
+        raise ValidationError("a table match has no deals: no seed or decks", code="table_mode")
+    match_id = uuid.uuid4()
+    match = Match(id=match_id, stream_id=f"match-{match_id}", player1=player1, player2=player2)
+    match.mode, match.ruleset, match.label = mode, rules.to_dict(), label
+    match.created_by, match.created_at = created_by, timezone.now()
+    if first_dealer is None:
+        dealer = secrets.randbelow(2)
+    else:
+        dealer = match.seat_of(first_dealer.pk)
+        if dealer is None:
+            raise not_a_player_error("first_dealer", "the first dealer must be one of the players")
+    match.save()
+    organiser_ids = sorted({u.pk for u in organisers})
+    match.organisers.set(organiser_ids)
+    if seed or deck_list:
+        MatchDealPlan.objects.create(match=match, seed=seed or "", decks=deck_list)
+    write = repository.match_new(match=match)
+    meta = _meta(actor=_user_actor(created_by))
+    # The registration travels with the first event, so read models rebuild from events alone.
+    meta["match"] = projections.match_registration(match=match, organiser_ids=organiser_ids)
+    write.record(start_match(ruleset=rules, first_dealer=dealer, mode=mode), meta)
+    _deal_if_needed(write)
+    _finished_on_commit(repository.match_save(write))
+    return match
+
+
+match_create = write_service_of(
+    match_create_in_tx,
+    name="match_create",
+    doc="`match_create_in_tx` as an entry point: the outermost transaction of its own.",
+)
+
+
+@write_service
+def match_act(
+    *,
+    match_id: uuid.UUID | str,
+    player: Player,
+    action: dict,
+    expected_version: int | None = None,
+    request_id: str = "",
+) -> MatchSaved:
+    """A player's action ({"type": "draw", "source": "stock"}, discard, knock, pass, or
+    resign). An illegal action raises the engine's rule error and writes nothing."""
+    write = repository.match_lock(match_id=match_id)
+    seat = write.match.seat_of(player.pk)
+    if seat is None:
+        raise PermissionDeniedError("you are not a player in this match", code="not_a_player")
+    _check_version(write, expected_version)
+    match_play_in_tx(write=write, seat=seat, action=action, request_id=request_id)
+    return _finished_on_commit(repository.match_save(write))
+
+
+def match_play_in_tx(*, write: MatchWrite, seat: int, action: dict, request_id: str = "") -> None:
+    """Decide a player's action on a loaded match and record its events (and the next deal),
+    unsaved: the caller saves (`match_act`, or a bot batch that saves many at once)."""
+    player_id = write.match.player_id_for_seat(seat)
+    meta = _meta(actor=f"player:{player_id}", request_id=request_id)
+    try:
+        events = decide(write.state, _player_action(seat, action))
+    except NotYourTurnError as exc:
+        # The engine knows seats only; the caller is told whose move it is by name.
+        other = write.match.player2 if seat == 0 else write.match.player1
+        raise NotYourTurnError(f"it is {other.name}'s move", rule=exc.rule) from None
+    write.record(events, meta)
+    _deal_if_needed(write)
+
+
+def _player_action(seat: int, action: dict) -> A.Action:
+    # Resigning is a player's own ruling; everything else is a card play.
+    if isinstance(action, dict) and action.get("type") == "resign":
+        if set(action) != {"type"}:
+            raise A.InvalidActionError("resign takes no other fields", rule="actions")
+        return A.Resign(seat=seat)
+    return A.action_from_dict(seat, action)
