@@ -142,8 +142,8 @@ def test_swiss_pairing_is_given_the_previous_rounds_results(organiser, jobs, mon
         seen.append(kwargs.get("results", ()))
         return real(**kwargs)
 
-    real = scheduling.swiss_pair
-    monkeypatch.setattr(scheduling, "swiss_pair", swiss_pair)
+    real = scheduling.swiss_pair_avoiding
+    monkeypatch.setattr(scheduling, "swiss_pair_avoiding", swiss_pair)
     t = make_tournament(organiser, make_bots(5), rounds=2)
     run_by_forfeits(t, organiser, jobs)
     assert [len(results) for results in seen] == [0, 3]  # round 1: none; round 2: 2 + bye
