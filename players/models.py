@@ -12,6 +12,14 @@ class Club(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
     )
+    # The club's players (members); guests who play its tournaments are rated too.
+    members = models.ManyToManyField("Player", related_name="member_of", blank=True)
+    # RULES.md section 9 options a new tournament of the club starts from.
+    default_ruleset = models.JSONField(default=dict, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # Glicko-2 settings (tournaments.domain.glicko2.RatingSettings; missing keys: the
+    # defaults). A read model of the club's stream "club-<id>": every change is an event.
+    rating_settings = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -35,6 +43,15 @@ class Player(models.Model):
     )
     is_bot = models.BooleanField(default=False)
     rating = models.IntegerField(default=1500)
+
+    class PageVisibility(models.TextChoices):
+        PUBLIC = "public", "Everyone"
+        CLUB = "club", "My clubs' members and organisers"
+
+    # Who may read the player's page (/players/<id>/).
+    page_visibility = models.CharField(
+        max_length=10, choices=PageVisibility.choices, default=PageVisibility.PUBLIC
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

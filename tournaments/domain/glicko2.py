@@ -182,6 +182,7 @@ class PeriodEntry:
     """What one period did to a player who played in it."""
 
     period: int  # index of the period in the club's order
+    player: int
     before: Rating
     after: Rating
     played: tuple[tuple[int, float], ...]  # (opponent, score), in the period's order
@@ -229,7 +230,7 @@ def period_apply(
         after[player] = new
         state.matches[player] = state.matches.get(player, 0) + len(games_of)
         state.periods[player] = state.periods.get(player, 0) + 1
-        entries.append(PeriodEntry(period, own, new, tuple(played[player])))
+        entries.append(PeriodEntry(period, player, own, new, tuple(played[player])))
     state.current = after
     state.entries.extend(entries)
     return entries

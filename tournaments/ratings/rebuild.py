@@ -1,0 +1,45 @@
+"""The rebuild path: every club's periods, ratings, history and season tables from the
+events alone (the tournaments' streams, their matches' streams, the clubs' streams)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+
+from tournaments.models import Tournament
+from tournaments.ratings import projection
+from tournaments.ratings.models import ClubPeriod, ClubRating, RatingEntry
+from tournaments.ratings.seasons import club_seasons_refresh_in_tx
+
+
+def club_ratings_rebuild_in_tx(*, club_id: int) -> int:
+    """Rebuild one club (in the caller's transaction). Returns its number of periods."""
+    projection.club_lock(club_id=club_id)
+    ClubPeriod.objects.filter(club_id=club_id).delete()
+    RatingEntry.objects.filter(club_id=club_id).delete()
+    ClubRating.objects.filter(club_id=club_id).delete()
+    periods = []
+    for tournament in Tournament.objects.filter(club_id=club_id).order_by("pk"):
+        inputs = projection.period_inputs(tournament=tournament)
+        if inputs is not None:
+            periods.append(ClubPeriod(club_id=club_id, tournament=tournament, **inputs))
+    ClubPeriod.objects.bulk_create(periods, batch_size=500)
+    projection.club_rerate_in_tx(club_id=club_id, from_index=0)
+    club_seasons_refresh_in_tx(club_id=club_id)
+    return len(periods)
+
+
+def ratings_rebuild(*, club_ids: Iterable[int] | None = None) -> dict[int, int]:
+    """Rebuild the clubs (all clubs with a tournament by default), one transaction each."""
+    if club_ids is None:
+        club_ids = (
+            Tournament.objects.filter(club__isnull=False)
+            .values_list("club_id", flat=True)
+            .distinct()
+        )
+    out = {}
+    for club_id in sorted(set(club_ids)):
+        with transaction.atomic():
+            out[club_id] = club_ratings_rebuild_in_tx(club_id=club_id)
+    return out
