@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q
+from django.utils.text import slugify
 
 import eventstore
 from core.errors import NotFoundError, PermissionDeniedError, ValidationError
-from core.transactions import service_transaction
-from players.models import Club
+from core.transactions import service_transaction, write_service
+from games.selectors import ruleset_normalise
+from players.models import Club, Player
+from players.selectors import user_is_organiser
 from tournaments.domain.glicko2 import (
     InvalidRatingSettingsError,
     RatingSettings,
@@ -23,8 +27,9 @@ from tournaments.domain.glicko2 import (
 )
 from tournaments.models import Tournament
 from tournaments.ratings import projection
-from tournaments.ratings.models import ClubPeriod
-from tournaments.ratings.seasons import club_seasons_refresh_in_tx
+from tournaments.ratings.models import ClubPeriod, Season
+from tournaments.ratings.seasons import club_seasons_refresh_in_tx, season_refresh_in_tx
+from tournaments.ratings.selectors import user_can_manage_club
 
 log = logging.getLogger(__name__)
 
@@ -120,15 +125,6 @@ def club_ratings_reconcile() -> list[int]:
 # --- rating settings -------------------------------------------------------------------------
 
 
-def user_can_manage_club(*, user: AbstractBaseUser | None, club: Club) -> bool:
-    """Staff, and the club's own organisers."""
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_staff or user.is_superuser:
-        return True
-    return club.organisers.filter(pk=user.pk).exists()
-
-
 def club_rating_settings_validate(*, settings: dict[str, Any], base: dict[str, Any]) -> dict:
     """The club's settings after `settings` (a partial change) is applied, checked."""
     unknown = sorted(set(settings) - set(RatingSettings().as_dict()))
@@ -191,3 +187,155 @@ def club_get_for_manage(*, club_id: int, user: AbstractBaseUser | None) -> Club:
             "only the club's organisers may do this", extra={"reason": "not_club_organiser"}
         )
     return club
+
+
+# --- clubs -----------------------------------------------------------------------------------
+
+
+def _check_zone(name: str) -> None:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValidationError(
+            f"unknown time zone {name!r}",
+            extra={"fields": {"time_zone": ["unknown time zone"]}, "reason": "unknown"},
+        ) from exc
+
+
+def _ruleset(ruleset: dict[str, Any]) -> dict[str, Any]:
+    """Every option filled in; a refused one is 400 `invalid_ruleset` (RULES 9)."""
+    return ruleset_normalise(ruleset=ruleset)
+
+
+@write_service
+def club_create(
+    *,
+    name: str,
+    by: AbstractBaseUser,
+    slug: str = "",
+    time_zone: str = "UTC",
+    default_ruleset: dict[str, Any] | None = None,
+    rating_settings: dict[str, Any] | None = None,
+) -> Club:
+    """A new club, its creator one of its organisers (organisers and staff only)."""
+    if not user_is_organiser(user=by):
+        raise PermissionDeniedError("only organisers may create clubs")
+    name = name.strip()
+    slug = slug.strip() or slugify(name)[:120]
+    if not name or not slug:
+        raise ValidationError("a club needs a name", extra={"fields": {"name": ["required"]}})
+    if Club.objects.filter(Q(name__iexact=name) | Q(slug=slug)).exists():
+        raise ValidationError(
+            "a club of that name already exists",
+            extra={"fields": {"name": ["already exists"]}, "reason": "duplicate"},
+        )
+    _check_zone(time_zone)
+    club = Club.objects.create(
+        name=name, slug=slug, time_zone=time_zone, default_ruleset=_ruleset(default_ruleset or {})
+    )
+    club.organisers.add(by)
+    if rating_settings:
+        club_rating_settings_change_in_tx(club=club, settings=rating_settings, by=by)
+    return club
+
+
+@write_service
+def club_update(
+    *,
+    club_id: int,
+    by: AbstractBaseUser,
+    name: str | None = None,
+    time_zone: str | None = None,
+    default_ruleset: dict[str, Any] | None = None,
+    rating_settings: dict[str, Any] | None = None,
+    reason: str = "",
+) -> Club:
+    """Change a club (its organisers and staff). A change of the rating settings is an
+    event on the club's stream and re-rates the club from its first period."""
+    club = club_get_for_manage(club_id=club_id, user=by)
+    projection.club_lock(club_id=club.pk)
+    fields = []
+    if name is not None and name.strip() != club.name:
+        if not name.strip():
+            raise ValidationError("a club needs a name", extra={"fields": {"name": ["required"]}})
+        if Club.objects.filter(name__iexact=name.strip()).exclude(pk=club.pk).exists():
+            raise ValidationError(
+                "a club of that name already exists",
+                extra={"fields": {"name": ["already exists"]}, "reason": "duplicate"},
+            )
+        club.name = name.strip()
+        fields.append("name")
+    if time_zone is not None:
+        _check_zone(time_zone)
+        club.time_zone = time_zone
+        fields.append("time_zone")
+    if default_ruleset is not None:
+        club.default_ruleset = _ruleset(default_ruleset)
+        fields.append("default_ruleset")
+    if fields:
+        club.save(update_fields=fields)
+    if rating_settings is not None:
+        club_rating_settings_change_in_tx(club=club, settings=rating_settings, by=by, reason=reason)
+    if "time_zone" in fields:
+        club_seasons_refresh_in_tx(club_id=club.pk)  # season days are the club's days
+    return club
+
+
+@write_service
+def club_member_add(*, club_id: int, player_id: int, by: AbstractBaseUser) -> Player:
+    club = club_get_for_manage(club_id=club_id, user=by)
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise ValidationError(
+            "no such player", extra={"fields": {"player": ["no such player"]}, "reason": "unknown"}
+        )
+    club.members.add(player)
+    return player
+
+
+@write_service
+def club_member_remove(*, club_id: int, player_id: int, by: AbstractBaseUser) -> None:
+    """A member leaves the club's list (their rating stays: it follows from the events)."""
+    club = club_get_for_manage(club_id=club_id, user=by)
+    if not club.members.filter(pk=player_id).exists():
+        raise NotFoundError("not a member of this club", extra={"reason": "not_a_member"})
+    club.members.remove(player_id)
+
+
+# --- seasons ---------------------------------------------------------------------------------
+
+
+@write_service
+def season_create(
+    *,
+    club_id: int,
+    by: AbstractBaseUser,
+    name: str,
+    starts_on: Any,
+    ends_on: Any,
+    place_points: list[int],
+    participation_points: int = 0,
+    best_of: int | None = None,
+    tie_order: list[str] | None = None,
+) -> Season:
+    """A season of the club (its organisers and staff), its standings computed at once."""
+    club = club_get_for_manage(club_id=club_id, user=by)
+    if not name.strip():
+        raise ValidationError("a season needs a name", extra={"fields": {"name": ["required"]}})
+    if ends_on < starts_on:
+        raise ValidationError(
+            "a season ends after it starts", extra={"fields": {"ends_on": ["before starts_on"]}}
+        )
+    season = Season.objects.create(
+        club=club,
+        name=name.strip(),
+        starts_on=starts_on,
+        ends_on=ends_on,
+        place_points=list(place_points),
+        participation_points=participation_points,
+        best_of=best_of,
+        tie_order=list(tie_order or Season.TIE_ORDER),
+    )
+    projection.club_lock(club_id=club.pk)
+    season_refresh_in_tx(season=season, zone=ZoneInfo(club.time_zone or "UTC"))
+    return season
