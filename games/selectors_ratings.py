@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
 
 import eventstore
+from games.models import Match, MatchHand
 
 # The match events this fold reads (the store's type index finds them without the rest).
 _TYPES = [
@@ -67,3 +71,50 @@ def match_rating_facts(*, match_ids: Iterable[str]) -> dict[str, MatchRatingFact
             match_id = stream_id.removeprefix("match-")
             out[match_id] = _fold(match_id, events)
     return out
+
+
+@dataclass(frozen=True)
+class PlayerMatchStats:
+    """A player's game statistics over some matches (the hands read model, a projection of
+    the match events): hands won, gins, undercuts, the deadwood left when knocking (gins
+    included, at 0), games won."""
+
+    matches: int
+    hands: int
+    hands_won: int
+    gins: int
+    undercuts: int
+    knocks: int
+    knock_deadwood_total: int
+    games_won: int
+
+    @property
+    def average_knock_deadwood(self) -> float | None:
+        return self.knock_deadwood_total / self.knocks if self.knocks else None
+
+
+def player_match_stats(*, player_id: int, match_ids: Iterable[Any]) -> PlayerMatchStats:
+    """The statistics of `player_id` over the finished hands of `match_ids` (voided hands
+    and hands played after a corrected end do not count)."""
+    ids = list(match_ids)
+    hands = MatchHand.objects.filter(match_id__in=ids, voided=False, after_end=False).exclude(
+        kind__in=[MatchHand.Kind.VOID, MatchHand.Kind.UNFINISHED]
+    )
+    rows = list(hands.values_list("kind", "knocker_id", "winner_id", "knocker_deadwood"))
+    knocks = [r for r in rows if r[1] == player_id and r[0] != MatchHand.Kind.DRAW]
+    games = 0
+    matches = Match.objects.filter(pk__in=ids).filter(
+        Q(player1_id=player_id) | Q(player2_id=player_id)
+    )
+    for p1, g1, g2 in matches.values_list("player1_id", "games_won_p1", "games_won_p2"):
+        games += g1 if p1 == player_id else g2
+    return PlayerMatchStats(
+        matches=len(ids),
+        hands=len(rows),
+        hands_won=sum(1 for r in rows if r[2] == player_id),
+        gins=sum(1 for r in rows if r[0] == MatchHand.Kind.GIN and r[1] == player_id),
+        undercuts=sum(1 for r in rows if r[0] == MatchHand.Kind.UNDERCUT and r[2] == player_id),
+        knocks=len(knocks),
+        knock_deadwood_total=sum(r[3] or 0 for r in knocks),
+        games_won=games,
+    )

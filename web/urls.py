@@ -1,8 +1,10 @@
 from django.urls import include, path
 
+from web.clubs import club_page
 from web.desk.phone import table_entry_page
 from web.health import healthz
 from web.pages import home, match_page, tournament_page
+from web.players_pages import player_page, player_visibility
 from web.replay import match_replay_page
 
 urlpatterns = [
@@ -10,6 +12,9 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/", tournament_page, name="tournament-page"),
     path("matches/<uuid:match_id>/", match_page, name="match-page"),
     path("matches/<uuid:match_id>/replay/", match_replay_page, name="match-replay-page"),
+    path("clubs/<slug:slug>/", club_page, name="club-page"),
+    path("players/<int:player_id>/", player_page, name="player-page"),
+    path("players/<int:player_id>/visibility/", player_visibility, name="player-visibility"),
     path("healthz", healthz, name="healthz"),
     path("desk/", include("web.desk.urls")),
     path("tables/<uuid:match_id>/", table_entry_page, name="table-entry"),

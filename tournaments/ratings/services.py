@@ -339,3 +339,19 @@ def season_create(
     projection.club_lock(club_id=club.pk)
     season_refresh_in_tx(season=season, zone=ZoneInfo(club.time_zone or "UTC"))
     return season
+
+
+@write_service
+def player_page_visibility_set(*, player_id: int, by: AbstractBaseUser, visibility: str) -> None:
+    """A player keeps their page to their clubs (members and organisers) or opens it to
+    everyone. Only the player themselves (or staff)."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise NotFoundError("no such player", extra={"reason": "player_not_found"})
+    if not (by.is_staff or (player.user_id is not None and player.user_id == by.pk)):
+        raise PermissionDeniedError("only the player may choose who sees their page")
+    if visibility not in Player.PageVisibility.values:
+        raise ValidationError(
+            "visibility must be public or club", extra={"fields": {"visibility": ["invalid"]}}
+        )
+    Player.objects.filter(pk=player.pk).update(page_visibility=visibility)
