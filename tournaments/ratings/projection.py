@@ -7,12 +7,12 @@ everything is rebuilt (`rebuild.py`). All of it runs in the caller's transaction
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import eventstore
-from games.selectors_ratings import match_rating_facts
+from games.selectors_ratings import MatchRatingFacts, match_rating_facts
 from players.models import Club
 from tournaments.domain.glicko2 import (
     ClubRatings,
@@ -68,14 +68,22 @@ def club_settings_from_events(*, club_id: int) -> ClubSettings:
     return ClubSettings(settings, causes)
 
 
-def period_inputs(*, tournament: Tournament) -> dict[str, Any] | None:
+def period_inputs(
+    *,
+    tournament: Tournament,
+    events: list[eventstore.RecordedEvent] | None = None,
+    facts: Mapping[str, MatchRatingFacts] | None = None,
+) -> dict[str, Any] | None:
     """A finished tournament's period as the events say (the fields of a ClubPeriod), or
-    None while it has not finished."""
-    events = eventstore.load(stream_id=tournament.stream_id)
+    None while it has not finished. `events` (its stream) and `facts` (of its matches) may
+    be given by a caller that read them in bulk (the rebuild)."""
+    if events is None:
+        events = eventstore.load(stream_id=tournament.stream_id)
     period = tournament_period(events)
     if period.finished_position is None:
         return None
-    facts = match_rating_facts(match_ids=[r.match for r in period.results if r.match])
+    if facts is None:
+        facts = match_rating_facts(match_ids=[r.match for r in period.results if r.match])
     games = rated_games(period, facts)
     lines, _ = standings_from_events(
         events=events, tiebreaks=tournament_tiebreaks(tournament=tournament)

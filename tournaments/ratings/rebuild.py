@@ -7,6 +7,9 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
+import eventstore
+from games.selectors_ratings import match_rating_facts
+from tournaments.domain.rating_periods import tournament_period
 from tournaments.models import Tournament
 from tournaments.ratings import projection
 from tournaments.ratings.models import ClubPeriod, ClubRating, RatingEntry
@@ -19,9 +22,18 @@ def club_ratings_rebuild_in_tx(*, club_id: int) -> int:
     ClubPeriod.objects.filter(club_id=club_id).delete()
     RatingEntry.objects.filter(club_id=club_id).delete()
     ClubRating.objects.filter(club_id=club_id).delete()
+    tournaments = list(Tournament.objects.filter(club_id=club_id).order_by("pk"))
+    # Every stream first, then the facts of all their matches in a few queries.
+    streams = {t.pk: eventstore.load(stream_id=t.stream_id) for t in tournaments}
+    match_ids = [
+        r.match for events in streams.values() for r in tournament_period(events).results if r.match
+    ]
+    facts = match_rating_facts(match_ids=match_ids)
     periods = []
-    for tournament in Tournament.objects.filter(club_id=club_id).order_by("pk"):
-        inputs = projection.period_inputs(tournament=tournament)
+    for tournament in tournaments:
+        inputs = projection.period_inputs(
+            tournament=tournament, events=streams[tournament.pk], facts=facts
+        )
         if inputs is not None:
             periods.append(ClubPeriod(club_id=club_id, tournament=tournament, **inputs))
     ClubPeriod.objects.bulk_create(periods, batch_size=500)
