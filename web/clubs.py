@@ -32,3 +32,21 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "seasons": seasons,
     }
     return render(request, "pages/club.html", context)
+
+
+def season_page(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """A season's whole table (printable): every player, the tournaments counted."""
+    try:
+        club = selectors.club_by_slug(slug=slug)
+        season = selectors.season_get(season_id=season_id)
+    except NotFoundError as exc:
+        raise Http404("no such season") from exc
+    if season.club_id != club.pk:
+        raise Http404("no such season")
+    table = list(selectors.season_standings(season=season))
+    names = selectors.season_tournament_names(season=season, user=request.user)
+    rows = [
+        (s, [(names.get(c["tournament"]), c["place"], c["points"]) for c in s.counted])
+        for s in table
+    ]
+    return render(request, "pages/season.html", {"club": club, "season": season, "rows": rows})

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from web.clubs import club_page
+from web.clubs import club_page, season_page
 from web.desk.phone import table_entry_page
 from web.health import healthz
 from web.pages import home, match_page, tournament_page
@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/", match_page, name="match-page"),
     path("matches/<uuid:match_id>/replay/", match_replay_page, name="match-replay-page"),
     path("clubs/<slug:slug>/", club_page, name="club-page"),
+    path("clubs/<slug:slug>/seasons/<int:season_id>/", season_page, name="season-page"),
     path("players/<int:player_id>/", player_page, name="player-page"),
     path("players/<int:player_id>/visibility/", player_visibility, name="player-visibility"),
     path("healthz", healthz, name="healthz"),

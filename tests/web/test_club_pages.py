@@ -58,6 +58,10 @@ def test_the_club_page_and_the_players_page(client, evenings):
     assert page.count("rating-list") == 1 and page.count('href="/players/') >= 4
     assert "Evening 1" in page and "Evening 2" not in page  # a private one: not to strangers
     assert client.get("/clubs/nowhere/").status_code == 404
+    season = re.search(r'href="(/clubs/tuesday/seasons/\d+/)"', page).group(1)
+    table = client.get(season).content.decode()
+    assert "Winter" in table and "season-table" in table and "Evening 1" in table
+    assert "Evening 2" not in table  # counted, but a private tournament: not named
     mine = client.get(f"/players/{ann.pk}/").content.decode()
     assert '<svg class="rating-chart"' in mine and "Tuesday Gin Club" in mine
     assert "Head to head" in mine and "Average deadwood when knocking" in mine
@@ -103,7 +107,12 @@ def test_screenshots_at_390_and_1280(browser, live_server, evenings):
     for width in (390, 1280):
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
-        for name, path in (("club", f"/clubs/{club.slug}/"), ("player", f"/players/{ann.pk}/")):
+        season = club.seasons.get()
+        for name, path in (
+            ("club", f"/clubs/{club.slug}/"),
+            ("player", f"/players/{ann.pk}/"),
+            ("season", f"/clubs/{club.slug}/seasons/{season.pk}/"),
+        ):
             page.goto(f"{live_server.url}{path}")
             page.wait_for_selector("h1")
             assert no_sideways_scroll(page), (name, width)

@@ -193,3 +193,11 @@ def player_page_visible(*, player: Player, user: User) -> bool:
     if user is not None and user.is_authenticated and player.user_id == user.pk:
         return True
     return user_in_club(user=user, club_ids=player_clubs(player=player))
+
+
+def season_tournament_names(*, season: Season, user: User) -> dict[int, str]:
+    """The names of the season's tournaments the viewer may see, by id (a private one
+    counts in the table, unnamed)."""
+    ids = {c["tournament"] for s in SeasonStanding.objects.filter(season=season) for c in s.counted}
+    visible = tournament_list_for(user=user).filter(pk__in=ids)
+    return dict(visible.values_list("pk", "name"))
