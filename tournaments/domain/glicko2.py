@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 # The paper's conversion between the Glicko and the Glicko-2 scales (step 2 and 8).
 SCALE = 173.7178
@@ -81,9 +81,9 @@ def settings_check(settings: RatingSettings) -> None:
         raise InvalidRatingSettingsError(f"{name} is out of range", name)
 
 
-@dataclass(frozen=True)
-class Rating:
-    """One player's rating on the Glicko scale: rating, deviation (RD), volatility."""
+class Rating(NamedTuple):
+    """One player's rating on the Glicko scale: rating, deviation (RD), volatility. (A
+    named tuple: made for every player of every period, it is cheaper than a dataclass.)"""
 
     rating: float
     rd: float
@@ -100,10 +100,6 @@ def is_provisional(rating: Rating, settings: RatingSettings) -> bool:
 
 def _g(phi: float) -> float:
     return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
-
-
-def _e(mu: float, mu_j: float, g_j: float) -> float:
-    return 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
 
 
 def _volatility(sigma: float, phi: float, v: float, delta: float, tau: float) -> float:
@@ -138,18 +134,27 @@ def _volatility(sigma: float, phi: float, v: float, delta: float, tau: float) ->
 def rate(player: Rating, games: Sequence[tuple[Rating, float]], *, tau: float) -> Rating:
     """Steps 2 to 8 for one player and one period: `games` are (opponent before the
     period, score 1/0.5/0). With no games only the deviation widens (step 6). No bounds."""
+    if not games:
+        phi = player.rd / SCALE
+        sigma = player.volatility
+        return Rating(player.rating, math.sqrt(phi * phi + sigma * sigma) * SCALE, sigma)
+    return _rate(player, [(*_scaled(o), score) for o, score in games], tau)
+
+
+def _scaled(opponent: Rating) -> tuple[float, float]:
+    """An opponent on the Glicko-2 scale: (mu_j, g(phi_j)) (step 2 and 3's g)."""
+    return (opponent.rating - CENTRE) / SCALE, _g(opponent.rd / SCALE)
+
+
+def _rate(player: Rating, games: Sequence[tuple[float, float, float]], tau: float) -> Rating:
+    """Steps 3 to 8 with each opponent already scaled: (mu_j, g_j, score)."""
     mu = (player.rating - CENTRE) / SCALE
     phi = player.rd / SCALE
     sigma = player.volatility
-    if not games:
-        phi_star = math.sqrt(phi * phi + sigma * sigma)
-        return Rating(player.rating, phi_star * SCALE, sigma)
     v_inv = 0.0
     total = 0.0
-    for opponent, score in games:
-        mu_j = (opponent.rating - CENTRE) / SCALE
-        g_j = _g(opponent.rd / SCALE)
-        e_j = _e(mu, mu_j, g_j)
+    for mu_j, g_j, score in games:
+        e_j = 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
         v_inv += g_j * g_j * e_j * (1.0 - e_j)
         total += g_j * (score - e_j)
     v = 1.0 / v_inv
@@ -163,7 +168,20 @@ def rate(player: Rating, games: Sequence[tuple[Rating, float]], *, tau: float) -
 
 def _bounded(rating: Rating, settings: RatingSettings) -> Rating:
     rd = min(max(rating.rd, settings.rd_min), settings.rd_max)
-    return rating if rd == rating.rd else replace(rating, rd=rd)
+    return rating if rd == rating.rd else rating._replace(rd=rd)
+
+
+def _widened(rating: Rating, periods: int, settings: RatingSettings) -> Rating:
+    """`periods` periods without a game: step 6 once a period, each time within bounds
+    (the same arithmetic as `rate` without games, then `_bounded`)."""
+    if periods <= 0:
+        return rating
+    rd, sigma = rating.rd, rating.volatility
+    rd_min, rd_max = settings.rd_min, settings.rd_max
+    for _ in range(periods):
+        phi = rd / SCALE
+        rd = min(max(math.sqrt(phi * phi + sigma * sigma) * SCALE, rd_min), rd_max)
+    return rating if rd == rating.rd else Rating(rating.rating, rd, sigma)
 
 
 # --- a club's periods ------------------------------------------------------------------------
@@ -190,13 +208,30 @@ class PeriodEntry:
 
 @dataclass
 class ClubRatings:
-    """A club's ratings after a sequence of periods: the current rating of everyone who
-    has one, their rated matches and periods played, and each played period's entry."""
+    """A club's ratings after a sequence of periods: the rating of everyone who has one,
+    their rated matches and periods played, and each played period's entry.
+
+    Widening is applied lazily: `current[p]` is up to date as of period `as_of[p]` (the
+    last they played, or when it was last brought up to date); `ratings_now` widens it
+    through the last period applied (`last`), one period at a time, exactly as if it had
+    been widened in every period (a club of 500 with 50 a night widens 450 a period)."""
 
     current: dict[int, Rating] = field(default_factory=dict)
     matches: dict[int, int] = field(default_factory=dict)
     periods: dict[int, int] = field(default_factory=dict)
     entries: list[PeriodEntry] = field(default_factory=list)
+    as_of: dict[int, int] = field(default_factory=dict)
+    last: int = -1
+
+
+def ratings_now(state: ClubRatings, settings: RatingSettings) -> dict[int, Rating]:
+    """Everyone's rating after the last period applied (brings `state` up to date)."""
+    for player, rating in state.current.items():
+        behind = state.last - state.as_of.get(player, state.last)
+        if behind > 0:
+            state.current[player] = _widened(rating, behind, settings)
+            state.as_of[player] = state.last
+    return state.current
 
 
 def period_apply(
@@ -208,37 +243,44 @@ def period_apply(
 ) -> list[PeriodEntry]:
     """Rate one period into `state` (changed in place): everyone who played is rated
     against their opponents' ratings before the period; everyone else with a rating has
-    the deviation widened; then every deviation is kept within the bounds. Returns the
-    entries of the players who played, by player id."""
+    the deviation widened (lazily: `ratings_now`); every deviation is kept within the
+    bounds. Returns the entries of the players who played, by player id."""
     played: dict[int, list[tuple[int, float]]] = {}
     for game in games:
         if game.winner == game.loser:
             continue
         played.setdefault(game.winner, []).append((game.loser, 1.0))
         played.setdefault(game.loser, []).append((game.winner, 0.0))
-    before = state.current
     start = initial(settings)
-    after: dict[int, Rating] = {}
-    for player, rating in before.items():
-        if player not in played:
-            after[player] = _bounded(rate(rating, (), tau=settings.tau), settings)
+    before: dict[int, Rating] = {}
+    for player in played:
+        rating = state.current.get(player)
+        if rating is None:
+            before[player] = start
+        else:
+            behind = period - 1 - state.as_of.get(player, period - 1)
+            before[player] = _widened(rating, behind, settings)
+    scaled = {player: _scaled(rating) for player, rating in before.items()}
     entries = []
     for player in sorted(played):
-        own = before.get(player, start)
-        games_of = [(before.get(opp, start), score) for opp, score in played[player]]
-        new = _bounded(rate(own, games_of, tau=settings.tau), settings)
-        after[player] = new
+        own = before[player]
+        games_of = [(*scaled[opp], score) for opp, score in played[player]]
+        new = _bounded(_rate(own, games_of, settings.tau), settings)
+        state.current[player] = new
+        state.as_of[player] = period
         state.matches[player] = state.matches.get(player, 0) + len(games_of)
         state.periods[player] = state.periods.get(player, 0) + 1
         entries.append(PeriodEntry(period, player, own, new, tuple(played[player])))
-    state.current = after
+    state.last = period
     state.entries.extend(entries)
     return entries
 
 
 def club_rate(periods: Iterable[Iterable[PeriodGame]], settings: RatingSettings) -> ClubRatings:
-    """Every period of a club in order, from nobody rated: the whole rating history."""
+    """Every period of a club in order, from nobody rated: the whole rating history
+    (`current` brought up to date after the last period)."""
     state = ClubRatings()
     for index, games in enumerate(periods):
         period_apply(state, games, settings, period=index)
+    ratings_now(state, settings)
     return state

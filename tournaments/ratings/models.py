@@ -60,13 +60,22 @@ class ClubRating(models.Model):
 
 class RatingEntry(models.Model):
     """What one period did to one player who played in it (periods that only widened the
-    deviation have no entry: the next entry's rd_before shows them)."""
+    deviation have no entry: the next entry's rd_before shows them).
 
-    club = models.ForeignKey("players.Club", on_delete=models.CASCADE, related_name="+")
-    tournament = models.ForeignKey(
-        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
+    No foreign-key constraints in the database (Django still cascades deletes): a
+    re-rating rewrites some 20,000 of these rows, and PostgreSQL checked three deferred
+    constraints for each at commit (bench/README.md). The rows are derived from events
+    that name those tournaments and players, whose rows are never deleted under them."""
+
+    club = models.ForeignKey(
+        "players.Club", on_delete=models.CASCADE, related_name="+", db_constraint=False
     )
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     finished_position = models.BigIntegerField()
     finished_at = models.DateTimeField()
     rating_before = models.FloatField()
@@ -85,11 +94,12 @@ class RatingEntry(models.Model):
                 fields=["club", "tournament", "player"], name="ratings_entry_unique"
             )
         ]
+        # A re-rating deletes a club's entries by tournament (the unique index) and writes
+        # them again: one more index would be one more to maintain for every row.
         indexes = [
             models.Index(
                 fields=["player", "club", "finished_position"], name="ratings_entry_player"
             ),
-            models.Index(fields=["club", "finished_position"], name="ratings_entry_period"),
         ]
 
     def __str__(self) -> str:

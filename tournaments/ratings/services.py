@@ -99,8 +99,11 @@ def club_ratings_rerate_from_in_tx(*, club_id: int, tournament_id: int, reason: 
 
 
 def club_ratings_sync(*, tournament_id: int) -> str:
-    """The job's service: `club_ratings_apply_in_tx` in its own transaction."""
+    """The job's service: `club_ratings_apply_in_tx` in its own transaction, which writes
+    only the ratings projections (so its commit need not wait for the disk: a crash loses
+    it whole, and the reconciler does it again)."""
     with service_transaction():
+        projection.commit_without_waiting_in_tx()
         return club_ratings_apply_in_tx(tournament_id=tournament_id)
 
 

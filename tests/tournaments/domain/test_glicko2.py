@@ -16,6 +16,7 @@ from tournaments.domain.glicko2 import (
     is_provisional,
     period_apply,
     rate,
+    ratings_now,
 )
 
 
@@ -56,7 +57,8 @@ def test_a_player_who_misses_periods_only_widens():
     period_apply(state, [PeriodGame(1, 2)] * 3, s, period=1)
     before = state.current[1]
     period_apply(state, [PeriodGame(2, 3)], s, period=2)  # player 1 misses it
-    after = state.current[1]
+    assert state.current[1] is before  # widened lazily: when needed
+    after = ratings_now(state, s)[1]
     assert after.rating == before.rating and after.volatility == before.volatility
     expected = math.sqrt((before.rd / 173.7178) ** 2 + before.volatility**2) * 173.7178
     assert after.rd == min(expected, 350)
@@ -95,7 +97,7 @@ def test_deviation_stays_within_bounds_and_provisional_follows_it(periods, rd_mi
     state = ClubRatings()
     for index, games in enumerate(periods):
         period_apply(state, [PeriodGame(w, lo) for w, lo in games], s, period=index)
-        for rating in state.current.values():
+        for rating in ratings_now(state, s).values():
             assert rd_min <= rating.rd <= rd_max
             assert math.isfinite(rating.rating) and 0 < rating.volatility < 1
             assert is_provisional(rating, s) == (rating.rd > 110)
@@ -111,6 +113,27 @@ def test_a_period_rates_every_player_once_and_counts_their_matches(periods):
         n = sum(player in pair for games in periods for pair in games)
         assert state.matches[player] == n
         assert state.periods[player] == sum(any(player in p for p in g) for g in periods)
+
+
+@settings(max_examples=60, deadline=None)
+@given(periods=games_strategy, cut=st.integers(0, 12))
+def test_applying_the_last_periods_one_by_one_equals_rating_them_all(periods, cut):
+    """The incremental path's shape: rate some periods, bring everyone up to date (as the
+    stored current ratings are), then apply the rest one by one: the same numbers."""
+    games = [[PeriodGame(w, lo) for w, lo in g] for g in periods]
+    s = RatingSettings()
+    whole = club_rate(games, s)
+    cut = min(cut, len(games))
+    first = club_rate(games[:cut], s)
+    stored = dict(ratings_now(first, s))
+    state = ClubRatings(current=stored, matches=dict(first.matches), periods=dict(first.periods))
+    state.as_of = dict.fromkeys(stored, cut - 1)
+    state.last = cut - 1
+    for index in range(cut, len(games)):
+        period_apply(state, games[index], s, period=index)
+        ratings_now(state, s)
+    assert state.current == whole.current
+    assert state.entries == [e for e in whole.entries if e.period >= cut]
 
 
 def test_many_games_make_a_rating_established():
