@@ -60,7 +60,10 @@ class ClubRating(models.Model):
 
 class RatingEntry(models.Model):
     """What one period did to one player who played in it (periods that only widened the
-    deviation have no entry: the next entry's rd_before shows them).
+    deviation have no entry: the next entry's rd_before shows them). Numbers only: whom
+    they played is the period's `games`, and when and why it was re-rated follows from
+    the periods' `causes` and the club's settings changes (`selectors.club_rerated`), so a
+    re-rating rewrites no text.
 
     No foreign-key constraints in the database (Django still cascades deletes): a
     re-rating rewrites some 20,000 of these rows, and PostgreSQL checked three deferred
@@ -84,8 +87,6 @@ class RatingEntry(models.Model):
     rating = models.FloatField()
     rd = models.FloatField()
     volatility = models.FloatField()
-    played = models.JSONField(default=list)  # [{"opponent", "score"}, ...]
-    rerated = models.JSONField(default=list)  # [{"at", "reason"}, ...]
 
     class Meta:
         ordering = ["club", "player", "finished_position"]

@@ -7,7 +7,6 @@ everything is rebuilt (`rebuild.py`). All of it runs in the caller's transaction
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -111,14 +110,17 @@ def period_inputs(
 
 
 def club_periods(*, club_id: int) -> list[ClubPeriod]:
-    return list(ClubPeriod.objects.filter(club_id=club_id).order_by("finished_position"))
+    """The club's periods in order, with what rating them needs (not their standings)."""
+    rows = ClubPeriod.objects.filter(club_id=club_id).order_by("finished_position")
+    return list(rows.defer("results", "standings"))
 
 
 def _games(period: ClubPeriod) -> list[PeriodGame]:
     return [PeriodGame(w, lo) for w, lo in period.games]
 
 
-def _rerated(periods: Sequence[ClubPeriod], club: ClubSettings) -> list[list[RerateCause]]:
+def club_rerated(periods: Sequence[ClubPeriod], club: ClubSettings) -> list[list[RerateCause]]:
+    """For each period (in order), the causes that re-rated it (`rerated_by`)."""
     causes = [[RerateCause(c["position"], c["at"], c["reason"]) for c in p.causes] for p in periods]
     return rerated_by([p.finished_position for p in periods], causes, club.changes)
 
@@ -126,24 +128,11 @@ def _rerated(periods: Sequence[ClubPeriod], club: ClubSettings) -> list[list[Rer
 _ENTRY_COLUMNS = (
     "club_id", "tournament_id", "player_id", "finished_position", "finished_at",
     "rating_before", "rd_before", "volatility_before", "rating", "rd", "volatility",
-    "played", "rerated",
 )  # fmt: skip
 
 
-def _json_text(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-def _played_text(played: Sequence[tuple[int, float]]) -> str:
-    """`[{"opponent", "score"}, ...]` as JSON, written directly (one per history row)."""
-    items = (f'{{"opponent":{int(o)},"score":{float(s)!r}}}' for o, s in played)
-    return "[" + ",".join(items) + "]"
-
-
-def _entry_values(
-    club_id: int, period: ClubPeriod, entry: PeriodEntry, rerated_text: str
-) -> tuple[Any, ...]:
-    """One history row (the columns of `_ENTRY_COLUMNS`), its JSON as text."""
+def _entry_values(club_id: int, period: ClubPeriod, entry: PeriodEntry) -> tuple[Any, ...]:
+    """One history row: the columns of `_ENTRY_COLUMNS`."""
     return (
         club_id,
         period.tournament_id,
@@ -156,50 +145,29 @@ def _entry_values(
         entry.after.rating,
         entry.after.rd,
         entry.after.volatility,
-        _played_text(entry.played),
-        rerated_text,
     )
 
 
-def _rerated_text(causes: Sequence[RerateCause]) -> str:
-    return _json_text([{"at": c.at, "reason": c.reason} for c in causes])
-
-
-def _copy_text(value: Any) -> str:
-    """A value in COPY's text format (a NULL never occurs in these rows)."""
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    text = str(value)
-    if "\\" in text or "\t" in text or "\n" in text or "\r" in text:
-        text = text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
-        text = text.replace("\r", "\\r")
-    return text
+def _copy_line(row: tuple[Any, ...]) -> str:
+    """A history row in COPY's text format: ids, floats (repr: exact) and one instant."""
+    return "\t".join(v.isoformat() if isinstance(v, dt.datetime) else repr(v) for v in row)
 
 
 def _entries_write(rows: list[tuple[Any, ...]]) -> None:
     """Insert history rows. On PostgreSQL with one COPY of text built here: re-rating a
     club rewrites every entry after the corrected period (about 20,000 rows for 400
     periods of 50 players), and `bulk_create` spent most of its time adapting its
-    parameter arrays, `write_row` adapting each value (bench/README.md has the figures)."""
+    parameter arrays (bench/README.md has the figures)."""
     if not rows:
         return
     if connection.vendor != "postgresql":
         RatingEntry.objects.bulk_create(
-            [
-                RatingEntry(
-                    **dict(zip(_ENTRY_COLUMNS, r[:11], strict=False)),
-                    played=json.loads(r[11]),
-                    rerated=json.loads(r[12]),
-                )
-                for r in rows
-            ],
+            [RatingEntry(**dict(zip(_ENTRY_COLUMNS, r, strict=True))) for r in rows],
             batch_size=1000,
         )
         return
     table = RatingEntry._meta.db_table
-    text = "".join("\t".join(map(_copy_text, row)) + "\n" for row in rows)
+    text = "".join(_copy_line(row) + "\n" for row in rows)
     with connection.cursor() as cursor:
         raw = cursor.cursor  # psycopg's own cursor, inside Django's transaction
         with raw.copy(f"COPY {table} ({', '.join(_ENTRY_COLUMNS)}) FROM STDIN") as copy:
@@ -231,7 +199,6 @@ def club_rerate_in_tx(*, club_id: int, from_index: int = 0) -> ClubRatings:
     periods = club_periods(club_id=club_id)
     club = club_settings_from_events(club_id=club_id)
     state = club_rate((_games(p) for p in periods), club.settings)
-    rerated = [_rerated_text(causes) for causes in _rerated(periods, club)]
     if from_index < len(periods):
         rewritten = [p.tournament_id for p in periods[from_index:]]
         RatingEntry.objects.filter(club_id=club_id, tournament_id__in=rewritten).delete()
@@ -239,7 +206,7 @@ def club_rerate_in_tx(*, club_id: int, from_index: int = 0) -> ClubRatings:
         RatingEntry.objects.filter(club_id=club_id).delete()
     _entries_write(
         [
-            _entry_values(club_id, periods[e.period], e, rerated[e.period])
+            _entry_values(club_id, periods[e.period], e)
             for e in state.entries
             if e.period >= from_index
         ]
@@ -262,10 +229,8 @@ def club_period_append_in_tx(*, club_id: int, period: ClubPeriod, index: int) ->
     club = club_settings_from_events(club_id=club_id)
     entries = period_apply(state, _games(period), club.settings, period=index)
     ratings_now(state, club.settings)
-    periods = club_periods(club_id=club_id)
-    rerated = _rerated_text(_rerated(periods, club)[index])
     RatingEntry.objects.filter(club_id=club_id, tournament_id=period.tournament_id).delete()
-    _entries_write([_entry_values(club_id, period, e, rerated) for e in entries])
+    _entries_write([_entry_values(club_id, period, e) for e in entries])
     _current_write(club_id, state)
 
 

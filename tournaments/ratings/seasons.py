@@ -22,7 +22,11 @@ def season_rules(season: Season) -> SeasonRules:
 
 def season_tournaments(*, season: Season, zone: ZoneInfo) -> list[SeasonTournament]:
     """The season's tournaments (finished on its days, in the club's zone), in order."""
-    periods = ClubPeriod.objects.filter(club_id=season.club_id).order_by("finished_position")
+    periods = (
+        ClubPeriod.objects.filter(club_id=season.club_id)
+        .order_by("finished_position")
+        .only("tournament_id", "finished_at", "results", "standings")
+    )
     out = []
     for p in periods:
         day = p.finished_at.astimezone(zone).date()

@@ -12,6 +12,7 @@ from core.errors import NotFoundError
 from players.models import Club, Player
 from tournaments.domain.glicko2 import Rating, RatingSettings, is_provisional
 from tournaments.models import Tournament
+from tournaments.ratings import projection
 from tournaments.ratings.models import (
     ClubPeriod,
     ClubRating,
@@ -119,6 +120,32 @@ def tournament_ratings_before(*, tournament_id: int) -> dict[int, float]:
     return dict(rows.values_list("player_id", "rating_before"))
 
 
+def club_rerated(*, club_id: int) -> dict[int, list[dict[str, str]]]:
+    """When and why each period of the club was re-rated, by tournament id: derived from
+    the causes stored with the periods and the club's settings changes (its stream)."""
+    periods = list(
+        ClubPeriod.objects.filter(club_id=club_id)
+        .order_by("finished_position")
+        .only("tournament_id", "finished_position", "causes")
+    )
+    causes = projection.club_rerated(periods, projection.club_settings_from_events(club_id=club_id))
+    return {
+        p.tournament_id: [{"at": c.at, "reason": c.reason} for c in own]
+        for p, own in zip(periods, causes, strict=True)
+    }
+
+
+def _played(games: Iterable[list[int]], player_id: int) -> list[dict[str, Any]]:
+    """Whom the player played in a period (its rated matches, in order), and the score."""
+    out = []
+    for winner, loser in games:
+        if winner == player_id:
+            out.append({"opponent": loser, "score": 1.0})
+        elif loser == player_id:
+            out.append({"opponent": winner, "score": 0.0})
+    return out
+
+
 def player_rating_history(*, player: Player, club: Club, user: User) -> list[dict[str, Any]]:
     """One entry per period of `club` in which the player played, oldest first. Entries of
     tournaments the viewer may not see (private ones) keep their numbers (they count in
@@ -126,11 +153,12 @@ def player_rating_history(*, player: Player, club: Club, user: User) -> list[dic
     entries = list(
         RatingEntry.objects.filter(club=club, player=player).order_by("finished_position")
     )
-    visible = set(
-        tournament_list_for(user=user)
-        .filter(pk__in=[e.tournament_id for e in entries])
-        .values_list("pk", flat=True)
+    ids = [e.tournament_id for e in entries]
+    visible = set(tournament_list_for(user=user).filter(pk__in=ids).values_list("pk", flat=True))
+    games = dict(
+        ClubPeriod.objects.filter(tournament_id__in=ids).values_list("tournament_id", "games")
     )
+    rerated = club_rerated(club_id=club.pk) if entries else {}
     return [
         {
             "tournament": e.tournament_id if e.tournament_id in visible else None,
@@ -141,8 +169,12 @@ def player_rating_history(*, player: Player, club: Club, user: User) -> list[dic
             "rating": e.rating,
             "rd": e.rd,
             "volatility": e.volatility,
-            "played": e.played if e.tournament_id in visible else [],
-            "rerated": e.rerated,
+            "played": (
+                _played(games.get(e.tournament_id, []), player.pk)
+                if e.tournament_id in visible
+                else []
+            ),
+            "rerated": rerated.get(e.tournament_id, []),
         }
         for e in entries
     ]

@@ -71,12 +71,14 @@ def club_ratings_apply_in_tx(*, tournament_id: int) -> str:
         club_seasons_refresh_in_tx(club_id=club_id)
         return outcome
     changed = any(getattr(existing, name) != inputs[name] for name in _FIELDS)
+    known = {c["position"] for c in existing.causes}
+    new_causes = [c["reason"] for c in inputs["causes"] if c["position"] not in known]
     for name, value in inputs.items():
         setattr(existing, name, value)
     existing.save()
     if not changed:
         return "unchanged"
-    reason = "; ".join(c["reason"] for c in inputs["causes"]) or "results changed"
+    reason = "; ".join(new_causes) or "results changed"
     club_ratings_rerate_from_in_tx(club_id=club_id, tournament_id=tournament_id, reason=reason)
     return "rerated"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments.ratings.models import ClubPeriod, ClubRating, RatingEntry
+from tournaments.ratings.selectors import club_rerated
 
 
 def ratings_snapshot(club_id: int) -> dict[str, Any]:
@@ -31,8 +32,7 @@ def ratings_snapshot(club_id: int) -> dict[str, Any]:
                 "rating",
                 "rd",
                 "volatility",
-                "played",
-                "rerated",
-            )  # fmt: skip
+            )
         ),
+        "rerated": club_rerated(club_id=club_id),
     }

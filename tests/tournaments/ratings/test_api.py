@@ -157,7 +157,10 @@ def test_a_settings_change_is_an_event_and_rerates_from_the_first_period(rated_c
     after = dict(ClubRating.objects.filter(club=club).values_list("player_id", "rating"))
     assert all(after[p] < before[p] for p in before)
     entries = RatingEntry.objects.filter(club=club)
-    assert all(e.rerated[-1]["reason"] == "club rating settings changed" for e in entries)
+    ann = rated_club["players"][0]
+    history = APIClient().get(f"/api/players/{ann.pk}/ratings/?club={club.pk}").json()["results"]
+    assert len(history) == 3
+    assert all(e["rerated"][-1]["reason"] == "club rating settings changed" for e in history)
     assert {e.rating_before for e in entries.filter(tournament=rated_club["evenings"][0][0])} == {
         1200
     }
