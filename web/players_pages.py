@@ -17,7 +17,7 @@ from players.selectors import player_for_user, player_get
 from tournaments.ratings import player_page as pages
 from tournaments.ratings import selectors, services
 
-CHART_WIDTH, CHART_HEIGHT, PAD_X, PAD_Y = 640, 220, 44, 18
+CHART_WIDTH, CHART_HEIGHT, PAD_X, PAD_Y = 640, 220, 66, 18
 
 
 @dataclass(frozen=True)
