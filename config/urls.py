@@ -20,6 +20,7 @@ urlpatterns = [
     ),
     path("api/ping/", PingApi.as_view(), name="api-ping"),
     path("api/", include("players.urls")),
+    path("api/", include("tournaments.ratings.urls")),  # clubs, ratings, seasons (issue 22)
     path("api/", include("games.urls")),
     path("api/tournaments/", include("tournaments.urls")),
     path("api-auth/", include("rest_framework.urls")),

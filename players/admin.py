@@ -9,10 +9,13 @@ from players.models import Club, LoginCode, Player
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "created_at"]
+    list_display = ["name", "slug", "time_zone", "created_at"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["organisers"]
+    filter_horizontal = ["organisers", "members"]
+    # The rating settings change through the API (an event on the club's stream that
+    # re-rates the club: tournaments.ratings.services); here they are shown only.
+    readonly_fields = ["rating_settings"]
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "organisers":

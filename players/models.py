@@ -31,6 +31,14 @@ class Club(models.Model):
         default=True,
         help_text=_("Persian pages show dates in the Solar Hijri (Jalali) calendar."),
     )
+    # The club's players (members); guests who play its tournaments are rated too.
+    members = models.ManyToManyField("Player", related_name="member_of", blank=True)
+    # RULES.md section 9 options a new tournament of the club starts from.
+    default_ruleset = models.JSONField(default=dict, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # Glicko-2 settings (tournaments.domain.glicko2.RatingSettings; missing keys: the
+    # defaults). A read model of the club's stream "club-<id>": every change is an event.
+    rating_settings = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -63,6 +71,18 @@ class Player(models.Model):
     rating = models.IntegerField(_("rating"), default=1500)
     # The player's own choice of language for the pages (and the API without Accept-Language).
     language = language_field()
+
+    class PageVisibility(models.TextChoices):
+        PUBLIC = "public", _("Everyone")
+        CLUB = "club", _("My clubs' members and organisers")
+
+    # Who may read the player's page (/players/<id>/).
+    page_visibility = models.CharField(
+        _("who sees my page"),
+        max_length=10,
+        choices=PageVisibility.choices,
+        default=PageVisibility.PUBLIC,
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

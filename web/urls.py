@@ -1,10 +1,12 @@
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from web.clubs import club_page, season_page
 from web.desk.phone import table_entry_page
 from web.health import healthz
 from web.language import language_set
 from web.pages import home, match_page, tournament_page
+from web.players_pages import player_page, player_visibility
 from web.replay import match_replay_page
 
 urlpatterns = [
@@ -12,6 +14,10 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/", tournament_page, name="tournament-page"),
     path("matches/<uuid:match_id>/", match_page, name="match-page"),
     path("matches/<uuid:match_id>/replay/", match_replay_page, name="match-replay-page"),
+    path("clubs/<slug:slug>/", club_page, name="club-page"),
+    path("clubs/<slug:slug>/seasons/<int:season_id>/", season_page, name="season-page"),
+    path("players/<int:player_id>/", player_page, name="player-page"),
+    path("players/<int:player_id>/visibility/", player_visibility, name="player-visibility"),
     path("healthz", healthz, name="healthz"),
     path("language/", language_set, name="language-set"),
     # The replay's words (static/replay/*.js: gettext, interpolate), from locale/*/djangojs.po.

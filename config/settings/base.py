@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "players",
     "games",
     "tournaments",
+    "tournaments.ratings",  # club ratings and seasons (issue 22)
     "web",
     "demo",
 ]
@@ -165,6 +166,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "idempotency-records-expire": {
         "task": "core.idempotency_records_expire",
         "schedule": env.float("IDEMPOTENCY_EXPIRE_SECONDS", default=3600.0),
+    },
+    # Club ratings of finished tournaments whose ratings job was lost (tournaments.ratings).
+    "ratings-reconcile": {
+        "task": "ratings.reconcile",
+        "schedule": env.float("RATINGS_RECONCILE_SECONDS", default=60.0),
     },
     # Webhook deliveries no job made or sent (a lost job, a killed worker).
     "tournament-webhooks-reconcile": {

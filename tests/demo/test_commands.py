@@ -36,20 +36,32 @@ def test_load_demo_creates_a_played_tournament_once(monkeypatch):
     monkeypatch.setattr(load_demo, "DEMO_PLAYERS", 2)
     monkeypatch.setattr(load_demo, "DEMO_ROUNDS", 1)
     monkeypatch.setattr(load_demo, "DEMO_GAME_TARGET", 25)
+    monkeypatch.setattr(load_demo, "DEMO_EVENINGS", 1)
+    monkeypatch.setattr(load_demo, "DEMO_EVENING_ROUNDS", 1)
     out = StringIO()
     call_command("load_demo", stdout=out)
     call_command("load_demo", stdout=out)
-    t = Tournament.objects.get()
+    t = Tournament.objects.get(name=load_demo.DEMO_TOURNAMENT)
     assert t.status == Tournament.Status.FINISHED
     assert "Demo tournament id" in out.getvalue() and "already there" in out.getvalue()
     assert t.organisers.filter(username="organiser").exists()
     # Two demo logins with one match in progress between them, created once.
     from games.models import Match
 
-    demo = Match.objects.filter(player1__user__username="alice", player2__user__username="bob")
+    demo = Match.objects.filter(
+        player1__user__username="alice", player2__user__username="bob", tournament_pairing=None
+    )
     assert demo.count() == 1
     assert demo.get().status == Match.Status.IN_PROGRESS
     assert "'alice' and 'bob'" in out.getvalue()
+    # The demo club: its evening finished and rated, a season, made once.
+    from tournaments.ratings.models import ClubRating, SeasonStanding
+
+    evening = Tournament.objects.get(club__slug=load_demo.DEMO_CLUB_SLUG)
+    assert evening.status == Tournament.Status.FINISHED
+    assert ClubRating.objects.filter(club__slug=load_demo.DEMO_CLUB_SLUG).count() == 6
+    assert SeasonStanding.objects.filter(season__club__slug=load_demo.DEMO_CLUB_SLUG).count() == 6
+    assert "Demo club already there" in out.getvalue()
 
 
 @pytest.mark.django_db
@@ -78,14 +90,17 @@ def test_load_demo_ends_with_the_pages_to_open_and_each_answers(monkeypatch, cli
     monkeypatch.setattr(load_demo, "DEMO_PLAYERS", 2)
     monkeypatch.setattr(load_demo, "DEMO_ROUNDS", 1)
     monkeypatch.setattr(load_demo, "DEMO_GAME_TARGET", 25)
+    monkeypatch.setattr(load_demo, "DEMO_EVENINGS", 1)
+    monkeypatch.setattr(load_demo, "DEMO_EVENING_ROUNDS", 1)
     out = StringIO()
     call_command("load_demo", stdout=out)
     tail = out.getvalue().split("Open in a browser:", 1)[1]
     paths = re.findall(r"http://127\.0\.0\.1:8000(/\S*)", tail)
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(name=load_demo.DEMO_TOURNAMENT)
     assert paths[:3] == ["/", f"/tournaments/{tournament.pk}/", f"/desk/{tournament.pk}/"]
     assert paths[3].startswith("/matches/") and paths[3].endswith("/replay/")
-    assert paths[4] == "/api/docs/"
+    assert paths[4] == "/clubs/demo-club/" and paths[5].startswith("/players/")
+    assert paths[6] == "/api/docs/"
     for path in paths:
         if path.startswith("/desk/"):
             assert client.get(path).status_code == 302  # to the desk's sign-in

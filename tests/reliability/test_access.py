@@ -9,12 +9,15 @@ import json
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 from games.models import MatchDealPlan
+from players.models import Club
 from tests.helpers import token_client
 from tests.reliability.helpers import api_routes, fill, role_clients, tournament_with_a_match
 from tournaments.models import Pairing
+from tournaments.ratings.models import Season
 
 pytestmark = pytest.mark.django_db
 
@@ -180,6 +183,9 @@ PLAYERS = {"player", "player2"}
 ORGANISERS_ONLY = {"anonymous", "player", "player2", "stranger"}
 NOT_THE_MATCH_S = {"anonymous", "stranger", "other_organiser"}
 NOT_THE_TOURNAMENT_S = {"anonymous", "player", "player2", "stranger", "other_organiser"}
+# A club's things: its organisers (the tournament's organiser here) and staff; the other
+# organiser organises a second club, and nothing of this one.
+NOT_THE_CLUB_S = {"anonymous", "player", "player2", "stranger", "other_organiser"}
 
 
 def private_only(roles: set[str]) -> object:
@@ -298,6 +304,24 @@ ROWS: dict[str, tuple] = {
     ),
     "api/tournaments/<int:tournament_id>/webhooks/<int:webhook_id>/deliveries/"
     "<int:delivery_id>/redeliver/": (no_get, {"POST": (NOT_THE_TOURNAMENT_S, {}, True)}),
+    "api/clubs/": (everyone(200), {"POST": (ORGANISERS_ONLY, {"name": "New Club"}, False)}),
+    "api/clubs/<int:club_id>/": (
+        everyone(200),
+        {"PATCH": (NOT_THE_CLUB_S, {"name": "Renamed", "rating_settings": {"tau": 1}}, False)},
+    ),
+    "api/clubs/<int:club_id>/members/": (
+        signed_in,
+        {"POST": (NOT_THE_CLUB_S, "member", False), "DELETE": (NOT_THE_CLUB_S, "member", False)},
+    ),
+    "api/clubs/<int:club_id>/ratings/": (everyone(200), {}),
+    "api/clubs/<int:club_id>/seasons/": (
+        everyone(200),
+        {"POST": (NOT_THE_CLUB_S, "new_season", False)},
+    ),
+    "api/seasons/<int:season_id>/standings/": (everyone(200), {}),
+    "api/seasons/<int:season_id>/standings.csv": (everyone(200), {}),
+    # Needs ?club= (400 without it); who sees a history: tests/tournaments/ratings.
+    "api/players/<int:pk>/ratings/": (everyone(400), {}),
     "api-auth/login/": (everyone(200), {}),  # DRF's browsable API login (throttled)
     "api-auth/logout/": (everyone(405), {}),
 }
@@ -312,7 +336,7 @@ def test_every_api_endpoint_has_a_row():
 
 def written() -> dict[str, int]:
     """Rows of every model of ours (events, read models, registrations, ...)."""
-    ours = ("eventstore", "games", "players", "tournaments")
+    ours = ("eventstore", "games", "players", "tournaments", "ratings")
     tables = set(connection.introspection.table_names())
     return {
         m._meta.label: m.objects.count()
@@ -329,9 +353,29 @@ def test_the_access_matrix_over_every_endpoint(is_public, organiser, make_player
     )
     clients = role_clients(player=pia, organiser=organiser)
     clients["player2"] = token_client(quinn.user)
+    # The organiser's club, with a member and a season; a second club's organiser.
+    club = Club.objects.create(name="Home Club", slug="home")
+    club.organisers.add(organiser)
+    club.members.add(pia)
+    Club.objects.create(name="Second Club", slug="second").organisers.add(
+        get_user_model().objects.get(username="otherorg")
+    )
+    season = Season.objects.create(
+        club=club, name="Autumn", starts_on="2026-09-01", ends_on="2026-12-31", place_points=[3]
+    )
     ids = {"match_id": match_id, "tournament_id": tournament_.pk, "pk": pia.pk, "number": 1,
-           "dispute": 1, "webhook_id": 1, "delivery_id": 1}  # fmt: skip
-    bodies = {"new_match": {"player1": pia.pk, "player2": quinn.pk}}
+           "dispute": 1, "webhook_id": 1, "delivery_id": 1, "club_id": club.pk,
+           "season_id": season.pk}  # fmt: skip
+    bodies = {
+        "new_match": {"player1": pia.pk, "player2": quinn.pk},
+        "member": {"player": quinn.pk},
+        "new_season": {
+            "name": "Spring",
+            "starts_on": "2027-01-01",
+            "ends_on": "2027-03-31",
+            "place_points": [5, 3],
+        },  # fmt: skip
+    }
     wrong = []
     for route in api_routes():
         if route not in ROWS:

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
+import random
 import time
 
 from celery import current_app as celery_app
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+from django.utils import timezone
 
+from demo.club_evenings import club_evening_play
 from demo.simulation import standings_table, tournament_simulate
 from games.services import match_create
-from players.models import Player
+from players.models import Club, Player
 from players.services import player_create
 from tournaments.models import Tournament
+from tournaments.ratings.services import season_create
 
 DEMO_USERNAME = "organiser"
 DEMO_PASSWORD = "organiser-demo"  # noqa: S105 - local demo only, printed to the console
@@ -25,6 +30,12 @@ DEMO_PLAYERS, DEMO_ROUNDS, DEMO_GAME_TARGET = 8, 3, 50
 # Two logins with a match in progress, to play through the API by hand.
 DEMO_HUMANS = (("alice", "Alice"), ("bob", "Bob"))
 DEMO_HUMAN_PASSWORD = "gin-demo-player"  # noqa: S105 - local demo only, printed
+DEMO_MATCH_LABEL = "Demo match: play it through the API"
+# The demo club: a few finished evenings at tables (hands recorded), so its rating list, a
+# season and a player's page have something to show (issue 22).
+DEMO_CLUB, DEMO_CLUB_SLUG = "Demo club", "demo-club"
+DEMO_CLUB_PLAYERS = ("Carla Popescu", "Dmitri Weber", "Eglė Jonaitė", "Farhad Rahimi")
+DEMO_EVENINGS, DEMO_EVENING_ROUNDS = 3, 3
 
 
 def site_address() -> str:
@@ -58,6 +69,7 @@ class Command(BaseCommand):
         )
         if not options["no_tournament"]:
             self._demo_tournament(user)
+            self._demo_club(user)
             self._demo_match(user)
             self._start_here()
 
@@ -81,6 +93,12 @@ class Command(BaseCommand):
             ]
         if finished is not None:
             lines.append(f"  a match played by bots, replayed  {site}/matches/{finished}/replay/")
+        club = Club.objects.filter(slug=DEMO_CLUB_SLUG).first()
+        alice = Player.objects.filter(user__username="alice").first()
+        if club is not None:
+            lines.append(f"  the demo club (ratings, season)   {site}/clubs/{club.slug}/")
+        if alice is not None:
+            lines.append(f"  a player's page (Alice)           {site}/players/{alice.pk}/")
         lines += [f"  the API's docs (work offline)     {site}/api/docs/", ""]
         self.stdout.write("\n".join(lines))
 
@@ -91,20 +109,66 @@ class Command(BaseCommand):
             if player is None:
                 player = player_create(name=name, username=username, password=DEMO_HUMAN_PASSWORD)
             players.append(player)
-        if not players[0].matches_as_player1.exists():
+        if not players[0].matches_as_player1.filter(label=DEMO_MATCH_LABEL).exists():
             match_create(
                 player1=players[0],
                 player2=players[1],
                 organisers=[user],
                 created_by=user,
-                label="Demo match: play it through the API",
+                label=DEMO_MATCH_LABEL,
             )
-        match = players[0].matches_as_player1.order_by("-created_at").first()
+        match = players[0].matches_as_player1.filter(label=DEMO_MATCH_LABEL).latest("created_at")
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo players: 'alice' and 'bob', password '{DEMO_HUMAN_PASSWORD}'. "
                 f"Their match: {site_address()}/api/matches/{match.pk}/ "
                 "(POST /api/auth/token/ for a token, then POST .../actions/)"
+            )
+        )
+
+    def _demo_club(self, user: object) -> None:
+        """The demo club's finished evenings (Alice, Bob and four others at tables), rated
+        when each finishes, and a season over them."""
+        club, created = Club.objects.get_or_create(
+            slug=DEMO_CLUB_SLUG, defaults={"name": DEMO_CLUB, "time_zone": "Europe/Bucharest"}
+        )
+        if not created and Tournament.objects.filter(club=club).exists():
+            self.stdout.write(f"Demo club already there: {site_address()}/clubs/{club.slug}/")
+            return
+        club.organisers.add(user)
+        players = []
+        for username, name in DEMO_HUMANS:
+            player = Player.objects.filter(user__username=username).first()
+            if player is None:
+                player = player_create(name=name, username=username, password=DEMO_HUMAN_PASSWORD)
+            players.append(player)
+        for name in DEMO_CLUB_PLAYERS:
+            players.append(Player.objects.get_or_create(name=name, user=None, is_bot=False)[0])
+        club.members.add(*players)
+        rng = random.Random(22)
+        skill = {p.pk: s for p, s in zip(players, (0.15, -0.05, 0.1, 0.0, -0.1, 0.05), strict=True)}
+        started = time.monotonic()
+        eager = celery_app.conf.task_always_eager
+        celery_app.conf.task_always_eager = True
+        try:
+            for n in range(1, DEMO_EVENINGS + 1):
+                club_evening_play(
+                    club=club, organiser=user, players=players, rounds=DEMO_EVENING_ROUNDS,
+                    rng=rng, name=f"Demo club evening {n}", skill=skill,
+                )  # fmt: skip
+        finally:
+            celery_app.conf.task_always_eager = eager
+        today = timezone.localdate()
+        season_create(
+            club_id=club.pk, by=user, name="Demo season", place_points=[10, 7, 5, 3, 2, 1],
+            participation_points=1, best_of=2, starts_on=today - dt.timedelta(days=90),
+            ends_on=today + dt.timedelta(days=90),
+        )  # fmt: skip
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo club: {DEMO_EVENINGS} finished evenings of {len(players)} players at"
+                f" tables in {time.monotonic() - started:.1f}s, rated, and a season:"
+                f" {site_address()}/clubs/{club.slug}/"
             )
         )
 
