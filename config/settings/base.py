@@ -45,6 +45,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A lost database connection outside DRF's views (streams, pages): 503, not 500.
     "config.exception_handler.DatabaseUnavailableMiddleware",
+    # A body under /api/ that is not JSON: 415 before anything reads it (CSRF, axes, DRF).
+    "core.parsers.JsonBodyOnlyMiddleware",
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with 429
 ]
 
@@ -171,12 +173,12 @@ REST_FRAMEWORK = {
         "core.renderers.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    # DRF's JSON parser with a depth limit, no lone surrogates, DATA_UPLOAD_MAX_MEMORY_SIZE.
-    "DEFAULT_PARSER_CLASSES": [
-        "core.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # Request bodies are JSON only (the schema says so too): DRF's JSON parser with a depth
+    # limit, no lone surrogates, DATA_UPLOAD_MAX_MEMORY_SIZE. Any other body is refused
+    # before it is read (core.parsers.JsonBodyOnlyMiddleware). The desk's HTML forms post to
+    # their own Django views, not to the API.
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.SafeJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # ISO 8601 in the current zone, which is TIME_ZONE = "UTC": every instant ends in `Z`
     # (README, "API overview"); tournament times too (tournaments.serializers).
     "DATETIME_FORMAT": "iso-8601",
