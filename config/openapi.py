@@ -109,6 +109,43 @@ def _operation(spec: dict[str, Any], security: list[dict[str, Any]]) -> dict[str
     }
 
 
+# What any operation can answer, whatever it is: a caller not signed in (or a bad token),
+# a refusal, a throttle, the database lost; with path parameters, a 404; with a query, a
+# refused parameter; with a body, a refused body.
+_ANY = (401, 403, 429, 503)
+_WITH_BODY = (400, 413, 415)
+
+
+def _error_response(code: int) -> dict[str, Any]:
+    return {
+        "content": {"application/json": {"schema": ERROR_REF}},
+        "description": f"Error codes: {ERROR_CODES[code]}",
+    }
+
+
+def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
+    """drf-spectacular postprocessing hook: every status an operation can answer is
+    declared, each with the error object (`#/components/schemas/Error`)."""
+    for path, operations in result.get("paths", {}).items():
+        if not path.startswith("/api/"):
+            continue
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            wanted = set(_ANY)
+            parameters = operation.get("parameters", [])
+            if "{" in path:
+                wanted.add(404)
+            if any(p.get("in") == "query" for p in parameters):
+                wanted.add(400)
+            if "requestBody" in operation:
+                wanted.update(_WITH_BODY)
+            responses = operation["responses"]
+            for code in sorted(wanted):
+                responses.setdefault(str(code), _error_response(code))
+    return result
+
+
 def add_live_streams(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
     """drf-spectacular postprocessing hook: the two stream endpoints, each next to the
     `/events/` list it follows (same tag, same security)."""

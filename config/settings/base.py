@@ -37,6 +37,8 @@ TOKEN_PROFILE_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Django's HTML error pages under /api/ (DEBUG's 404 page): the API's JSON error body.
+    "config.exception_handler.ApiErrorsAsJsonMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -244,6 +246,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.add_live_streams",
+        "config.openapi.add_error_responses",
     ],
 }
 
