@@ -194,6 +194,16 @@ def _as_json(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     return answer
 
 
+def _expected_version(context: dict[str, Any]) -> int | None:
+    """The `expected_version` the refused request sent (a service that raised the conflict
+    without it)."""
+    try:
+        value = context["request"].data.get("expected_version")
+    except Exception:  # noqa: BLE001 - a body that did not parse has none
+        return None
+    return value if type(value) is int else None
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, OperationalError | InterfaceError):
         return _database_unavailable()
@@ -204,8 +214,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         contract_code = _contract_code(exc)
         if contract_code and code != contract_code:
             code, extra["reason"] = contract_code, code
+        if code == "version_conflict" and "expected_version" not in extra:
+            extra["expected_version"] = _expected_version(context)
         return Response(_body(code, exc.message, **extra), status=exc.status)
     if isinstance(exc, RuleError):
+        if exc.status == status.HTTP_409_CONFLICT:  # the state refuses it (a finished match)
+            body = _body("conflict", str(exc), reason=exc.code, rule=exc.rule)
+            return Response(body, status=exc.status)
         return Response(
             _body(exc.code, str(exc), rule=exc.rule), status=status.HTTP_400_BAD_REQUEST
         )

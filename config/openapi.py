@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.api import ERROR_CODES
+from core.api import ERROR_CODES, ERROR_REASON_VALUES
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 
@@ -126,6 +126,8 @@ def _error_response(code: int) -> dict[str, Any]:
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
     """drf-spectacular postprocessing hook: every status an operation can answer is
     declared, each with the error object (`#/components/schemas/Error`)."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["ErrorReasonEnum"] = {"type": "string", "enum": list(ERROR_REASON_VALUES)}
     for path, operations in result.get("paths", {}).items():
         if not path.startswith("/api/"):
             continue

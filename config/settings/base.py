@@ -246,8 +246,17 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.add_live_streams",
+        "config.openapi_events.add_typed_events",
         "config.openapi.add_error_responses",
     ],
+    # Stable names for the enums clients branch on.
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCodeEnum": "core.api.ERROR_CODE_VALUES",
+        "PhaseEnum": "games.engine.state.PHASES",
+        "ActionTypeEnum": "games.serializers.ACTION_TYPES",
+        "MatchStatusEnum": "games.serializers.MATCH_STATUSES",
+        "FinishReasonEnum": "games.serializers.FINISH_REASONS",
+    },
 }
 
 LOGGING = {
