@@ -96,7 +96,7 @@ ERROR_REASON_VALUES = [
     "event_immutable",
     # permission_denied, not_found
     "not_yours", "bundle_forbidden", "disputes_forbidden", "match_not_found",
-    "dispute_not_found", "entry_not_found", "invalid",
+    "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",
 ]  # fmt: skip
 
 

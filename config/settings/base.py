@@ -34,6 +34,9 @@ INSTALLED_APPS = [
 
 # The profile that token authentication loads with the user (core.authentication).
 TOKEN_PROFILE_MODEL = "players.Player"
+# How long a token from `POST /api/auth/token/` (a login) lasts; named tokens (bots,
+# integrations: /api/auth/tokens/) last until their own optional expiry.
+TOKEN_LOGIN_HOURS = env.float("TOKEN_LOGIN_HOURS", default=24 * 30)
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
