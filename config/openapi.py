@@ -145,7 +145,26 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
             responses = operation["responses"]
             for code in sorted(wanted):
                 responses.setdefault(str(code), _error_response(code))
+            for code, response in responses.items():
+                headers = response.setdefault("headers", {})
+                headers.update(RATE_LIMIT_HEADERS)
+                if code in ("429", "503"):
+                    headers["Retry-After"] = _RETRY_AFTER
     return result
+
+
+def _header(description: str) -> dict[str, Any]:
+    return {"schema": {"type": "integer", "minimum": 0}, "description": description}
+
+
+# Sent when a throttle counted the request (anonymous callers, logins; signed-in callers
+# where THROTTLE_USER is set): the tightest of them (core.throttles).
+RATE_LIMIT_HEADERS = {
+    "X-RateLimit-Limit": _header("Requests allowed in the throttle's window."),
+    "X-RateLimit-Remaining": _header("Requests left in the window."),
+    "X-RateLimit-Reset": _header("Seconds until one more request is allowed."),
+}
+_RETRY_AFTER = _header("Seconds to wait before retrying.")
 
 
 def add_live_streams(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:

@@ -14,8 +14,10 @@ from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
+
+from core.throttles import RateLimitNoted
 
 # --- errors -------------------------------------------------------------------------------
 
@@ -175,7 +177,7 @@ class ApiPagination(LimitOffsetPagination):
 # --- throttles ----------------------------------------------------------------------------
 
 
-class LoginRateThrottle(SimpleRateThrottle):
+class LoginRateThrottle(RateLimitNoted, SimpleRateThrottle):
     """Login attempts per client address (rate: DEFAULT_THROTTLE_RATES["login"])."""
 
     scope = "login"
@@ -184,7 +186,7 @@ class LoginRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class LoginAccountRateThrottle(SimpleRateThrottle):
+class LoginAccountRateThrottle(RateLimitNoted, SimpleRateThrottle):
     """Login attempts per account, from any address (rate: DEFAULT_THROTTLE_RATES
     ["login_account"]). Failed logins also lock an account or an address out for a while
     (django-axes, core.login_throttle)."""
@@ -200,7 +202,9 @@ class LoginAccountRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
-LOGIN_THROTTLES = [LoginRateThrottle, LoginAccountRateThrottle, AnonRateThrottle]
+# Logins are counted apart from anonymous reads (their own scopes): a page of public reads
+# never blocks a login, nor logins the reads.
+LOGIN_THROTTLES = [LoginRateThrottle, LoginAccountRateThrottle]
 
 
 # --- permissions --------------------------------------------------------------------------

@@ -50,6 +50,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A lost database connection outside DRF's views (streams, pages): 503, not 500.
     "config.exception_handler.DatabaseUnavailableMiddleware",
+    # X-RateLimit-* from the throttles that counted the request (core.throttles).
+    "core.throttles.RateLimitHeadersMiddleware",
     # A body under /api/ that is not JSON: 415 before anything reads it (CSRF, axes, DRF).
     "core.parsers.JsonBodyOnlyMiddleware",
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with 429
@@ -193,9 +195,10 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": env.int("API_PAGE_SIZE", default=50),
     "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",
     # Anonymous requests are throttled per address; signed-in users only if THROTTLE_USER is set.
+    # Each answer says where the client stands (X-RateLimit-*: core.throttles).
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "core.throttles.AnonRateThrottle",
+        "core.throttles.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env("THROTTLE_ANON", default="120/min"),
