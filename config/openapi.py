@@ -74,6 +74,14 @@ _RESUME = [
         "schema": {"type": "integer", "minimum": 0},
         "description": "As Last-Event-ID, for clients that cannot set headers.",
     },
+    {
+        "name": "ticket",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "A stream ticket from `POST /api/streams/ticket/` (for this stream,"
+        " minutes): for a browser's EventSource, which cannot send `Authorization`.",
+    },
 ]
 
 _SSE_EXAMPLE = "id: 3\nevent: event\ndata: {...}\n\n: keep-alive\n\n"

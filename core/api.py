@@ -4,10 +4,12 @@ the organiser permission, which needs to know players, in `players.permissions`.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
 from django.views import defaults
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
@@ -17,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from core.live import STREAM_PATH, stream_ticket_issue, ticket_lifetime
 from core.throttles import RateLimitNoted
 
 # --- errors -------------------------------------------------------------------------------
@@ -224,6 +227,45 @@ class PingApi(APIView):
     @extend_schema(responses={200: PingOutputSerializer, **error_responses()})
     def get(self, request: Request) -> Response:
         return Response({"pong": True, "user": request.user.pk})
+
+
+# --- stream tickets ------------------------------------------------------------------------
+
+
+class StreamTicketInputSerializer(serializers.Serializer):
+    stream = serializers.RegexField(
+        STREAM_PATH.pattern,
+        max_length=120,
+        help_text="The stream's path, e.g. `/api/matches/{id}/stream/` or"
+        " `/api/tournaments/{id}/stream/`.",
+    )
+
+
+class StreamTicketOutputSerializer(serializers.Serializer):
+    ticket = serializers.CharField()
+    expires_at = serializers.DateTimeField()
+    url = serializers.CharField(help_text="The stream's path with the ticket: open it.")
+
+
+class StreamTicketApi(APIView):
+    """A short-lived ticket (STREAM_TICKET_SECONDS, 5 minutes) to follow one stream where no
+    `Authorization` header can be sent: a browser's `EventSource` opens `url`
+    (`?ticket=…`). It stands for the caller on that stream only; what the stream shows is
+    what the caller may see. An EventSource reconnecting after the ticket expired is
+    refused (401): ask for a new one and resume with `?after=`."""
+
+    @extend_schema(
+        request=StreamTicketInputSerializer,
+        responses={201: StreamTicketOutputSerializer, **error_responses(400)},
+    )
+    def post(self, request: Request) -> Response:
+        data = StreamTicketInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        path = data.validated_data["stream"]
+        ticket = stream_ticket_issue(user=request.user, path=path)
+        expires_at = timezone.now() + dt.timedelta(seconds=ticket_lifetime())
+        body = {"ticket": ticket, "expires_at": expires_at, "url": f"{path}?ticket={ticket}"}
+        return Response(body, status=201)
 
 
 # --- Django's own 404 and 500 pages, as JSON under /api/ -----------------------------------

@@ -17,6 +17,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",  # CORS for a club's own web or phone client (off unless origins are set)
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -34,12 +35,41 @@ INSTALLED_APPS = [
 
 # The profile that token authentication loads with the user (core.authentication).
 TOKEN_PROFILE_MODEL = "players.Player"
+# CORS (django-cors-headers), off by default: the origins of a club's own web or phone
+# client allowed to call the API from a browser, e.g. https://club.example.org. Tokens go
+# in the Authorization header (no cookies across origins); a browser's EventSource, which
+# cannot send it, follows a stream with a ticket (POST /api/streams/ticket/).
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "last-event-id",
+    "x-request-id",
+]
+CORS_EXPOSE_HEADERS = [
+    "Retry-After",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Idempotent-Replayed",
+]
+CORS_PREFLIGHT_MAX_AGE = 3600
+# How long a stream ticket lasts (core.live): a browser's EventSource opens its stream
+# with it, for one stream.
+STREAM_TICKET_SECONDS = env.int("STREAM_TICKET_SECONDS", default=300)
+
 # How long a token from `POST /api/auth/token/` (a login) lasts; named tokens (bots,
 # integrations: /api/auth/tokens/) last until their own optional expiry.
 TOKEN_LOGIN_HOURS = env.float("TOKEN_LOGIN_HOURS", default=24 * 30)
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # CORS headers under /api/ and preflights answered before anything asks for a login.
+    "corsheaders.middleware.CorsMiddleware",
     # Django's HTML error pages under /api/ (DEBUG's 404 page): the API's JSON error body.
     "config.exception_handler.ApiErrorsAsJsonMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
