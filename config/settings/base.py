@@ -270,7 +270,15 @@ AXES_VERBOSE = False
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hollywood Gin tournaments API",
     "DESCRIPTION": "Play, follow and audit Hollywood Gin matches; run club tournaments.",
-    "VERSION": "1.0.0",
+    # The API's version (semantic): bumped with every change a client sees, each one in
+    # CHANGELOG.md (major: a change that breaks a client; minor: additions).
+    "VERSION": "1.1.0",
+    "SERVERS": [
+        {
+            "url": env("API_SERVER_URL", default="/"),
+            "description": "This server (API_SERVER_URL; paths start with /api/).",
+        }
+    ],
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
