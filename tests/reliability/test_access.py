@@ -194,6 +194,12 @@ ROWS: dict[str, tuple] = {
     "api/redoc/": (everyone(200), {}),
     "api/ping/": (signed_in, {}),
     "api/auth/token/": (no_get, {}),  # anyone may log in
+    "api/auth/tokens/": (signed_in, {"POST": ({"anonymous"}, {"name": "bot"}, False)}),
+    "api/auth/tokens/<int:token_id>/": (no_get, {}),  # one's own tokens only
+    "api/streams/ticket/": (
+        no_get,
+        {"POST": ({"anonymous"}, {"stream": "/api/tournaments/1/stream/"}, False)},
+    ),
     "api/players/": (signed_in, {"POST": (ORGANISERS_ONLY, {"name": "Zed"}, False)}),
     "api/players/<int:pk>/": (signed_in, {}),
     "api/me/": (me, {}),
@@ -321,7 +327,7 @@ def test_the_access_matrix_over_every_endpoint(is_public, organiser, make_player
     clients = role_clients(player=pia, organiser=organiser)
     clients["player2"] = token_client(quinn.user)
     ids = {"match_id": match_id, "tournament_id": tournament_.pk, "pk": pia.pk, "number": 1,
-           "dispute": 1, "webhook_id": 1, "delivery_id": 1}  # fmt: skip
+           "dispute": 1, "webhook_id": 1, "delivery_id": 1, "token_id": 1}  # fmt: skip
     bodies = {"new_match": {"player1": pia.pk, "player2": quinn.pk}}
     wrong = []
     for route in api_routes():
