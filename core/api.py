@@ -173,8 +173,32 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
 
 
 class ApiPagination(LimitOffsetPagination):
+    """`limit` (default 50, at most 500) and `offset`. A value that is no whole number
+    >= 0 is refused (400 `validation_error` on it), not silently replaced by the default:
+    the schema says they are integers, and a client's typo should not look like a page."""
+
     default_limit = 50
     max_limit = 500
+
+    def get_limit(self, request: Request) -> int | None:
+        if self.limit_query_param in request.query_params:
+            limit = _whole_number(request, self.limit_query_param)
+            return min(limit, self.max_limit) if limit > 0 else self.default_limit
+        return self.default_limit
+
+    def get_offset(self, request: Request) -> int:
+        if self.offset_query_param in request.query_params:
+            return _whole_number(request, self.offset_query_param)
+        return 0
+
+
+def _whole_number(request: Request, name: str) -> int:
+    values = request.query_params.getlist(name)
+    text = values[-1] if values else ""
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        message = "A whole number (0 or more) is required."
+        raise serializers.ValidationError({name: [message]})
+    return int(text)
 
 
 # --- throttles ----------------------------------------------------------------------------

@@ -106,11 +106,11 @@ class TokenListApi(APIView):
 
     @extend_schema(
         request=NamedTokenInputSerializer,
-        parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        responses={201: NamedTokenOutputSerializer, **error_responses(400, 409, 422)},
+        responses={201: NamedTokenOutputSerializer, **error_responses(400, 409)},
     )
-    @idempotent
     def post(self, request: Request) -> Response:
+        # Not idempotent on purpose: a replayed answer would keep the key in the
+        # Idempotency-Key record. A retry makes a second token; revoke the one not used.
         data = NamedTokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         issued = auth_token_issue(user=request.user, **data.validated_data)
@@ -134,6 +134,10 @@ def _login_context(request: Request) -> dict:
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
     username = django_filters.CharFilter(method="filter_username")
+    # `true` or `false`; anything else is refused (400), not ignored as "no filter".
+    is_bot = django_filters.TypedChoiceFilter(
+        choices=[("true", "true"), ("false", "false")], coerce=lambda value: value == "true"
+    )
 
     class Meta:
         model = Player
