@@ -151,6 +151,67 @@ def _translated(message: str) -> str:
     return gettext(message) if message else message
 
 
+# Django's own answers under /api/ that are pages (a URL no pattern matches, which DEBUG
+# answers with its technical page and not with handler404; a method a plain view refuses):
+# the API's error body instead, under every setting.
+_PAGE_ERRORS = {
+    400: ("bad_request", "Bad request."),
+    403: ("permission_denied", "You do not have permission to perform this action."),
+    404: ("not_found", "No such endpoint."),
+    405: ("method_not_allowed", "Method not allowed."),
+}
+_API_PAGES = ("/api/docs/", "/api/redoc/")
+
+
+class ApiErrorsAsJsonMiddleware:
+    """Every /api/ error answer is JSON: a non-numeric id (`/api/players/null,null/`,
+    `/api/tournaments/x/`) matches no URL, and under DEBUG (`make run`) Django answers that
+    with an HTML page that handler404 never sees. Sync and async (the live streams)."""
+
+    sync_capable = async_capable = True
+
+    def __init__(self, get_response: Any) -> None:
+        from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+
+        self.get_response = get_response
+        self._async = iscoroutinefunction(get_response)
+        if self._async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self._async:
+            return self._acall(request)
+        return _as_json(request, self.get_response(request))
+
+    async def _acall(self, request: HttpRequest) -> HttpResponse:
+        return _as_json(request, await self.get_response(request))
+
+
+def _as_json(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    if (
+        response.status_code not in _PAGE_ERRORS
+        or not request.path.startswith("/api/")
+        or request.path.startswith(_API_PAGES)
+        or response.get("Content-Type", "").startswith("application/json")
+    ):
+        return response
+    code, message = _PAGE_ERRORS[response.status_code]
+    answer = JsonResponse(_body(code, message), status=response.status_code)
+    if response.has_header("Allow"):
+        answer["Allow"] = response["Allow"]
+    return answer
+
+
+def _expected_version(context: dict[str, Any]) -> int | None:
+    """The `expected_version` the refused request sent (a service that raised the conflict
+    without it)."""
+    try:
+        value = context["request"].data.get("expected_version")
+    except Exception:  # noqa: BLE001 - a body that did not parse has none
+        return None
+    return value if type(value) is int else None
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, OperationalError | InterfaceError):
         return _database_unavailable()
@@ -162,7 +223,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if contract_code and code != contract_code:
             code, extra["reason"] = contract_code, code
         return Response(_body(code, _translated(exc.message), **extra), status=exc.status)
+        if code == "version_conflict" and "expected_version" not in extra:
+            extra["expected_version"] = _expected_version(context)
+        return Response(_body(code, exc.message, **extra), status=exc.status)
     if isinstance(exc, RuleError):
+        if exc.status == status.HTTP_409_CONFLICT:  # the state refuses it (a finished match)
+            body = _body("conflict", str(exc), reason=exc.code, rule=exc.rule)
+            return Response(body, status=exc.status)
         return Response(
             _body(exc.code, _translated(str(exc)), rule=exc.rule),
             status=status.HTTP_400_BAD_REQUEST,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.api import ERROR_CODES
+from core.api import ERROR_CODES, ERROR_REASON_VALUES
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 
@@ -74,6 +74,14 @@ _RESUME = [
         "schema": {"type": "integer", "minimum": 0},
         "description": "As Last-Event-ID, for clients that cannot set headers.",
     },
+    {
+        "name": "ticket",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "A stream ticket from `POST /api/streams/ticket/` (for this stream,"
+        " minutes): for a browser's EventSource, which cannot send `Authorization`.",
+    },
 ]
 
 _SSE_EXAMPLE = "id: 3\nevent: event\ndata: {...}\n\n: keep-alive\n\n"
@@ -107,6 +115,64 @@ def _operation(spec: dict[str, Any], security: list[dict[str, Any]]) -> dict[str
             **errors,
         },
     }
+
+
+# What any operation can answer, whatever it is: a caller not signed in (or a bad token),
+# a refusal, a throttle, the database lost; with path parameters, a 404; with a query, a
+# refused parameter; with a body, a refused body.
+_ANY = (401, 403, 429, 503)
+_WITH_BODY = (400, 413, 415)
+
+
+def _error_response(code: int) -> dict[str, Any]:
+    return {
+        "content": {"application/json": {"schema": ERROR_REF}},
+        "description": f"Error codes: {ERROR_CODES[code]}",
+    }
+
+
+def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
+    """drf-spectacular postprocessing hook: every status an operation can answer is
+    declared, each with the error object (`#/components/schemas/Error`)."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["ErrorReasonEnum"] = {"type": "string", "enum": list(ERROR_REASON_VALUES)}
+    for path, operations in result.get("paths", {}).items():
+        if not path.startswith("/api/"):
+            continue
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            wanted = set(_ANY)
+            parameters = operation.get("parameters", [])
+            if "{" in path:
+                wanted.add(404)
+            if any(p.get("in") == "query" for p in parameters):
+                wanted.add(400)
+            if "requestBody" in operation:
+                wanted.update(_WITH_BODY)
+            responses = operation["responses"]
+            for code in sorted(wanted):
+                responses.setdefault(str(code), _error_response(code))
+            for code, response in responses.items():
+                headers = response.setdefault("headers", {})
+                headers.update(RATE_LIMIT_HEADERS)
+                if code in ("429", "503"):
+                    headers["Retry-After"] = _RETRY_AFTER
+    return result
+
+
+def _header(description: str) -> dict[str, Any]:
+    return {"schema": {"type": "integer", "minimum": 0}, "description": description}
+
+
+# Sent when a throttle counted the request (anonymous callers, logins; signed-in callers
+# where THROTTLE_USER is set): the tightest of them (core.throttles).
+RATE_LIMIT_HEADERS = {
+    "X-RateLimit-Limit": _header("Requests allowed in the throttle's window."),
+    "X-RateLimit-Remaining": _header("Requests left in the window."),
+    "X-RateLimit-Reset": _header("Seconds until one more request is allowed."),
+}
+_RETRY_AFTER = _header("Seconds to wait before retrying.")
 
 
 def add_live_streams(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:

@@ -6,7 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerView,
 )
 
-from core.api import PingApi
+from core.api import PingApi, StreamTicketApi
 
 urlpatterns = [
     path("", include("web.urls")),
@@ -19,6 +19,7 @@ urlpatterns = [
         name="redoc",
     ),
     path("api/ping/", PingApi.as_view(), name="api-ping"),
+    path("api/streams/ticket/", StreamTicketApi.as_view(), name="api-stream-ticket"),
     path("api/", include("players.urls")),
     path("api/", include("tournaments.ratings.urls")),  # clubs, ratings, seasons (issue 22)
     path("api/", include("games.urls")),

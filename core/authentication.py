@@ -8,6 +8,8 @@ the `TOKEN_PROFILE_MODEL` setting ("app_label.Model", with a one-to-one `user` f
 from __future__ import annotations
 
 import functools
+import hashlib
+import secrets
 from typing import Any
 
 from django.apps import apps
@@ -15,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection
+from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -42,14 +45,40 @@ class ProfileTokenAuthentication(authentication.TokenAuthentication):
         return result
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        token_model = self.get_model()
-        row = _token_row(token_model, key)
-        if row is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
-        token, user = _token_from_row(token_model, row)
+        """An access token (core.models.AccessToken: looked up by the digest of the key,
+        refused once expired); else a token of DRF's table, made before access tokens
+        (they do not expire; revoking deletes them)."""
+        if key.startswith(ACCESS_TOKEN_PREFIX):  # one query either way: the key says where
+            access_model = apps.get_model("core", "AccessToken")
+            row = _token_row(access_model, token_digest(key), "digest")
+            if row is None:
+                raise exceptions.AuthenticationFailed("Invalid token.")
+            token, user = _token_from_row(access_model, row)
+            if token.expires_at is not None and token.expires_at <= timezone.now():
+                raise exceptions.AuthenticationFailed("Token expired.")
+        else:
+            legacy_model = self.get_model()
+            row = _token_row(legacy_model, key, legacy_model._meta.pk.name)
+            if row is None:
+                raise exceptions.AuthenticationFailed("Invalid token.")
+            token, user = _token_from_row(legacy_model, row)
         if not user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
         return (user, token)
+
+
+# An access token's key: this prefix and 40 hex digits (DRF's older keys: 40 hex digits).
+ACCESS_TOKEN_PREFIX = "hg_"
+
+
+def access_token_key() -> str:
+    return ACCESS_TOKEN_PREFIX + secrets.token_hex(20)
+
+
+def token_digest(key: str) -> str:
+    """What is stored of an access token's key: its SHA-256 (the key itself is shown once).
+    A key holds 160 random bits, so a plain hash is enough: no salt, no slow hash."""
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
 
 
 def request_profile(request: Request) -> Any:
@@ -68,11 +97,11 @@ def _profile_accessor(profile_model: Any) -> str:
     return profile_model._meta.get_field("user").remote_field.get_accessor_name()
 
 
-def _token_row(token_model: Any, key: str) -> tuple | None:
+def _token_row(token_model: Any, key: str, field: str) -> tuple | None:
     if connection.vendor == "postgresql":
-        sql, params = _token_statement(token_model).statement([key])
+        sql, params = _token_statement(token_model, field).statement([key])
     else:
-        sql, params = _token_query(token_model, "%s"), [key]
+        sql, params = _token_query(token_model, "%s", field), [key]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
@@ -98,12 +127,13 @@ def _token_from_row(token_model: Any, row: tuple) -> tuple[Any, Any]:
 
 
 @functools.cache
-def _token_statement(token_model: Any) -> PreparedStatement:
-    return PreparedStatement("token_auth", _token_query(token_model, "$1"), 1)
+def _token_statement(token_model: Any, field: str) -> PreparedStatement:
+    name = f"token_auth_{token_model._meta.db_table}"
+    return PreparedStatement(name, _token_query(token_model, "$1", field), 1)
 
 
 @functools.cache
-def _token_query(token_model: Any, placeholder: str) -> str:
+def _token_query(token_model: Any, placeholder: str, field: str) -> str:
     """The token, its user and the user's player, if any; columns named (core.prepared)."""
     Player = _profile_model()  # noqa: N806 - a model class
     user_model = get_user_model()
@@ -118,5 +148,5 @@ def _token_query(token_model: Any, placeholder: str) -> str:
         f" FROM {quote(token_table)} AS t"
         f" JOIN {quote(user_table)} AS u ON u.{user_pk} = t.{token_user}"
         f" LEFT JOIN {quote(Player._meta.db_table)} AS p ON p.{player_user} = u.{user_pk}"
-        f" WHERE t.{quote(token_model._meta.pk.column)} = {placeholder}"
+        f" WHERE t.{quote(token_model._meta.get_field(field).column)} = {placeholder}"
     )

@@ -65,3 +65,30 @@ class OutboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task}{tuple(self.args)!r}"
+
+
+class AccessToken(models.Model):
+    """An API token with a lifecycle: a login's (`kind` "login", lasting
+    TOKEN_LOGIN_HOURS) or a named one for a bot or an integration (`kind` "named", with an
+    optional expiry). Only a digest of the key is stored: the key is shown once, when it is
+    issued. Revoking deletes the row."""
+
+    class Kind(models.TextChoices):
+        LOGIN = "login", "Login"
+        NAMED = "named", "Named (bots, integrations)"
+
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    prefix = models.CharField(max_length=11, editable=False, help_text="The key's first signs.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.LOGIN)
+    name = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name or self.kind} ({self.prefix}…)"

@@ -6,7 +6,11 @@ DRF's parser takes any JSON: a body nested thousands deep made `json` (and later
 idempotency digest, the renderer) raise RecursionError, a 500; a lone surrogate
 (`"\\ud800"`) is valid JSON but no Unicode text, and failed later when written to the
 database or rendered; and it read a body of any size. Here each is a 4xx with the API's
-error shape before any view sees the data."""
+error shape before any view sees the data.
+
+Bodies are JSON only: `JsonBodyOnlyMiddleware` answers any other body under /api/ (a form,
+multipart, none named) with 415 `unsupported_media_type` from its headers alone, before
+CSRF, django-axes or a parser reads a byte of it."""
 
 from __future__ import annotations
 
@@ -14,6 +18,8 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 
@@ -35,6 +41,8 @@ class SafeJSONParser(JSONParser):
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and _content_length(parser_context) > limit:
+            raise RequestTooLargeError()  # from the header: nothing read
         if limit is not None and stream is not None:
             stream = _Bounded(stream, limit)
         try:
@@ -82,3 +90,51 @@ class _Bounded:
         if self._left < 0:
             raise RequestTooLargeError()
         return chunk
+
+
+def _content_length(parser_context: Any) -> int:
+    request = (parser_context or {}).get("request")
+    meta = getattr(request, "META", {})
+    try:
+        return int(meta.get("CONTENT_LENGTH") or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+JSON_MEDIA_TYPE = "application/json"
+
+
+def is_json_media_type(content_type: str) -> bool:
+    """`application/json`, with or without parameters (`; charset=utf-8`)."""
+    return content_type.split(";", 1)[0].strip().lower() == JSON_MEDIA_TYPE
+
+
+def _has_body(request: HttpRequest) -> bool:
+    if request.META.get("HTTP_TRANSFER_ENCODING"):
+        return True
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > 0
+    except (TypeError, ValueError):
+        return True  # a length that is no number: refuse it rather than guess
+
+
+class JsonBodyOnlyMiddleware(MiddlewareMixin):
+    """Under /api/, a request with a body that is not `application/json` is answered 415
+    `unsupported_media_type` from its headers: an 8 MB multipart upload to the anonymous
+    token endpoint costs nothing to refuse. (DRF would refuse it too, JSON being its only
+    parser, but CSRF checks and django-axes read form bodies before DRF does.)"""
+
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        if not request.path.startswith("/api/") or not _has_body(request):
+            return None
+        if is_json_media_type(request.META.get("CONTENT_TYPE", "")):
+            return None
+        body = {
+            "error": {
+                "code": "unsupported_media_type",
+                "message": "Request bodies must be JSON (Content-Type: application/json).",
+            }
+        }
+        response = JsonResponse(body, status=415)
+        response["Accept-Post"] = JSON_MEDIA_TYPE
+        return response

@@ -269,7 +269,11 @@ def match_save(write: MatchWrite) -> MatchSaved:
     except eventstore.ConcurrencyError as exc:
         raise VersionConflictError(
             f"the match is at version {exc.current_version}, not {exc.expected_version}",
-            extra={"current_version": exc.current_version},
+            extra={
+                "stream_id": exc.stream_id,
+                "current_version": exc.current_version,
+                "expected_version": exc.expected_version,
+            },
         ) from exc
     for version, state in write.snapshots:
         eventstore.snapshot_save(

@@ -12,7 +12,19 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.engine.state import PHASES
 from players.models import Player
+
+# The values clients branch on, as enums in the schema.
+ACTION_TYPES = ["pass", "draw", "discard", "knock", "resign"]
+MATCH_STATUSES = ["in_progress", "finished"]
+MATCH_MODES = ["online", "table"]
+FINISH_REASONS = ["games", "forfeit", "resigned", "cancelled"]
+
+
+def _choice(choices: list[str], **kwargs: Any) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=choices, **kwargs)
+
 
 CARD_HELP = "A card code: rank (A 2-9 T J Q K) and suit (C D H S), e.g. `7H`."
 
@@ -86,7 +98,7 @@ class MatchCreateInputSerializer(serializers.Serializer):
 
 
 class ActionInputSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["pass", "draw", "discard", "knock", "resign"])
+    type = _choice(ACTION_TYPES)
     source = serializers.ChoiceField(
         choices=["stock", "discard"], required=False, help_text="For `draw`."
     )
@@ -181,8 +193,10 @@ class MatchPlayerSerializer(serializers.Serializer):
 
 
 class LegalActionSerializer(serializers.Serializer):
-    type = serializers.CharField()
-    source = serializers.CharField(required=False)
+    """One body to send to `/actions/` as it is."""
+
+    type = _choice(ACTION_TYPES)
+    source = _choice(["stock", "discard"], required=False)
     card = serializers.CharField(required=False)
 
 
@@ -250,8 +264,8 @@ class MatchViewSerializer(serializers.Serializer):
 
     id = serializers.UUIDField()
     version = serializers.IntegerField()
-    status = serializers.CharField()
-    mode = serializers.CharField()
+    status = _choice(MATCH_STATUSES)
+    mode = _choice(MATCH_MODES)
     label = serializers.CharField(allow_blank=True)
     preset_deals = serializers.BooleanField(
         help_text="An organiser chose this match's deals (a seed or decks): never a tournament's."
@@ -259,7 +273,7 @@ class MatchViewSerializer(serializers.Serializer):
     ruleset = RulesetSerializer()
     players = MatchPlayerSerializer(many=True)
     hand_number = serializers.IntegerField()
-    phase = serializers.CharField()
+    phase = _choice(list(PHASES))
     dealer = serializers.IntegerField(allow_null=True, help_text="The dealer (player id).")
     turn = serializers.IntegerField(
         allow_null=True, help_text="The player whose move it is (player id)."
@@ -288,7 +302,7 @@ class MatchViewSerializer(serializers.Serializer):
     )
     scoresheet = ScoresheetSerializer(allow_null=True)
     winner = serializers.IntegerField(allow_null=True)
-    finish_reason = serializers.CharField(allow_null=True)
+    finish_reason = _choice(FINISH_REASONS, allow_null=True)
     receipt = CheckpointSerializer(
         allow_null=True,
         help_text="For the match's players and organisers: the stream head at `version`,"
@@ -301,8 +315,8 @@ class MatchSummarySerializer(serializers.Serializer):
     """A match in a list (from the read model, no replay)."""
 
     id = serializers.UUIDField()
-    status = serializers.CharField()
-    mode = serializers.CharField()
+    status = _choice(MATCH_STATUSES)
+    mode = _choice(MATCH_MODES)
     label = serializers.CharField(allow_blank=True)
     preset_deals = serializers.BooleanField(
         help_text="An organiser chose this match's deals (a seed or decks): never a tournament's."
@@ -311,7 +325,7 @@ class MatchSummarySerializer(serializers.Serializer):
     player2 = serializers.IntegerField(source="player2_id")
     version = serializers.IntegerField()
     hand_number = serializers.IntegerField()
-    phase = serializers.CharField()
+    phase = _choice(list(PHASES))
     turn = serializers.IntegerField(source="turn_player_id", allow_null=True)
     games_won = serializers.SerializerMethodField(
         help_text="Games won so far, by player id (as the match view's `games_won`)."
@@ -320,8 +334,8 @@ class MatchSummarySerializer(serializers.Serializer):
         help_text="Hollywood points so far, by player id (as the match view's `totals`)."
     )
     winner = serializers.IntegerField(source="winner_id", allow_null=True)
-    finish_reason = serializers.CharField(
-        allow_blank=True, help_text="games, forfeit, resigned or cancelled; blank while in play."
+    finish_reason = _choice(
+        FINISH_REASONS, allow_blank=True, help_text="Blank while the match is in play."
     )
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)

@@ -19,7 +19,11 @@ urlpatterns = [
     ),
     # The audit bundle (/bundle/: its earlier name, kept for links) and dispute cases.
     path("matches/<str:match_id>/audit/", apis.MatchBundleApi.as_view(), name="api-match-audit"),
-    path("matches/<str:match_id>/bundle/", apis.MatchBundleApi.as_view(), name="api-match-bundle"),
+    path(
+        "matches/<str:match_id>/bundle/",
+        apis.MatchBundleDeprecatedApi.as_view(),
+        name="api-match-bundle",
+    ),
     path(
         "matches/<str:match_id>/disputes/",
         apis.MatchDisputesApi.as_view(),

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, logout
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from core.api import LOGIN_THROTTLES, ApiPagination, error_responses
@@ -20,23 +21,47 @@ from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from core.login_throttle import LOCKED_OUT_MESSAGE, locked_out
 from players.models import Player
 from players.permissions import IsOrganiserForWrites
-from players.selectors import user_is_organiser
+from players.selectors import auth_tokens_of, user_is_organiser
 from players.serializers import (
+    AccessTokenOutputSerializer,
+    NamedTokenInputSerializer,
+    NamedTokenOutputSerializer,
     PlayerCreateInputSerializer,
     PlayerOutputSerializer,
     TokenInputSerializer,
     TokenOutputSerializer,
 )
-from players.services import auth_token_issue, player_create
+from players.services import (
+    auth_token_issue,
+    auth_token_revoke,
+    auth_token_revoke_current,
+    player_create,
+)
 
 
 class TokenApi(APIView):
-    """Exchange a username and password for an API token (throttled per client address and
-    per account; failed logins lock either out for a while: core.login_throttle)."""
+    """POST: exchange a username and password for a new API token that lasts
+    TOKEN_LOGIN_HOURS (throttled per client address and per account, apart from anonymous
+    reads; failed logins lock either out for a while: core.login_throttle). DELETE: log
+    out, revoking the token the request is made with."""
 
-    authentication_classes: list = []
-    permission_classes = [permissions.AllowAny]
     throttle_classes = LOGIN_THROTTLES
+
+    def get_authenticators(self) -> list:
+        # Logging in needs no credentials (a stale token must not stand in the way of it).
+        if self.request is not None and self.request.method == "POST":
+            return []
+        return super().get_authenticators()
+
+    def get_permissions(self) -> list:
+        if self.request.method == "POST":
+            return [permissions.AllowAny()]
+        return super().get_permissions()
+
+    def get_throttles(self) -> list:
+        if self.request.method == "POST":
+            return super().get_throttles()
+        return [throttle() for throttle in api_settings.DEFAULT_THROTTLE_CLASSES]
 
     @extend_schema(
         request=TokenInputSerializer,
@@ -55,7 +80,50 @@ class TokenApi(APIView):
             raise ApplicationError(
                 "Unable to log in with these credentials.", code="invalid_credentials"
             )
-        return Response({"token": auth_token_issue(user=user)})
+        issued = auth_token_issue(user=user)
+        return Response(
+            {"token": issued.key, "id": issued.token.pk, "expires_at": issued.token.expires_at}
+        )
+
+    @extend_schema(responses={204: None, **error_responses()})
+    def delete(self, request: Request) -> Response:
+        if request.auth is not None:
+            auth_token_revoke_current(user=request.user, token=request.auth)
+        else:
+            logout(request._request)  # signed in by the session: end it
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenListApi(APIView):
+    """The caller's own tokens (never their keys); a named, long-lived token for a bot or
+    an integration (its key shown once), with an optional expiry."""
+
+    @extend_schema(responses={200: AccessTokenOutputSerializer(many=True), **error_responses()})
+    def get(self, request: Request) -> Response:
+        tokens = auth_tokens_of(user=request.user)
+        context = {"current": request.auth}
+        return Response(AccessTokenOutputSerializer(tokens, many=True, context=context).data)
+
+    @extend_schema(
+        request=NamedTokenInputSerializer,
+        responses={201: NamedTokenOutputSerializer, **error_responses(400, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        # Not idempotent on purpose: a replayed answer would keep the key in the
+        # Idempotency-Key record. A retry makes a second token; revoke the one not used.
+        data = NamedTokenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        issued = auth_token_issue(user=request.user, **data.validated_data)
+        body = dict(AccessTokenOutputSerializer(issued.token).data, token=issued.key)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TokenDetailApi(APIView):
+    @extend_schema(responses={204: None, **error_responses(404)})
+    def delete(self, request: Request, token_id: int) -> Response:
+        """Revoke one of the caller's tokens."""
+        auth_token_revoke(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 def _login_context(request: Request) -> dict:
@@ -66,6 +134,10 @@ def _login_context(request: Request) -> dict:
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
     username = django_filters.CharFilter(method="filter_username")
+    # `true` or `false`; anything else is refused (400), not ignored as "no filter".
+    is_bot = django_filters.TypedChoiceFilter(
+        choices=[("true", "true"), ("false", "false")], coerce=lambda value: value == "true"
+    )
 
     class Meta:
         model = Player

@@ -7,9 +7,11 @@ from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from players.models import LoginCode, Player
+from core.models import AccessToken
+from players.models import Club, LoginCode, Player
 
 ORGANISERS_GROUP = "organisers"
 
@@ -39,6 +41,17 @@ def player_for_user(*, user: AbstractBaseUser | AnonymousUser | None) -> Player 
 def player_list(*, exclude_ids: Iterable[int] = (), limit: int = 1000) -> list[Player]:
     """Players by name (bots left out), e.g. to pick one to enter in a tournament."""
     return list(Player.objects.filter(is_bot=False).exclude(pk__in=list(exclude_ids))[:limit])
+
+
+def auth_tokens_of(*, user: AbstractBaseUser) -> QuerySet[AccessToken]:
+    """The user's access tokens that have not expired, newest first."""
+    now = timezone.now()
+    live = Q(expires_at__isnull=True) | Q(expires_at__gt=now)
+    return AccessToken.objects.filter(live, user=user).order_by("-created_at", "-id")
+
+
+def club_exists(*, club_id: int) -> bool:
+    return Club.objects.filter(pk=club_id).exists()
 
 
 def player_get(*, player_id: int) -> Player | None:

@@ -15,7 +15,41 @@ class TokenInputSerializer(serializers.Serializer):
 
 
 class TokenOutputSerializer(serializers.Serializer):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
+    id = serializers.IntegerField(help_text="The token's id in `/api/auth/tokens/`.")
+    expires_at = serializers.DateTimeField(
+        allow_null=True, help_text="When it stops working (a login's: TOKEN_LOGIN_HOURS)."
+    )
+
+
+class AccessTokenOutputSerializer(serializers.Serializer):
+    """One of the caller's tokens, without its key (shown once, when it was issued)."""
+
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["login", "named"])
+    name = serializers.CharField(allow_blank=True)
+    prefix = serializers.CharField(
+        help_text="The key's first 11 signs (`hg_` and 8 more), to tell tokens apart."
+    )
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="null: never.")
+    current = serializers.SerializerMethodField(help_text="This request's own token.")
+
+    def get_current(self, token: Any) -> bool:
+        return getattr(self.context.get("current"), "pk", None) == token.pk and isinstance(
+            self.context.get("current"), type(token)
+        )
+
+
+class NamedTokenInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, help_text="What it is for, e.g. `club bot`.")
+    expires_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="Optional; none: until revoked."
+    )
+
+
+class NamedTokenOutputSerializer(AccessTokenOutputSerializer):
+    token = serializers.CharField(help_text="The key: shown this once.")
 
 
 class PlayerOutputSerializer(serializers.ModelSerializer):

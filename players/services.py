@@ -17,7 +17,9 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.text import slugify
 from rest_framework.authtoken.models import Token
 
-from core.errors import NotFoundError, ValidationError
+from core.authentication import access_token_key, token_digest
+from core.errors import ConflictError, NotFoundError, ValidationError
+from core.models import AccessToken
 from core.transactions import write_service
 from players.models import Club, LoginCode, Player
 from players.selectors import player_may_get_login_code, user_is_organiser
@@ -54,10 +56,71 @@ def player_create(
     return Player.objects.create(user=user, name=name, club=club, is_bot=is_bot)
 
 
-def auth_token_issue(*, user: AbstractBaseUser) -> str:
-    """The user's API token (created on first use; the same one afterwards)."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+# Access tokens (core.models.AccessToken): a login's lasts TOKEN_LOGIN_HOURS; a named one
+# (a bot, an integration) until its optional expiry. The key is shown once.
+TOKEN_LOGIN_HOURS_DEFAULT = 24 * 30
+TOKENS_PER_USER = 100
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    """A token just issued: `key` exists only here (the database keeps its digest)."""
+
+    key: str
+    token: AccessToken
+
+
+def token_login_lifetime() -> dt.timedelta:
+    return dt.timedelta(hours=getattr(settings, "TOKEN_LOGIN_HOURS", TOKEN_LOGIN_HOURS_DEFAULT))
+
+
+@write_service
+def auth_token_issue(
+    *, user: AbstractBaseUser, name: str = "", expires_at: dt.datetime | None = None
+) -> IssuedToken:
+    """A new token for `user`: without a name, a login's (it expires after
+    TOKEN_LOGIN_HOURS); with one, a named token for a bot or an integration, expiring at
+    `expires_at` if given. A login also deletes the user's expired tokens."""
+    now = timezone.now()
+    AccessToken.objects.filter(user=user, expires_at__lte=now).delete()
+    if expires_at is not None and expires_at <= now:
+        raise ValidationError(
+            "expires_at must be in the future",
+            extra={"fields": {"expires_at": ["must be in the future"]}, "reason": "out_of_range"},
+        )
+    if AccessToken.objects.filter(user=user).count() >= TOKENS_PER_USER:
+        raise ConflictError(
+            f"at most {TOKENS_PER_USER} tokens per person: revoke some first",
+            code="too_many_tokens",
+        )
+    key = access_token_key()
+    if name:
+        kind, expiry = AccessToken.Kind.NAMED, expires_at
+    else:
+        kind, expiry = AccessToken.Kind.LOGIN, now + token_login_lifetime()
+    token = AccessToken.objects.create(
+        digest=token_digest(key), prefix=key[:11], user=user, kind=kind, name=name,
+        expires_at=expiry,
+    )  # fmt: skip
+    return IssuedToken(key=key, token=token)
+
+
+@write_service
+def auth_token_revoke(*, user: AbstractBaseUser, token_id: int) -> None:
+    """Revoke one of the user's own tokens (another person's is not found)."""
+    deleted, _ = AccessToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise NotFoundError("no such token", code="token_not_found")
+
+
+@write_service
+def auth_token_revoke_current(*, user: AbstractBaseUser, token: object) -> None:
+    """Log out: revoke the token the request was made with (an access token, or one of
+    DRF's older tokens)."""
+    if isinstance(token, AccessToken):
+        AccessToken.objects.filter(pk=token.pk, user=user).delete()
+    elif isinstance(token, Token):
+        Token.objects.filter(pk=token.pk).delete()
 
 
 @dataclass(frozen=True)
@@ -233,6 +296,8 @@ def staff_signin_token_use(*, token: str) -> AbstractBaseUser:
     user.last_login = timezone.now()
     user.save(update_fields=["last_login"])
     return user
+
+
 @write_service
 def player_language_set(*, user: AbstractBaseUser, language: str) -> bool:
     """Keep the user's choice of language on their player ("" forgets it); False when the

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from rest_framework import serializers
 
+from players.selectors import club_exists
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.pairing import TIEBREAKS
 from tournaments.selectors import pairing_overdue
@@ -137,6 +138,12 @@ class TournamentCreateInputSerializer(serializers.Serializer):
                 code="too_many",
             )
         return attrs
+
+    def validate_club(self, value: int | None) -> int | None:
+        """An unknown club is a value refused (400 on `club`), not a missing resource."""
+        if value is not None and not club_exists(club_id=value):
+            raise serializers.ValidationError("No club with this id.", code="unknown")
+        return value
 
 
 class TournamentOutputSerializer(serializers.ModelSerializer):

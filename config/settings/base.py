@@ -17,6 +17,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",  # CORS for a club's own web or phone client (off unless origins are set)
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -35,6 +36,36 @@ INSTALLED_APPS = [
 
 # The profile that token authentication loads with the user (core.authentication).
 TOKEN_PROFILE_MODEL = "players.Player"
+# CORS (django-cors-headers), off by default: the origins of a club's own web or phone
+# client allowed to call the API from a browser, e.g. https://club.example.org. Tokens go
+# in the Authorization header (no cookies across origins); a browser's EventSource, which
+# cannot send it, follows a stream with a ticket (POST /api/streams/ticket/).
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "last-event-id",
+    "x-request-id",
+]
+CORS_EXPOSE_HEADERS = [
+    "Retry-After",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Idempotent-Replayed",
+]
+CORS_PREFLIGHT_MAX_AGE = 3600
+# How long a stream ticket lasts (core.live): a browser's EventSource opens its stream
+# with it, for one stream.
+STREAM_TICKET_SECONDS = env.int("STREAM_TICKET_SECONDS", default=300)
+
+# How long a token from `POST /api/auth/token/` (a login) lasts; named tokens (bots,
+# integrations: /api/auth/tokens/) last until their own optional expiry.
+TOKEN_LOGIN_HOURS = env.float("TOKEN_LOGIN_HOURS", default=24 * 30)
 
 # What the app that groups matches decides about them (games/policy.py, STYLE 16): may a
 # finished match's result change, may a dispute open, who may see a match, is it public.
@@ -43,6 +74,10 @@ GAMES_MATCH_POLICY = "tournaments.policy.TournamentMatchPolicy"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # CORS headers under /api/ and preflights answered before anything asks for a login.
+    "corsheaders.middleware.CorsMiddleware",
+    # Django's HTML error pages under /api/ (DEBUG's 404 page): the API's JSON error body.
+    "config.exception_handler.ApiErrorsAsJsonMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -55,6 +90,10 @@ MIDDLEWARE = [
     # A lost database connection outside DRF's views (streams, pages): 503, not 500.
     "config.exception_handler.DatabaseUnavailableMiddleware",
     "core.login_throttle.LoginSlotsMiddleware",  # gives back a login's hashes at once
+    # X-RateLimit-* from the throttles that counted the request (core.throttles).
+    "core.throttles.RateLimitHeadersMiddleware",
+    # A body under /api/ that is not JSON: 415 before anything reads it (CSRF, axes, DRF).
+    "core.parsers.JsonBodyOnlyMiddleware",
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with 429
 ]
 
@@ -206,12 +245,12 @@ REST_FRAMEWORK = {
         "core.renderers.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    # DRF's JSON parser with a depth limit, no lone surrogates, DATA_UPLOAD_MAX_MEMORY_SIZE.
-    "DEFAULT_PARSER_CLASSES": [
-        "core.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # Request bodies are JSON only (the schema says so too): DRF's JSON parser with a depth
+    # limit, no lone surrogates, DATA_UPLOAD_MAX_MEMORY_SIZE. Any other body is refused
+    # before it is read (core.parsers.JsonBodyOnlyMiddleware). The desk's HTML forms post to
+    # their own Django views, not to the API.
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.SafeJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # ISO 8601 in the current zone, which is TIME_ZONE = "UTC": every instant ends in `Z`
     # (README, "API overview"); tournament times too (tournaments.serializers).
     "DATETIME_FORMAT": "iso-8601",
@@ -221,9 +260,10 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": env.int("API_PAGE_SIZE", default=50),
     "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",
     # Anonymous requests are throttled per address; signed-in users only if THROTTLE_USER is set.
+    # Each answer says where the client stands (X-RateLimit-*: core.throttles).
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "core.throttles.AnonRateThrottle",
+        "core.throttles.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env("THROTTLE_ANON", default="120/min"),
@@ -279,7 +319,15 @@ AXES_VERBOSE = False
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hollywood Gin tournaments API",
     "DESCRIPTION": "Play, follow and audit Hollywood Gin matches; run club tournaments.",
-    "VERSION": "1.0.0",
+    # The API's version (semantic): bumped with every change a client sees, each one in
+    # CHANGELOG.md (major: a change that breaks a client; minor: additions).
+    "VERSION": "1.1.0",
+    "SERVERS": [
+        {
+            "url": env("API_SERVER_URL", default="/"),
+            "description": "This server (API_SERVER_URL; paths start with /api/).",
+        }
+    ],
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -291,7 +339,17 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.add_live_streams",
+        "config.openapi_events.add_typed_events",
+        "config.openapi.add_error_responses",
     ],
+    # Stable names for the enums clients branch on.
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCodeEnum": "core.api.ERROR_CODE_VALUES",
+        "PhaseEnum": "games.engine.state.PHASES",
+        "ActionTypeEnum": "games.serializers.ACTION_TYPES",
+        "MatchStatusEnum": "games.serializers.MATCH_STATUSES",
+        "FinishReasonEnum": "games.serializers.FINISH_REASONS",
+    },
 }
 
 LOGGING = {

@@ -6,6 +6,7 @@ games/urls.py routes to the views by these names."""
 
 from games.apis.audit import (
     MatchBundleApi,
+    MatchBundleDeprecatedApi,
     MatchDisputeCommentApi,
     MatchDisputeResolveApi,
     MatchDisputesApi,
@@ -27,6 +28,7 @@ __all__ = [
     "MATCH_ID",
     "MatchActionApi",
     "MatchBundleApi",
+    "MatchBundleDeprecatedApi",
     "MatchDetailApi",
     "MatchDisputeCommentApi",
     "MatchDisputeResolveApi",

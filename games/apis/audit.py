@@ -53,6 +53,22 @@ class MatchBundleApi(PublicMatchReadApi):
         return response
 
 
+class MatchBundleDeprecatedApi(MatchBundleApi):
+    """The audit bundle under its earlier name: deprecated, use `/audit/` (the same
+    answer). Answers carry `Deprecation: true` and a `Link` to the successor."""
+
+    @extend_schema(
+        parameters=[MATCH_ID],
+        responses={200: BundleSerializer, **error_responses(403, 404)},
+        deprecated=True,
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        response = super().get(request, match_id)
+        response["Deprecation"] = "true"
+        response["Link"] = f'</api/matches/{match_id}/audit/>; rel="successor-version"'
+        return response
+
+
 def _dispute(request: Request, saved: services.MatchResult, number: int) -> dict:
     cases = audit.match_disputes(match=saved.match, user=request.user)
     return next(c for c in cases if c["dispute"] == number)

@@ -8,6 +8,9 @@ class RuleError(Exception):
     """An action or input breaks a rule of the game."""
 
     code = "illegal_action"
+    # 400: the rules refuse the move as such. 409 (`conflict`, this code as its `reason`):
+    # the state of the match refuses any such command (it is over).
+    status = 400
 
     def __init__(self, message: str, *, rule: str = "") -> None:
         super().__init__(message)
@@ -16,6 +19,13 @@ class RuleError(Exception):
 
 class IllegalActionError(RuleError):
     """The action is not allowed in the current state."""
+
+
+class MatchFinishedError(IllegalActionError):
+    """A move or ruling on a match that is over (rule 8): refused by the match's state."""
+
+    code = "match_finished"
+    status = 409
 
 
 class NotYourTurnError(RuleError):

@@ -24,7 +24,7 @@ from games.engine.actions import (
     Resign,
     VoidHand,
 )
-from games.engine.errors import IllegalActionError
+from games.engine.errors import IllegalActionError, MatchFinishedError
 from games.engine.events import Event, MatchStarted
 from games.engine.evolve import evolve
 from games.engine.play import knock_options, legal_actions
@@ -85,7 +85,7 @@ def decide(state: MatchState, action: Action) -> list[Event]:
     if state.status == "new":
         raise IllegalActionError("the match has not started", rule="match start")
     if state.status == "finished" and not rulings.allowed_after_finish(action):
-        raise IllegalActionError("the match is over", rule="8 match end")
+        raise MatchFinishedError("the match is over", rule="8 match end")
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise IllegalActionError(f"unknown action {type(action).__name__}", rule="actions")

@@ -35,7 +35,11 @@ def _check_version(write: MatchWrite, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != write.version:
         raise VersionConflictError(
             f"the match is at version {write.version}, not {expected_version}",
-            extra={"current_version": write.version, "expected_version": expected_version},
+            extra={
+                "stream_id": write.match.stream_id,
+                "current_version": write.version,
+                "expected_version": expected_version,
+            },
         )
 
 

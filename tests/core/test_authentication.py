@@ -79,3 +79,16 @@ def test_me_through_the_api(prepared, alice):
     response = token_client(alice.user).get("/api/me/")
     assert response.status_code == 200
     assert response.json()["id"] == alice.id
+
+
+def test_an_access_token_is_one_query_too(prepared, alice):
+    from players.services import auth_token_issue
+
+    issued = auth_token_issue(user=alice.user)
+    with CaptureQueriesContext(connection) as queries:
+        user, auth = authenticate(issued.key)
+        assert user.player == alice  # cached: no second query
+    assert len([q for q in queries.captured_queries if not q["sql"].startswith("PREPARE")]) == 1
+    assert auth.pk == issued.token.pk and issued.key.startswith("hg_")
+    with pytest.raises(AuthenticationFailed):
+        authenticate(issued.key[:-1] + ("0" if issued.key[-1] != "0" else "1"))

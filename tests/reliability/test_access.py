@@ -200,6 +200,12 @@ ROWS: dict[str, tuple] = {
     "api/redoc/": (everyone(200), {}),
     "api/ping/": (signed_in, {}),
     "api/auth/token/": (no_get, {}),  # anyone may log in
+    "api/auth/tokens/": (signed_in, {"POST": ({"anonymous"}, {"name": "bot"}, False)}),
+    "api/auth/tokens/<int:token_id>/": (no_get, {}),  # one's own tokens only
+    "api/streams/ticket/": (
+        no_get,
+        {"POST": ({"anonymous"}, {"stream": "/api/tournaments/1/stream/"}, False)},
+    ),
     "api/players/": (signed_in, {"POST": (ORGANISERS_ONLY, {"name": "Zed"}, False)}),
     "api/players/<int:pk>/": (signed_in, {}),
     "api/me/": (me, {}),
@@ -365,7 +371,7 @@ def test_the_access_matrix_over_every_endpoint(is_public, organiser, make_player
     )
     ids = {"match_id": match_id, "tournament_id": tournament_.pk, "pk": pia.pk, "number": 1,
            "dispute": 1, "webhook_id": 1, "delivery_id": 1, "club_id": club.pk,
-           "season_id": season.pk}  # fmt: skip
+           "season_id": season.pk, "token_id": 1}  # fmt: skip
     bodies = {
         "new_match": {"player1": pia.pk, "player2": quinn.pk},
         "member": {"player": quinn.pk},

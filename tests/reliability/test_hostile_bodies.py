@@ -88,28 +88,76 @@ def test_a_json_body_past_the_size_limit_is_413_json(settings):
     assert (response.status_code, error_code(response)) == (413, "request_too_large")
 
 
-def test_a_form_body_past_the_size_limit_is_413_json(settings, organiser_client):
+def test_a_form_body_is_415_before_it_is_read(settings, organiser_client):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
     body = "name=" + "x" * 5000
     response = post_raw(
         organiser_client, "/api/players/", body, "application/x-www-form-urlencoded"
     )
-    assert (response.status_code, error_code(response)) == (413, "request_too_large")
+    assert (response.status_code, error_code(response)) == (415, "unsupported_media_type")
 
 
-def test_a_form_with_too_many_fields_is_400_json(settings):
+def test_a_form_with_many_fields_is_415(settings):
     settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10
     body = "&".join(f"f{i}=1" for i in range(50))
     response = post_raw(APIClient(), "/api/auth/token/", body, "application/x-www-form-urlencoded")
-    assert (response.status_code, error_code(response)) == (400, "too_many_fields")
+    assert (response.status_code, error_code(response)) == (415, "unsupported_media_type")
 
 
-def test_a_multipart_body_past_the_size_limit_is_413_json(settings):
+def test_a_multipart_body_is_415(settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
     response = APIClient().post(
         "/api/auth/token/", {"username": "x" * 5000, "password": "y"}, format="multipart"
     )
-    assert (response.status_code, error_code(response)) == (413, "request_too_large")
+    assert (response.status_code, error_code(response)) == (415, "unsupported_media_type")
+
+
+class _Unreadable:
+    """A WSGI input that fails the test if anything reads it."""
+
+    def read(self, *args):
+        raise AssertionError("the body was read")
+
+    readline = read
+
+
+def _wsgi_post(path: str, content_type: str, length: int) -> tuple[int, dict]:
+    from config.wsgi import application
+
+    environ = {
+        "REQUEST_METHOD": "POST", "PATH_INFO": path, "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80", "wsgi.url_scheme": "http", "wsgi.input": _Unreadable(),
+        "CONTENT_TYPE": content_type, "CONTENT_LENGTH": str(length), "REMOTE_ADDR": "10.0.0.9",
+    }  # fmt: skip
+    seen = {}
+
+    def start_response(status, headers, exc_info=None):
+        seen["status"] = int(status.split()[0])
+
+    body = b"".join(application(environ, start_response))
+    return seen["status"], json.loads(body)
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "text/plain", ""],
+)
+def test_an_8_mb_upload_that_is_not_json_is_415_unread(content_type):
+    status, body = _wsgi_post("/api/auth/token/", content_type, 8 * 1024 * 1024)
+    assert (status, body["error"]["code"]) == (415, "unsupported_media_type")
+
+
+def test_an_8_mb_json_upload_is_413_unread():
+    status, body = _wsgi_post("/api/auth/token/", "application/json", 8 * 1024 * 1024)
+    assert (status, body["error"]["code"]) == (413, "request_too_large")
+
+
+def test_a_form_encoded_action_is_not_played(match_id, bob):
+    response = post_raw(
+        token_client(bob.user), f"/api/matches/{match_id}/actions/", "type=pass",
+        "application/x-www-form-urlencoded",
+    )  # fmt: skip
+    assert (response.status_code, error_code(response)) == (415, "unsupported_media_type")
 
 
 # --- a corpus against every endpoint -------------------------------------------------------
@@ -203,7 +251,7 @@ def every_endpoint(match_id: str, tournament_id: int, player_id: int) -> list[tu
     from tests.reliability.helpers import api_routes, fill
 
     ids = {"match_id": match_id, "tournament_id": tournament_id, "pk": player_id, "number": 1,
-           "dispute": 1, "webhook_id": 1, "delivery_id": 1}  # fmt: skip
+           "dispute": 1, "webhook_id": 1, "delivery_id": 1, "token_id": 1}  # fmt: skip
     return [(route, fill(route, ids).split("?")[0]) for route in api_routes()]
 
 

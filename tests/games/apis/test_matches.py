@@ -403,14 +403,16 @@ class TestRulings:
         assert cancelled["finish_reason"] == "cancelled" and cancelled["legal_actions"] == []
         assert cancelled["rulings"][-1]["type"] == "MatchCancelled"
         refused = act(bob_client, match["id"], {"type": "pass"})
-        assert refused.status_code == 400 and error(refused) == "illegal_action"
+        # The state refuses it, not the rules: 409 conflict, reason match_finished.
+        assert refused.status_code == 409 and error(refused) == "conflict"
+        assert refused.json()["error"]["reason"] == "match_finished"
         assert refused.json()["error"]["rule"] == "8 match end"
         listed = token_client(ann.user).get("/api/matches/?mine=true&status=in_progress").json()
         assert listed["count"] == 0
         finished = token_client(ann.user).get("/api/matches/?mine=true&status=finished").json()
         assert [m["finish_reason"] for m in finished["results"]] == ["cancelled"]
         again = self.rule(organiser_client, match["id"], body)
-        assert again.status_code == 400 and error(again) == "illegal_action"
+        assert again.status_code == 409 and again.json()["error"]["reason"] == "match_finished"
 
     def test_cancel_needs_an_organiser_and_a_reason(self, match, organiser_client, alice_client):
         by_player = self.rule(alice_client, match["id"], {"type": "cancel", "reason": "bored"})

@@ -226,3 +226,26 @@ def test_anonymous_requests_are_throttled(monkeypatch):
     client = APIClient()
     codes = [client.get("/api/schema/").status_code for _ in range(3)]
     assert codes == [200, 200, 429]
+
+
+def test_rate_limit_headers_say_where_an_anonymous_client_stands(monkeypatch, fresh_throttles):
+    monkeypatch.setattr(AnonRateThrottle, "rate", "3/min", raising=False)
+    client = APIClient()
+    seen = [client.get("/api/tournaments/") for _ in range(4)]
+    assert [r["X-RateLimit-Remaining"] for r in seen[:3]] == ["2", "1", "0"]
+    assert all(r["X-RateLimit-Limit"] == "3" for r in seen)
+    assert 0 < int(seen[0]["X-RateLimit-Reset"]) <= 60
+    refused = seen[3]
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "throttled"
+    assert 0 < int(refused["Retry-After"]) <= 60
+
+
+def test_anonymous_reads_do_not_block_logins(alice, monkeypatch, fresh_throttles):
+    monkeypatch.setattr(AnonRateThrottle, "rate", "2/min", raising=False)
+    client = APIClient()
+    assert [client.get("/api/tournaments/").status_code for _ in range(3)][-1] == 429
+    login = client.post(
+        "/api/auth/token/", {"username": alice.user.username, "password": "secret-pass-1"}
+    )
+    assert login.status_code == 200
+    assert login["X-RateLimit-Limit"]  # the login's own scopes

@@ -1,0 +1,397 @@
+"""Typed events in the OpenAPI schema: the events lists' and streams' `data` as a `oneOf`
+with a discriminator on the event's `type`, each stored type described as a caller of the
+API sees it (players by id, hidden cards left out or null), and the webhook payload.
+
+Match events are derived from the engine's dataclasses (games.engine.events) with the
+rules the events API applies when it renders them (games.selectors `seats_as_players`,
+`_event_data_for`); tournament events are listed by hand (their data is documented where
+it is appended, tournaments/). A postprocessing hook (`add_typed_events`) puts them in."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any
+
+from games.engine import events as match_events
+
+# How the events API shows a match event's data (README "Who is who"); kept equal to
+# games.selectors' by tests/config/test_schema_events.py.
+PLAYER_KEYS = ("dealer", "first_dealer", "turn", "knocker", "winner")
+PER_PLAYER_KEYS = ("scores", "bonuses", "totals", "games_won", "hands", "card_counts")
+# What a caller may not see of a hand in play: left out (a deal's deck and salt) or null
+# (a card drawn from the stock by the opponent).
+HIDDEN_FIELDS = {"HandDealt": ("deck", "salt")}
+NULLABLE_FIELDS = {"CardDrawn": ("card",)}
+
+_CARD = {"type": "string", "pattern": "^[A2-9TJQK][CDHS]$", "description": "A card code."}
+_PLAYER = {"type": "integer", "description": "A player's id."}
+_SEAT = {"type": "integer", "enum": [0, 1], "description": "The seat (player1 sits at 0)."}
+_BY_PLAYER = {
+    "type": "object",
+    "additionalProperties": {"type": "integer"},
+    "description": "By player id (as a string).",
+}
+# A table hand's entry before and after a correction (HandCorrected), players by id.
+_ENTRY = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string", "enum": ["gin", "knock", "undercut", "drawn"]},
+        "drawn": {"type": "boolean"},
+        "knocker": {**_PLAYER, "nullable": True},
+        "gin": {"type": "boolean", "nullable": True},
+        "knocker_deadwood": {"type": "integer", "nullable": True},
+        "defender_deadwood": {"type": "integer", "nullable": True},
+        "winner": {**_PLAYER, "nullable": True},
+        "points": {"type": "integer", "nullable": True},
+    },
+}
+_ENUMS = {
+    ("CardDrawn", "source"): ["stock", "discard"],
+    ("HandScored", "kind"): ["gin", "knock", "undercut"],
+    ("MatchStarted", "mode"): ["online", "table"],
+    ("MatchFinished", "reason"): ["games", "forfeit", "resigned"],
+    ("MatchReopened", "reason"): ["correction", "void"],
+    ("DisputeResolved", "outcome"): ["ruled", "dismissed"],
+}
+
+
+def _of_type(hint: Any) -> dict[str, Any]:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        return {**_of_type(inner[0]), "nullable": True}
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is int:
+        return {"type": "integer"}
+    if hint is str:
+        return {"type": "string"}
+    if origin is list:
+        return {"type": "array", "items": _of_type(args[0]) if args else {}}
+    if origin is dict:
+        return {"type": "object", "additionalProperties": True}
+    return {}
+
+
+def _field(event: str, name: str, hint: Any) -> dict[str, Any]:
+    if name in PLAYER_KEYS:
+        return {**_PLAYER, "nullable": True} if name != "first_dealer" else dict(_PLAYER)
+    if name in PER_PLAYER_KEYS and typing.get_origin(hint) is list:
+        return dict(_BY_PLAYER)
+    if name in ("before", "after") and event == "HandCorrected":
+        return dict(_ENTRY)
+    if name == "seat":
+        return dict(_SEAT)
+    schema = _of_type(hint)
+    if (event, name) in _ENUMS:
+        schema["enum"] = _ENUMS[(event, name)]
+    if name in ("card", "discard", "deck", "deadwood") or name == "melds":
+        schema = _cards(schema)
+    if name in NULLABLE_FIELDS.get(event, ()):
+        schema["nullable"] = True
+    return schema
+
+
+def _cards(schema: dict[str, Any]) -> dict[str, Any]:
+    """A card, a list of cards or a list of melds (lists of cards), as card codes."""
+    if schema.get("type") == "string":
+        return {**_CARD, **({"nullable": True} if schema.get("nullable") else {})}
+    if schema.get("type") == "array":
+        return {**schema, "items": _cards(schema["items"])}
+    return schema
+
+
+def match_event_data(name: str, cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    properties, required = {}, []
+    for f in dataclasses.fields(cls):
+        properties[f.name] = _field(name, f.name, hints[f.name])
+        if f.name not in HIDDEN_FIELDS.get(name, ()):
+            required.append(f.name)
+    if "seat" in properties:
+        properties["player"] = {**_PLAYER, "description": "The player at `seat`."}
+        required.append("player")
+    doc = (cls.__doc__ or "").strip()
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
+    if doc and not doc.startswith(f"{name}("):
+        schema["description"] = " ".join(doc.split())
+    if name in HIDDEN_FIELDS:
+        hidden = ", ".join(f"`{k}`" for k in HIDDEN_FIELDS[name])
+        schema["description"] = (
+            f"{hidden}: left out while the hand is in play; once it is over, given to its"
+            " players and organisers (and anyone, for a public tournament's match)."
+        )
+    return schema
+
+
+# --- tournament events -------------------------------------------------------------------
+
+_RESULT = {
+    "type": "object",
+    "properties": {
+        "round": {"type": "integer"},
+        "table": {"type": "integer"},
+        "match": {"type": "string", "format": "uuid", "nullable": True},
+        "player1": _PLAYER,
+        "player2": {**_PLAYER, "nullable": True},
+        "winner_id": {**_PLAYER, "nullable": True},
+        "winner": {**_PLAYER, "nullable": True},
+        "games1": {"type": "integer"},
+        "games2": {"type": "integer"},
+        "points1": {"type": "integer"},
+        "points2": {"type": "integer"},
+    },
+}
+_PAIRINGS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "table": {"type": "integer"},
+            "player1": _PLAYER,
+            "player2": {**_PLAYER, "nullable": True, "description": "null: a bye."},
+            "match": {"type": "string", "format": "uuid", "nullable": True},
+            "match_version": {
+                "type": "integer",
+                "description": "The match's version when paired (a higher one: play began).",
+            },
+            "slot": {
+                "type": "string",
+                "description": "Double elimination: the bracket's match (W1-1, L2-3, GF1).",
+            },
+        },
+    },
+}
+_PAIR = {"type": "array", "items": _PLAYER, "minItems": 2, "maxItems": 2}
+_ROUND_EXTRAS = {
+    "forbidden_met": {
+        "type": "array",
+        "items": _PAIR,
+        "description": "Forbidden pairs no valid pairing could keep apart.",
+    },
+    "top_cut": {
+        "type": "array",
+        "items": _PLAYER,
+        "description": "A top cut's first knockout round: its seeds, seed 1 first.",
+    },
+    "lots": {"type": "array", "items": _PLAYER, "description": "The draw of lots used."},
+}
+_ROUND = {"round": {"type": "integer"}}
+_TIME = {"type": "string", "format": "date-time", "nullable": True}
+
+
+def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+TOURNAMENT_EVENT_DATA: dict[str, dict[str, Any]] = {
+    "TournamentCreated": _object(
+        {
+            "name": {"type": "string"},
+            "club": {"type": "integer", "nullable": True},
+            "format": {
+                "type": "string",
+                "enum": ["round_robin", "swiss", "knockout", "double_elimination"],
+            },
+            "ruleset": {"type": "object", "additionalProperties": True},
+            "rounds": {"type": "integer", "nullable": True},
+            "play_mode": {"type": "string", "enum": ["online", "table"]},
+            "time_zone": {"type": "string"},
+            "tiebreaks": {"type": "array", "items": {"type": "string"}},
+            "organisers": {
+                "type": "array",
+                "items": {"type": "integer"},
+                "description": "User ids: for the tournament's organisers and staff only.",
+            },
+            "is_public": {"type": "boolean"},
+            "check_in_required": {"type": "boolean"},
+            "starts_at": _TIME,
+            "bye_points": {"type": "string", "enum": ["win", "nothing"]},
+            "bye_buchholz": {"type": "string", "enum": ["nothing", "virtual_opponent"]},
+            "bracket_reset": {"type": "boolean"},
+            "top_cut": {"type": "integer", "nullable": True, "enum": [4, 8, 16, None]},
+            "third_place": {"type": "boolean"},
+        }
+    ),
+    "ForbiddenPairAdded": _object({"players": _PAIR}, ("players",)),
+    "ForbiddenPairRemoved": _object({"players": _PAIR}, ("players",)),
+    "PlayerRegistered": _object({"player": _PLAYER, "late": {"type": "boolean"}}, ("player",)),
+    "PlayerCheckedIn": _object({"player": _PLAYER}, ("player",)),
+    "PlayerWithdrawn": _object({"player": _PLAYER}, ("player",)),
+    "TournamentStarted": _object({}),
+    "RoundPaired": _object(
+        {**_ROUND, "deadline": _TIME, "pairings": _PAIRINGS, **_ROUND_EXTRAS}, ("round",)
+    ),
+    "RoundRepaired": _object(
+        {
+            **_ROUND,
+            "deadline": _TIME,
+            "pairings": _PAIRINGS,
+            "replaced": {"type": "array", "items": {"type": "string", "format": "uuid"}},
+            "by_hand": {"type": "boolean", "description": "The organiser set the pairs."},
+            "confirmed": {
+                "type": "array",
+                "items": {"type": "object", "additionalProperties": True},
+                "description": "Hand-set pairs kept although they repeat or break a pair.",
+            },
+            **_ROUND_EXTRAS,
+        },
+        ("round",),
+    ),
+    "ResultRecorded": _RESULT,
+    "ResultRuled": _object(
+        {**_ROUND, "table": {"type": "integer"}, "winner": _PLAYER}, ("round", "table")
+    ),
+    "ResultCorrected": _object(
+        {
+            **_ROUND,
+            "table": {"type": "integer"},
+            "before": {**_RESULT, "nullable": True},
+            "after": {**_RESULT, "nullable": True, "description": "null: back in play."},
+        },
+        ("round", "table"),
+    ),
+    "SettingsChanged": _object(
+        {
+            "changes": {
+                "type": "object",
+                "description": 'Per setting changed: `{"old", "new"}`.',
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"old": {}, "new": {}},
+                },
+            }
+        },
+        ("changes",),
+    ),
+    "RoundDeadlineMoved": _object({**_ROUND, "deadline": _TIME, "previous": _TIME}, ("round",)),
+    "RoundCompleted": _object(_ROUND, ("round",)),
+    "TournamentFinished": _object({}),
+}
+
+
+# --- the components ----------------------------------------------------------------------
+
+
+def _envelope(
+    type_name: str, data_ref: str, base: dict[str, Any], required: list[str]
+) -> dict[str, Any]:
+    properties = dict(base.get("properties", {}))
+    properties["type"] = {"type": "string", "enum": [type_name]}
+    properties["data"] = {"$ref": data_ref}
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def _one_of(kinds: dict[str, str]) -> dict[str, Any]:
+    """`kinds`: event type -> component name of its envelope."""
+    refs = {t: f"#/components/schemas/{c}" for t, c in kinds.items()}
+    return {
+        "oneOf": [{"$ref": r} for r in refs.values()],
+        "discriminator": {"propertyName": "type", "mapping": refs},
+    }
+
+
+def add_typed_events(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
+    """drf-spectacular postprocessing hook: the `Event` (a match's events list) and
+    `EventOutput` (a tournament's) components become a `oneOf` over the event types."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    _type_events(schemas, "Event", "Match", _match_data())
+    _type_events(schemas, "EventOutput", "Tournament", TOURNAMENT_EVENT_DATA)
+    schemas["WebhookPayload"] = _webhook_payload()
+    _describe_streams(result.get("paths", {}))
+    _webhook_callback(result.get("paths", {}))
+    return result
+
+
+def _webhook_callback(paths: dict[str, Any]) -> None:
+    """The deliveries a registered endpoint receives, as the registration's callback."""
+    operation = paths.get("/api/tournaments/{tournament_id}/webhooks/", {}).get("post")
+    if operation is None:
+        return
+    body = {"$ref": "#/components/schemas/WebhookPayload"}
+    operation["callbacks"] = {
+        "delivery": {
+            "{$request.body#/url}": {
+                "post": {
+                    "summary": "One tournament event, signed (`X-HG-Signature`)",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": body}},
+                    },
+                    "responses": {"2XX": {"description": "Received: not sent again."}},
+                }
+            }
+        }
+    }
+
+
+def _match_data() -> dict[str, dict[str, Any]]:
+    return {name: match_event_data(name, cls) for name, cls in match_events.EVENT_TYPES.items()}
+
+
+def _type_events(
+    schemas: dict[str, Any], component: str, prefix: str, data: dict[str, dict[str, Any]]
+) -> None:
+    base = schemas.get(component)
+    if base is None:
+        return
+    required = [r for r in base.get("required", []) if r != "type"] + ["type"]
+    kinds = {}
+    for type_name, data_schema in data.items():
+        # Event types are unique across streams (a test says so): no prefix needed.
+        data_name, envelope = f"{type_name}Data", f"{type_name}Event"
+        schemas[data_name] = data_schema
+        schemas[envelope] = _envelope(
+            type_name, f"#/components/schemas/{data_name}", base, required
+        )
+        kinds[type_name] = envelope
+    schemas[f"{prefix}EventType"] = {"type": "string", "enum": list(data)}
+    schemas[component] = {
+        **_one_of(kinds),
+        "description": f"One event of a {prefix.lower()}'s stream: `type` says which, and"
+        " so the shape of `data`.",
+    }
+
+
+def _webhook_payload() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": "The body of a webhook delivery (a POST to the endpoint's `url`):"
+        " one tournament event, as `/events/` shows it to the public. Headers:"
+        " `X-HG-Signature` (`t=<unix time>,v1=<hex HMAC-SHA256 of t.body>`),"
+        " `X-HG-Event-Id`, `X-HG-Event-Position`, `X-HG-Event-Type`, `X-HG-Tournament`,"
+        " `X-HG-Delivery`, `X-HG-Attempt`.",
+        "properties": {
+            "event_id": {"type": "integer", "description": "Its id in the event store."},
+            "position": {"type": "integer", "description": "Its version in the stream."},
+            "tournament": {"type": "integer"},
+            "type": {"$ref": "#/components/schemas/TournamentEventType"},
+            "recorded_at": {"type": "string", "format": "date-time"},
+            "by": {"allOf": [{"$ref": "#/components/schemas/DeciderOutput"}], "nullable": True},
+            "reason": {"type": "string"},
+            "data": {"type": "object", "additionalProperties": True},
+        },
+        "required": ["event_id", "position", "tournament", "type", "recorded_at", "data"],
+    }
+
+
+_STREAM_MESSAGES = {
+    "/api/matches/{match_id}/stream/": {"event": "Event", "view": "MatchView"},
+    "/api/tournaments/{tournament_id}/stream/": {"event": "EventOutput"},
+}
+
+
+def _describe_streams(paths: dict[str, Any]) -> None:
+    """Each stream message's `data:` line, by its `event:` name, as `x-sse-messages`
+    (a stream's body is text: its messages' JSON is described beside it)."""
+    for path, messages in _STREAM_MESSAGES.items():
+        operation = paths.get(path, {}).get("get")
+        if operation is None:
+            continue
+        content = operation["responses"]["200"]["content"]["text/event-stream"]
+        content["x-sse-messages"] = {
+            name: {"$ref": f"#/components/schemas/{component}"}
+            for name, component in messages.items()
+        }
