@@ -11,7 +11,7 @@ import pytest
 
 from config import openapi_events
 from core.api import ERROR_CODE_VALUES, ERROR_REASON_VALUES
-from games import selectors
+from games.selectors import views as selectors
 from games.engine.events import EVENT_TYPES
 
 pytestmark = pytest.mark.django_db
