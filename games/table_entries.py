@@ -221,3 +221,19 @@ def table_entries_open(*, match_ids: Iterable[Any]) -> dict[str, TableEntry]:
     """The open entries of these matches, by match id (as a string)."""
     qs = TableEntry.objects.filter(match_id__in=list(match_ids), status__in=OPEN)
     return {str(e.match_id): e for e in qs.select_related("entered_by", "knocker")}
+
+
+def table_entry_latest(*, match: Match) -> TableEntry | None:
+    """The table's latest entry, whatever became of it (the phones show a rejected one with
+    the organiser's reason until a hand is entered again)."""
+    qs = TableEntry.objects.filter(match=match).order_by("-pk")
+    return qs.select_related("entered_by", "knocker", "decided_by").first()
+
+
+def table_entries_latest(*, match_ids: Iterable[Any]) -> dict[str, TableEntry]:
+    """The latest entry of each of these matches that has one, by match id (a string)."""
+    latest: dict[str, TableEntry] = {}
+    qs = TableEntry.objects.filter(match_id__in=list(match_ids)).order_by("pk")
+    for entry in qs.select_related("entered_by", "knocker"):
+        latest[str(entry.match_id)] = entry
+    return latest
