@@ -21,6 +21,7 @@ class TableEntry(models.Model):
         REJECTED = "rejected", "Rejected by an organiser"
         WITHDRAWN = "withdrawn", "Withdrawn by who entered it"
         STALE = "stale", "Overtaken: the scoresheet changed first"
+        AMENDED = "amended", "Amended and recorded by an organiser"
 
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="table_entries")
     # The match's stream version the entry was made against: it is recorded only if the

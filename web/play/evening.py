@@ -51,13 +51,15 @@ def _tournament_evening(tournament: Any, me: Any, user: Any) -> dict[str, Any]:
 def _awaiting(me: Any, user: Any, match_ids: list[Any]) -> list[dict[str, Any]]:
     """What waits for the player, across the evening's matches."""
     out: list[dict[str, Any]] = []
+    matches = {str(i): match_get(match_id=i) for i in match_ids}
     for match_id, entry in table_entries_latest(match_ids=match_ids).items():
+        match = matches[match_id]
         if entry.status == "pending" and entry.entered_by_id != me.pk:
             out.append({"kind": "confirm", "entry": entry, "match_id": match_id})
-        elif entry.status == "rejected":
+        elif entry.status == "rejected" and entry.version == match.version:
+            # Until the hand is entered again (nothing recorded since).
             out.append({"kind": "rejected", "entry": entry, "match_id": match_id})
-    for match_id in match_ids:
-        match = match_get(match_id=match_id)
+    for match_id, match in matches.items():
         for case in match_disputes(match=match, user=user, status="closed"):
             out.append({"kind": "dispute", "case": case, "match_id": str(match_id)})
     return out
