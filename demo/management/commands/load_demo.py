@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand
 
 from config.celery import app as celery_app
 from demo.simulation import standings_table, tournament_simulate
+from games.practice import practice_matches_of, practice_start
 from games.services import match_create
 from players.models import Player
 from players.services import player_create
@@ -59,6 +60,7 @@ class Command(BaseCommand):
         if not options["no_tournament"]:
             self._demo_tournament(user)
             self._demo_match(user)
+            self._demo_practice()
             self._start_here()
 
     def _start_here(self) -> None:
@@ -91,7 +93,7 @@ class Command(BaseCommand):
             if player is None:
                 player = player_create(name=name, username=username, password=DEMO_HUMAN_PASSWORD)
             players.append(player)
-        if not players[0].matches_as_player1.exists():
+        if not players[0].matches_as_player1.filter(practice=False).exists():
             match_create(
                 player1=players[0],
                 player2=players[1],
@@ -99,12 +101,27 @@ class Command(BaseCommand):
                 created_by=user,
                 label="Demo match: play it through the API",
             )
-        match = players[0].matches_as_player1.order_by("-created_at").first()
+        match = players[0].matches_as_player1.filter(practice=False).order_by("-created_at").first()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo players: 'alice' and 'bob', password '{DEMO_HUMAN_PASSWORD}'. "
                 f"Their match: {site_address()}/api/matches/{match.pk}/ "
                 "(POST /api/auth/token/ for a token, then POST .../actions/)"
+            )
+        )
+
+    def _demo_practice(self) -> None:
+        """Bob's practice match against the bot, ready to play on the play page (the bot's
+        moves are jobs, run at once without a broker)."""
+        bob = Player.objects.get(user__username=DEMO_HUMANS[1][0])
+        match = practice_matches_of(player=bob).filter(status="in_progress").first()
+        if match is None:
+            match = practice_start(player=bob)
+        site = site_address()
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Practice against the bot: sign in as 'bob' at {site}/desk/login/, then play "
+                f"{site}/play/{match.pk}/ (or start one from {site}/play/)"
             )
         )
 
