@@ -400,6 +400,20 @@ function show(state) {
   indicator.textContent = t("live_" + state);
 }
 
+// The opponent's last move in words ("Ben discarded 7♥"), from the stream's events as the
+// events API shows them to this seat (a card drawn from the stock is not in them).
+function lastMove(ev) {
+  var d = ev.data || {}, who = d.player;
+  if (who === undefined || who === me) return;
+  var key = { UpcardPassed: "moved_pass", CardDrawn: d.source === "stock" ? "moved_stock" : "moved_discard",
+              CardDiscarded: "moved_discarded", Knocked: d.gin ? "moved_gin" : "moved_knock" }[ev.type];
+  if (!key) return;
+  var el = $("[data-last-move]");
+  var card = ev.type === "Knocked" ? d.discard : d.card; // null: a card from the stock
+  el.innerHTML = esc(t(key, { name: nameOf(who) })) + (card ? " " + cardFace(card) : "");
+  el.dataset.lastMove = ev.type;
+}
+
 var source = null, retry = 2000;
 function connect() {
   if (!window.EventSource) { show("polling"); window.setInterval(refetch, 5000); return; }
@@ -407,6 +421,7 @@ function connect() {
   source = new EventSource(url);
   source.addEventListener("open", function () { retry = 2000; show("live"); });
   source.addEventListener("view", function (e) { applyFromStream(JSON.parse(e.data)); });
+  source.addEventListener("event", function (e) { lastMove(JSON.parse(e.data)); });
   source.addEventListener("error", function () {
     if (source.readyState === EventSource.CLOSED) {
       // Refused (a WSGI server's 503): the browser does not retry; we do, from where we are.
