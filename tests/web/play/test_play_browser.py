@@ -118,3 +118,42 @@ def test_a_lost_stream_reconnects_and_misses_nothing(asgi, browser):
         )
         assert phase(page) == "first-turn"
         shoot(page, "play-390-reconnected")
+
+
+def test_the_page_is_played_with_the_keyboard(asgi, browser):
+    """Every card and action is a button: focus and Enter / Space play a turn; Escape
+    closes a confirmation."""
+    ada, ben = players("Ada", "Ben")
+    match = online_match(ada, ben, seed="keys")
+    a, b = _two_pages(browser, asgi, match, {"width": 1280, "height": 900})
+
+    def press(page, selector, key="Enter"):
+        before = version(page)
+        page.focus(selector)
+        page.keyboard.press(key)
+        page.wait_for_function(
+            f"Number(document.getElementById('play').dataset.version) > {before}"
+        )
+
+    press(b, "[data-action=pass]")
+    a.wait_for_function("document.getElementById('play').dataset.phase === 'first-turn'")
+    press(a, "[data-action=pass]", " ")
+    b.wait_for_function("document.getElementById('play').dataset.phase === 'draw'")
+    press(b, "[data-action=draw-stock]")
+    card = b.get_attribute("[data-hand] [data-card]", "data-card")
+    b.focus(f"[data-hand] [data-card='{card}']")
+    b.keyboard.press(" ")
+    assert b.get_attribute(f"[data-card='{card}']", "aria-pressed") == "true"
+    b.focus("[data-action=resign]")
+    b.keyboard.press("Enter")
+    b.wait_for_selector("[data-confirm] [data-action=confirm]")
+    b.keyboard.press("Escape")
+    assert b.locator("[data-confirm] [data-action=confirm]").count() == 0
+    b.focus(f"[data-hand] [data-card='{card}']")
+    b.keyboard.press(" ")  # the card again (the confirmation redrew the hand)
+    if b.get_attribute(f"[data-card='{card}']", "aria-pressed") != "true":
+        b.keyboard.press(" ")
+    press(b, "[data-action=discard]")
+    assert phase(b) == "waiting" and card not in b.eval_on_selector_all(
+        "[data-hand] [data-card]", "e => e.map(x => x.dataset.card)"
+    )

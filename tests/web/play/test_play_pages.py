@@ -133,3 +133,30 @@ def test_a_second_delivery_of_the_bot_job_does_nothing(pair, django_capture_on_c
     _, version = match_state_at(match=match)
     assert practice_bot_play(match_id=match.pk, version=version - 1) == 0
     assert match_state_at(match=match)[1] == version
+
+
+def test_an_online_tournament_match_shows_its_place_and_turn_clock(client):
+    import datetime as dt
+
+    from tests.web.desk.helpers import organiser
+    from tournaments import services
+    from tournaments.models import Pairing
+
+    td = organiser()
+    t = services.tournament_create(
+        name="Online Night", format="swiss", created_by=td, rounds=1,
+        turn_time=dt.timedelta(minutes=2), time_zone="Europe/Berlin",
+    )  # fmt: skip
+    ada, ben = players("Ada", "Ben")
+    for p in (ada, ben):
+        services.tournament_register(tournament_id=t.pk, player=p, by=td)
+        services.tournament_check_in(tournament_id=t.pk, player=p, by=td)
+    services.tournament_start(tournament_id=t.pk, by=td)
+    match = Pairing.objects.get(round__tournament=t).match
+    _login(client, "Ada")
+    page = client.get(f"/play/{match.pk}/").content.decode()
+    assert 'data-turn-seconds="120"' in page and "Online Night · round 1, table 1" in page
+    evening = client.get("/me/").content.decode()
+    assert f'data-play-link="{match.pk}"' in evening  # online: my evening links the play page
+    lobby = client.get("/play/").content.decode()
+    assert f'data-play-link="{match.pk}"' in lobby and "Online Night" in lobby

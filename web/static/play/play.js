@@ -235,7 +235,26 @@ function status() {
   return selected ? t("discard_or_knock") : t("choose_discard");
 }
 
+// Re-rendering replaces the buttons: the keyboard's focus goes back to the same card or
+// action (or, where that one is gone, to the first action offered).
+function focusKey() {
+  var el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  if (el.dataset.card) return '[data-card="' + el.dataset.card + '"]';
+  if (el.dataset.action) return '[data-action="' + el.dataset.action + '"]';
+  return null;
+}
+
 function render() {
+  var key = focusKey();
+  renderAll();
+  if (key) {
+    var again = root.querySelector(key) || root.querySelector("[data-actions] button:not([disabled])");
+    if (again && !again.disabled) again.focus();
+  }
+}
+
+function renderAll() {
   var p = phase();
   root.dataset.version = String(view.version);
   root.dataset.phase = p;
@@ -350,8 +369,6 @@ root.addEventListener("click", function (e) {
   if (el.dataset.card) {
     selected = selected === el.dataset.card ? null : el.dataset.card;
     confirming = null; chosen = -1; render();
-    var again = root.querySelector('[data-card="' + selected + '"]');
-    if (again) again.focus();
     return;
   }
   if (el.dataset.sort) { sortMode = el.dataset.sort; render(); return; }
