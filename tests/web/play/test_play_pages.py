@@ -79,6 +79,8 @@ def test_the_practice_api_starts_a_match_for_any_player(
     assert body["practice"] is True and body["play_url"] == f"/play/{body['id']}/"
     assert body["ruleset"]["game_target"] == 25
     assert Match.objects.get(pk=body["id"]).practice
+    listed = api_client.get("/api/matches/?mine=true").json()["results"]
+    assert [m["practice"] for m in listed] == [True]  # marked in the match list too
 
 
 def test_practice_needs_a_player(api_client):
