@@ -117,13 +117,14 @@ def match_act(
     _check_version(write, expected_version)
     match_play_in_tx(write=write, seat=seat, action=action, request_id=request_id)
     saved = _finished_on_commit(repository.match_save(write))
-    if saved.match.practice:
+    if saved.match.practice and not player.is_bot:
         _bot_to_move_on_commit(saved)
     return saved
 
 
 def _bot_to_move_on_commit(saved: MatchSaved) -> None:
-    """A practice match where the bot is now to move: its move is a job, after commit."""
+    """A practice match where the player's move left the bot to move: its moves are a job,
+    after commit (the job plays every bot move in a row: games.practice)."""
     seat = saved.state.turn
     if saved.state.status != "in_progress" or seat is None:
         return

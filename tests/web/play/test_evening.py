@@ -66,3 +66,19 @@ def test_the_login_lands_a_player_on_my_evening_and_an_organiser_on_the_desk(cli
 def test_a_login_without_a_player_sees_an_empty_evening(client, td):
     page = _login(client, "td").get("/me/").content.decode()
     assert "This login has no player" in page and "To the desk" in page
+
+
+def test_a_disputes_answer_awaits_me(client, td):
+    from games.disputes import match_dispute_open, match_dispute_resolve
+
+    t = started_with_logins(td)
+    match = Pairing.objects.get(round__tournament=t, table=1).match
+    anna = match.player1 if match.player1.name == "Anna" else match.player2
+    match_dispute_open(match_id=match.pk, player=anna, statement="the clock was wrong")
+    page = _login(client, "anna").get("/me/").content.decode()
+    assert 'data-await="dispute"' not in page  # still open: nothing to read yet
+    match_dispute_resolve(
+        match_id=match.pk, by=td, dispute=1, outcome="dismissed", reason="the clock was right"
+    )
+    page = client.get("/me/").content.decode()
+    assert 'data-await="dispute"' in page and "the clock was right" in page
