@@ -17,7 +17,10 @@ streams, bots moving through the API; and the play page's weight and server time
    page /play/{id}/: its weight (HTML + JS + CSS, each gzip-compressed as WhiteNoise serves
    them) and its server time (p50/p95 of 30 requests, idle and under the load above).
 
-    .venv/bin/python bench/play.py [--matches 100] [--seconds 60] [--workers 2]
+    .venv/bin/python bench/play.py [--matches 100] [--seconds 60] [--workers 2] [--split]
+
+`--split`: the moves and pings go to gunicorn (config/gunicorn.py, --api-workers sync
+workers) as docker-compose deploys the API, the streams stay on uvicorn.
 
 Goal (issue 23, on the 2-core development machine): p99 under 300 ms with 100 matches in
 play; page weight under 60 KB.
@@ -250,6 +253,30 @@ def page_weight(html: bytes) -> dict[str, Any]:
 
 async def main_async(args: argparse.Namespace, matches: list[dict[str, Any]]) -> dict[str, Any]:
     base = f"http://127.0.0.1:{args.port}"
+    api_base = base
+    extra: list[subprocess.Popen] = []
+    if args.split:
+        # As docker-compose deploys it: the API on gunicorn's sync workers, the streams on
+        # uvicorn; the same database.
+        api_base = f"http://127.0.0.1:{args.port + 1}"
+        extra.append(
+            subprocess.Popen(
+                [
+                    str(ROOT / ".venv" / "bin" / "gunicorn"),
+                    "-c",
+                    "config/gunicorn.py",
+                    "config.wsgi:application",
+                    "--bind",
+                    f"127.0.0.1:{args.port + 1}",
+                    "--log-level",
+                    "warning",
+                    "--workers",
+                    str(args.api_workers),
+                ],
+                cwd=ROOT,
+                env={**_env(args.db), "CONN_MAX_AGE": "600"},
+            )  # fmt: skip
+        )
     server = subprocess.Popen(
         [PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(args.port), "--workers", str(args.workers), "--no-access-log",
@@ -257,14 +284,15 @@ async def main_async(args: argparse.Namespace, matches: list[dict[str, Any]]) ->
         cwd=ROOT, env=_env(args.db),
     )  # fmt: skip
     try:
-        for _ in range(200):
-            try:
-                _, w = await asyncio.open_connection("127.0.0.1", args.port)
-                w.close()
-                break
-            except OSError:
-                await asyncio.sleep(0.1)
-        idle, html = await page_times(base, matches[0]["id"], "a0")
+        for port in (args.port, args.port + 1) if args.split else (args.port,):
+            for _ in range(300):
+                try:
+                    _, w = await asyncio.open_connection("127.0.0.1", port)
+                    w.close()
+                    break
+                except OSError:
+                    await asyncio.sleep(0.1)
+        idle, html = await page_times(api_base, matches[0]["id"], "a0")
         now = time.monotonic()
         run = Run(warmup_until=now + args.warmup + 5, stop_at=now + args.seconds + 5)
         ready = []
@@ -278,23 +306,24 @@ async def main_async(args: argparse.Namespace, matches: list[dict[str, Any]]) ->
                 )
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 120)
         limits = httpx.Limits(max_connections=args.matches + 10)
-        async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        async with httpx.AsyncClient(base_url=api_base, timeout=30, limits=limits) as http:
             some_token = next(iter(matches[0]["players"].values()))
             load = [asyncio.create_task(mover(http, m, run)) for m in matches]
             load.append(asyncio.create_task(pinger(http, some_token, run)))
             await asyncio.sleep(args.seconds / 2)
-            busy, _ = await page_times(base, matches[1]["id"], "a1")
+            busy, _ = await page_times(api_base, matches[1]["id"], "a1")
             await asyncio.gather(*load, return_exceptions=True)
         await asyncio.sleep(2.0)  # the last moves' events arrive
         for task in followers:
             task.cancel()
         await asyncio.gather(*followers, return_exceptions=True)
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for process in (server, *extra):
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
     latencies = [
         arrived - recorded
         for match, player, version, recorded, arrived in run.arrivals
@@ -306,6 +335,7 @@ async def main_async(args: argparse.Namespace, matches: list[dict[str, Any]]) ->
         "matches": args.matches,
         "followers": 2 * args.matches,
         "workers": args.workers,
+        "api": f"gunicorn, {args.api_workers} sync workers" if args.split else "the same uvicorn",
         "moves_per_s": round(run.moves / seconds, 1),
         "errors": len(run.errors),
         "first_errors": sorted(set(run.errors))[:5],
@@ -327,6 +357,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--split", action="store_true", help="the API on gunicorn (as deployed), streams on uvicorn"
+    )
+    parser.add_argument("--api-workers", type=int, default=3)
     parser.add_argument("--db", default="hg_bench_play")
     parser.add_argument("--port", type=int, default=8767)
     args = parser.parse_args()
