@@ -42,7 +42,7 @@ def _moved(page: Any, before: int, was: str) -> None:
     )
 
 
-def act(page: Any, *, take_upcard: bool = False) -> str:
+def act(page: Any, *, take_upcard: bool = False, on_confirm: Any = None) -> str:
     """One move of the page's player where the page offers one: pass (or take the upcard),
     draw from the stock, discard the card leaving the least deadwood or knock with it (the
     knock confirmed, no melds: the server lays them), the next hand. Returns what it did."""
@@ -59,6 +59,8 @@ def act(page: Any, *, take_upcard: bool = False) -> str:
         if page.is_enabled("[data-action=knock]"):
             page.click("[data-action=knock]")
             page.wait_for_selector("[data-confirm] [data-deadwood]")
+            if on_confirm is not None:
+                on_confirm(page)  # e.g. a screenshot of the knock's preview
             page.click("[data-confirm] [data-action=confirm]")
             done = "knock"
         else:
@@ -74,7 +76,9 @@ def act(page: Any, *, take_upcard: bool = False) -> str:
     return done
 
 
-def play_to_the_end(pages: list[Any], *, max_moves: int = 2000, on_move: Any = None) -> int:
+def play_to_the_end(
+    pages: list[Any], *, max_moves: int = 2000, on_move: Any = None, on_confirm: Any = None
+) -> int:
     """Both pages play until both show match-over. Waits (no sleep) for the page to move
     whose turn it is. Returns the moves made."""
     moves = 0
@@ -84,7 +88,7 @@ def play_to_the_end(pages: list[Any], *, max_moves: int = 2000, on_move: Any = N
             return moves
         acted = False
         for page in pages:
-            if phase(page) in ACTIONABLE and act(page):
+            if phase(page) in ACTIONABLE and act(page, on_confirm=on_confirm):
                 moves += 1
                 acted = True
                 if on_move is not None:

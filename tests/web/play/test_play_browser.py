@@ -56,7 +56,11 @@ def test_two_players_play_a_whole_match_through_the_page(asgi, browser, width):
         if moves in (1, 6) and moves not in shots:
             shots[moves] = shoot(pages[1], f"play-{width}-move-{moves}")
 
-    play_to_the_end(pages, on_move=shot)
+    def knock_preview(page):
+        if "knock" not in shots:
+            shots["knock"] = shoot(page, f"play-{width}-knock-preview")
+
+    play_to_the_end(pages, on_move=shot, on_confirm=knock_preview)
     match = match_get(match_id=match.pk)
     assert match.status == "finished"
     api = sheet_of_view(match_view_for(match=match, user=ada.user))
