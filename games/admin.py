@@ -105,7 +105,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
         "deals_chosen",
         "created_at",
     )
-    list_filter = ("status", "mode", "finish_reason", DisputeFilter)
+    list_filter = ("status", "mode", "practice", "finish_reason", DisputeFilter)
     search_fields = ("=id", "player1__name", "player2__name", "label")
     list_select_related = ("player1", "player2", "winner")
     date_hierarchy = "created_at"

@@ -321,6 +321,10 @@ class MatchSummarySerializer(serializers.Serializer):
     preset_deals = serializers.BooleanField(
         help_text="An organiser chose this match's deals (a seed or decks): never a tournament's."
     )
+    practice = serializers.BooleanField(
+        help_text="A practice match against the bot (POST /api/practice/): never rated, never a"
+        " tournament's."
+    )
     player1 = serializers.IntegerField(source="player1_id")
     player2 = serializers.IntegerField(source="player2_id")
     version = serializers.IntegerField()

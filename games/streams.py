@@ -5,9 +5,14 @@ caller (`games.selectors.match_events_for`: no hidden card while its hand is in 
 as an `event` message whose id is its version, then the caller's fresh view of the match
 (`match_view_for`, as GET /api/matches/{id}/ answers) as a `view` message after each batch.
 The first batch is every event after `Last-Event-ID` (or `?after=`; default: from the
-start) and always ends with a view. Served by an async view under an ASGI server (uvicorn),
-woken by the event store's NOTIFY (core.live). Who may follow: whoever may read the match's
-events through the API (a signed-in user who may see it; signed out, a public match).
+start) and always ends with a view. A table match's stream also sends its players and
+organisers the table's latest entry (games/table_entries.py: a hand entered on a phone,
+waiting for the opponent, disputed, rejected with the organiser's reason...) as an
+`entry` message without an id (an entry is not an event), on connecting and whenever it
+changes (the entry services NOTIFY the match's stream). Served by an async view under an
+ASGI server (uvicorn), woken by the event store's NOTIFY (core.live). Who may follow:
+whoever may read the match's events through the API (a signed-in user who may see it;
+signed out, a public match).
 """
 
 from __future__ import annotations
@@ -34,6 +39,13 @@ def _batch(*, match_id: str, user: Any, after: int, with_view: bool) -> tuple[li
     return messages, events[-1]["version"] if events else after
 
 
+def _sees_entries(match: Any, user: Any) -> bool:
+    if not user.is_authenticated:
+        return False
+    seat = selectors.match_seat_for(user=user, match=match)
+    return seat is not None or selectors.user_can_organise_match(user=user, match=match)
+
+
 @require_GET
 async def match_stream(request: HttpRequest, match_id: str) -> HttpResponse:
     after, user, refused = await live.opening(request)
@@ -50,6 +62,8 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponse:
     except NotFoundError:
         return live.error(404, "not_found", "no such match")
     match_id = str(match.pk)
+    if match.mode == "table" and await live.db(lambda: _sees_entries(match, user)):
+        return _table_follow(match=match, user=user, after=after)
     return live.follow_shared(
         channel=eventstore.NOTIFY_CHANNEL,
         key=match.stream_id,
@@ -60,3 +74,54 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponse:
             match_id=match_id, user=user, after=version, with_view=first
         ),
     )
+
+
+# -- a table match: its latest entry ------------------------------------------------------
+
+
+def entry_message(entry: Any) -> dict[str, Any] | None:
+    """The `entry` message's data: the table's latest entry, players by id."""
+    if entry is None:
+        return None
+    return {
+        "id": entry.pk,
+        "status": entry.status,
+        "version": entry.version,
+        "entered_by": entry.entered_by_id,
+        "drawn": entry.drawn,
+        "knocker": entry.knocker_id,
+        "gin": entry.gin,
+        "knocker_deadwood": entry.knocker_deadwood,
+        "defender_deadwood": entry.defender_deadwood,
+        "note": entry.note,
+    }
+
+
+def _entry_of(match_id: str) -> dict[str, Any] | None:
+    from games.table_entries import table_entry_latest
+
+    return entry_message(table_entry_latest(match=selectors.match_get(match_id=match_id)))
+
+
+def _table_follow(*, match: Any, user: Any, after: int) -> HttpResponse:
+    """The stream of a table match for one of its players or organisers: the events and
+    views as any follower's, and the `entry` message whenever the table's entry changed."""
+    match_id = str(match.pk)
+    state: dict[str, Any] = {"first": True, "entry": ...}
+
+    async def read(version: int) -> tuple[list[bytes], int]:
+        first, state["first"] = state["first"], False
+        messages, reached = await live.shared(
+            ("match", match_id, user.pk, version, first),
+            lambda: _batch(match_id=match_id, user=user, after=version, with_view=first),
+        )
+        entry = await live.db(lambda: _entry_of(match_id))
+        if entry != state["entry"]:
+            state["entry"] = entry
+            messages = [*messages, live.sse(entry, event="entry")]
+        return messages, reached
+
+    body = live.follow(
+        channel=eventstore.NOTIFY_CHANNEL, key=match.stream_id, after=after, read=read
+    )
+    return live.stream_response(body)

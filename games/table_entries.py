@@ -11,8 +11,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
 from django.utils import timezone
 
+import eventstore
 from core.errors import (
     ConflictError,
     NotFoundError,
@@ -30,6 +32,15 @@ from games.services import match_record_hand_in_tx
 from players.models import Player
 
 OPEN = (TableEntry.Status.PENDING, TableEntry.Status.DISPUTED)
+
+
+def _announce(match: Match) -> None:
+    """Wake the followers of the match's stream (games/streams.py sends them the table's
+    entry as an `entry` message): a NOTIFY in this transaction, so at its commit and never
+    for a rollback, as the event store's appends do. On SQLite followers poll anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [eventstore.NOTIFY_CHANNEL, match.stream_id])
 
 
 def _action(match: Match, entry: dict[str, Any]) -> A.Action:
@@ -90,6 +101,7 @@ def table_entry_submit(
         "defender_deadwood": defender_deadwood,
     }
     decide(write.state, _action(match, entry))  # a rule error here: nothing is written
+    _announce(match)
     return TableEntry.objects.create(
         match=match,
         version=write.version,
@@ -150,6 +162,7 @@ def _close(entry: TableEntry, status: str, by: AbstractBaseUser | None, note: st
     if note:
         entry.note = note
     entry.save(update_fields=["status", "decided_by", "decided_at", "note"])
+    _announce(entry.match)
 
 
 @write_service
@@ -174,6 +187,7 @@ def table_entry_dispute(*, entry_id: int, player: Player, note: str) -> TableEnt
     _opponent_check(entry, player)
     entry.status, entry.note = TableEntry.Status.DISPUTED, note.strip()
     entry.save(update_fields=["status", "note"])
+    _announce(entry.match)
     return entry
 
 
@@ -208,6 +222,56 @@ def table_entry_decide(
     return entry
 
 
+def _entry_text(entry: TableEntry) -> str:
+    if entry.drawn:
+        return "drawn"
+    kind = "gin" if entry.gin else "knock"
+    name = entry.knocker.name if entry.knocker else "?"
+    return f"{name} {kind}, deadwood {entry.knocker_deadwood} / {entry.defender_deadwood}"
+
+
+@write_service
+def table_entry_amend(
+    *,
+    entry_id: int,
+    by: AbstractBaseUser,
+    note: str = "",
+    drawn: bool = False,
+    knocker: Player | None = None,
+    gin: bool = False,
+    knocker_deadwood: int | None = None,
+    defender_deadwood: int | None = None,
+) -> TableEntry:
+    """An organiser settles an open entry (pending or disputed) with the right values
+    instead of accepting the wrong ones: the amended hand is recorded (checked by the same
+    rules; who entered it and the organiser in the event's metadata) and the entry keeps
+    what was entered in its note. Stale (nothing recorded) if the scoresheet moved on."""
+    entry = _entry_lock(entry_id)
+    if not user_can_organise_match(user=by, match=entry.match):
+        raise PermissionDeniedError("only an organiser of this match may do this")
+    if entry.status not in OPEN:
+        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
+    values = {
+        "drawn": drawn,
+        "knocker": knocker,
+        "gin": gin,
+        "knocker_deadwood": knocker_deadwood,
+        "defender_deadwood": defender_deadwood,
+    }
+    _action(entry.match, values)  # the shape checked before anything changes
+    was = _entry_text(entry)
+    entry.drawn, entry.gin = bool(drawn), bool(gin) and not drawn
+    entry.knocker = None if drawn else knocker
+    entry.knocker_deadwood = None if drawn else knocker_deadwood
+    entry.defender_deadwood = None if drawn else defender_deadwood
+    recorded = _record(entry, by=by, confirmed_by=None)
+    entry.save(update_fields=["drawn", "gin", "knocker", "knocker_deadwood", "defender_deadwood"])
+    text = f"entered as: {was}" + (f"; {note.strip()}" if note and note.strip() else "")
+    status = TableEntry.Status.AMENDED if recorded else TableEntry.Status.STALE
+    _close(entry, status, by, text)
+    return entry
+
+
 # -- reads ----------------------------------------------------------------------------------
 
 
@@ -221,3 +285,19 @@ def table_entries_open(*, match_ids: Iterable[Any]) -> dict[str, TableEntry]:
     """The open entries of these matches, by match id (as a string)."""
     qs = TableEntry.objects.filter(match_id__in=list(match_ids), status__in=OPEN)
     return {str(e.match_id): e for e in qs.select_related("entered_by", "knocker")}
+
+
+def table_entry_latest(*, match: Match) -> TableEntry | None:
+    """The table's latest entry, whatever became of it (the phones show a rejected one with
+    the organiser's reason until a hand is entered again)."""
+    qs = TableEntry.objects.filter(match=match).order_by("-pk")
+    return qs.select_related("entered_by", "knocker", "decided_by").first()
+
+
+def table_entries_latest(*, match_ids: Iterable[Any]) -> dict[str, TableEntry]:
+    """The latest entry of each of these matches that has one, by match id (a string)."""
+    latest: dict[str, TableEntry] = {}
+    qs = TableEntry.objects.filter(match_id__in=list(match_ids)).order_by("pk")
+    for entry in qs.select_related("entered_by", "knocker"):
+        latest[str(entry.match_id)] = entry
+    return latest

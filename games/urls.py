@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis, streams
+from games import apis, practice_apis, streams
 
 # <str:match_id>: an id that is not a UUID is answered by the API's JSON 404, not Django's.
 urlpatterns = [
@@ -40,4 +40,5 @@ urlpatterns = [
         name="api-match-dispute-resolve",
     ),
     path("disputes/", apis.OpenDisputesApi.as_view(), name="api-disputes-open"),
+    path("practice/", practice_apis.PracticeStartApi.as_view(), name="api-practice"),
 ]

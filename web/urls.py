@@ -6,6 +6,8 @@ from web.desk.phone import table_entry_page
 from web.health import healthz
 from web.language import language_set
 from web.pages import home, match_page, tournament_page
+from web.play.evening import my_evening
+from web.play.views import lobby, play_page, practice_new
 from web.players_pages import player_page, player_visibility
 from web.replay import match_replay_page
 
@@ -24,4 +26,9 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["web"]), name="javascript-catalog"),
     path("desk/", include("web.desk.urls")),
     path("tables/<uuid:match_id>/", table_entry_page, name="table-entry"),
+    # The players' side (web/play): the lobby, practice, the play page, my evening.
+    path("play/", lobby, name="play-lobby"),
+    path("play/practice/", practice_new, name="play-practice"),
+    path("play/<uuid:match_id>/", play_page, name="play"),
+    path("me/", my_evening, name="my-evening"),
 ]

@@ -22,6 +22,7 @@ class TableEntry(models.Model):
         REJECTED = "rejected", _("Rejected by an organiser")
         WITHDRAWN = "withdrawn", _("Withdrawn by who entered it")
         STALE = "stale", _("Overtaken: the scoresheet changed first")
+        AMENDED = "amended", _("Amended and recorded by an organiser")
 
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="table_entries")
     # The match's stream version the entry was made against: it is recorded only if the

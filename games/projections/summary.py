@@ -49,6 +49,8 @@ def match_registration(*, match: Match, organiser_ids: Sequence[int]) -> dict[st
         "label": match.label,
         "created_by": match.created_by_id,
         "organisers": list(organiser_ids),
+        # Only a practice match carries the key: other registrations stay as they were.
+        **({"practice": True} if match.practice else {}),
     }
 
 
@@ -61,6 +63,7 @@ def match_from_registration(registration: dict[str, Any], stream_id: str) -> Mat
         player2_id=registration["player2"],
         label=registration["label"],
         created_by_id=registration["created_by"],
+        practice=bool(registration.get("practice")),
     )
 
 

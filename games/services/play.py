@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from core.errors import PermissionDeniedError, ValidationError
 from core.transactions import write_service, write_service_of
-from games import projections, repository
+from games import jobs, projections, repository
 from games.engine import actions as A
 from games.engine.cards import validate_deck
 from games.engine.errors import NotYourTurnError
@@ -44,6 +44,7 @@ def match_create_in_tx(
     organisers: Iterable[AbstractBaseUser] = (),
     created_by: AbstractBaseUser | None = None,
     label: str = "",
+    practice: bool = False,
 ) -> Match:
     """Start a match between two players under `ruleset` (copied into its first event) and,
     online, deal its first hand, inside the caller's transaction (a round's pairing makes
@@ -64,6 +65,7 @@ def match_create_in_tx(
     match = Match(id=match_id, stream_id=f"match-{match_id}", player1=player1, player2=player2)
     match.mode, match.ruleset, match.label = mode, rules.to_dict(), label
     match.created_by, match.created_at = created_by, timezone.now()
+    match.practice = practice
     if first_dealer is None:
         dealer = secrets.randbelow(2)
     else:
@@ -109,7 +111,21 @@ def match_act(
         raise PermissionDeniedError("you are not a player in this match", code="not_a_player")
     _check_version(write, expected_version)
     match_play_in_tx(write=write, seat=seat, action=action, request_id=request_id)
-    return _finished_on_commit(repository.match_save(write))
+    saved = _finished_on_commit(repository.match_save(write))
+    if saved.match.practice and not player.is_bot:
+        _bot_to_move_on_commit(saved)
+    return saved
+
+
+def _bot_to_move_on_commit(saved: MatchSaved) -> None:
+    """A practice match where the player's move left the bot to move: its moves are a job,
+    after commit (the job plays every bot move in a row: games.practice)."""
+    seat = saved.state.turn
+    if saved.state.status != "in_progress" or seat is None:
+        return
+    bot = saved.match.player1 if seat == 0 else saved.match.player2
+    if bot.is_bot:
+        jobs.practice_bot_move_on_commit(match_id=saved.match.pk, version=saved.version)
 
 
 def match_play_in_tx(*, write: MatchWrite, seat: int, action: dict, request_id: str = "") -> None:

@@ -11,8 +11,8 @@ import pytest
 
 from config import openapi_events
 from core.api import ERROR_CODE_VALUES, ERROR_REASON_VALUES
-from games.selectors import views as selectors
 from games.engine.events import EVENT_TYPES
+from games.selectors import views as selectors
 
 pytestmark = pytest.mark.django_db
 

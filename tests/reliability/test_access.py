@@ -239,6 +239,8 @@ ROWS: dict[str, tuple] = {
         {"POST": (NOT_THE_MATCH_S | PLAYERS, {}, True)},
     ),
     "api/disputes/": (signed_in, {}),
+    # Any player may start a practice match against the bot; staff here has no player.
+    "api/practice/": (no_get, {"POST": ({"anonymous", "staff"}, {}, False)}),
     "api/tournaments/": (
         everyone(200),
         {"POST": (ORGANISERS_ONLY, {"name": "Mine", "format": "swiss", "rounds": 1}, True)},

@@ -17,11 +17,13 @@ from games.selectors import match_get, user_can_organise_match
 from games.table_entries import (
     table_entry_confirm,
     table_entry_dispute,
+    table_entry_latest,
     table_entry_open,
     table_entry_submit,
     table_entry_withdraw,
 )
 from players.selectors import player_for_user
+from tournaments.player_selectors import match_places
 from web.desk.access import FORM_ERRORS, LOGIN_URL, error_message
 from web.desk.forms import HandForm, ReasonForm
 from web.desk.rounds import scoresheet
@@ -74,12 +76,24 @@ def table_entry_page(request: HttpRequest, match_id: Any) -> HttpResponse:
         match = match_get(match_id=match.pk)
     context = _context(match, me, form=form, dispute=dispute, error=error)
     status = 400 if request.method == "POST" else 200
+    if request.headers.get("HX-Request"):  # web/live.js asks for the panel again
+        return render(request, "desk/_phone_panel.html", context)
     return render(request, "desk/phone_table.html", context, status=status)
 
 
 def _context(match: Any, me: Any, **extra: Any) -> dict[str, Any]:
     entry = table_entry_open(match=match)
+    latest = table_entry_latest(match=match) if entry is None else entry
+    # A rejected entry stays before both players, with the organiser's reason, until a
+    # hand is entered again (the scoresheet has not moved since it was entered).
+    rejected = (
+        latest
+        if latest is not None and latest.status == "rejected" and latest.version == match.version
+        else None
+    )
     return {
+        "rejected": rejected,
+        "place": match_places(match_ids=[match.pk]).get(str(match.pk)),
         "match": match,
         "me": me,
         "sheet": scoresheet(match),

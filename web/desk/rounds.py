@@ -212,7 +212,7 @@ def scoresheet(match: Any) -> dict[str, Any]:
 def _table_context(tournament: Any, number: int, pairing: Any, **extra: Any) -> dict[str, Any]:
     match = match_get(match_id=pairing.match_id)
     names = (match.player1.name, match.player2.name)
-    return {
+    context = {
         "tournament": tournament,
         "round_number": number,
         "pairing": pairing,
@@ -223,6 +223,11 @@ def _table_context(tournament: Any, number: int, pairing: Any, **extra: Any) -> 
         "entry": table_entry_open(match=match),
         **extra,
     }
+    if context["entry"] is not None and "amend" not in context:
+        from web.desk.amend import amend_form  # the amend form starts from the entry
+
+        context["amend_initial"] = amend_form(match, entry=context["entry"])
+    return context
 
 
 def _int(value: Any) -> int | None:

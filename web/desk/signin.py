@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 
 from core.errors import ValidationError
 from core.login_throttle import client_ip, lockout_response, lockouts_clear
+from players.selectors import user_is_organiser
 from players.services import (
     SigninLinkError,
     player_login_code_use,
@@ -51,8 +52,14 @@ def _code_credentials(request: HttpRequest) -> dict[str, str]:
 
 class DeskLoginView(LoginView):
     template_name = "desk/login.html"
-    # Without ?next= (the desk and the table pages send one), the home page.
-    next_page = "/"
+
+    def get_default_redirect_url(self) -> str:
+        """Without ?next= (the desk and the table pages send one): an organiser lands on
+        the desk (which links to their own evening if they also play), a player on "my
+        evening" (web/play/evening.py)."""
+        if user_is_organiser(user=self.request.user):
+            return reverse("desk-home")
+        return reverse("my-evening")
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         kwargs.setdefault("code_form", LoginCodeForm())

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.desk import disputes, prints, rounds, setup, signin
+from web.desk import amend, disputes, prints, rounds, setup, signin
 
 T = "<int:tournament_id>/"
 R = T + "rounds/<int:number>/"
@@ -49,5 +49,6 @@ urlpatterns = [
     path(TABLE, rounds.table_view, name="desk-table"),
     path(TABLE + "hands/<int:hand>/", rounds.hand_correct, name="desk-hand"),
     path(TABLE + "entries/<int:entry_id>/", rounds.entry_decide, name="desk-entry-decide"),
+    path(TABLE + "entries/<int:entry_id>/amend/", amend.entry_amend, name="desk-entry-amend"),
     path(TABLE + "print/", prints.print_scoresheet, name="desk-print-scoresheet"),
 ]

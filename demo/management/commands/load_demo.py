@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from demo.club_evenings import club_evening_play
 from demo.simulation import standings_table, tournament_simulate
+from games.practice import practice_matches_of, practice_start
 from games.services import match_create
 from players.models import Club, Player
 from players.services import player_create
@@ -71,6 +72,7 @@ class Command(BaseCommand):
             self._demo_tournament(user)
             self._demo_club(user)
             self._demo_match(user)
+            self._demo_practice()
             self._start_here()
 
     def _start_here(self) -> None:
@@ -169,6 +171,21 @@ class Command(BaseCommand):
                 f"Demo club: {DEMO_EVENINGS} finished evenings of {len(players)} players at"
                 f" tables in {time.monotonic() - started:.1f}s, rated, and a season:"
                 f" {site_address()}/clubs/{club.slug}/"
+            )
+        )
+
+    def _demo_practice(self) -> None:
+        """Bob's practice match against the bot, ready to play on the play page (the bot's
+        moves are jobs, run at once without a broker)."""
+        bob = Player.objects.get(user__username=DEMO_HUMANS[1][0])
+        match = practice_matches_of(player=bob).filter(status="in_progress").first()
+        if match is None:
+            match = practice_start(player=bob)
+        site = site_address()
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Practice against the bot: sign in as 'bob' at {site}/desk/login/, then play "
+                f"{site}/play/{match.pk}/ (or start one from {site}/play/)"
             )
         )
 

@@ -206,7 +206,7 @@ def test_signing_in_returns_to_the_page_asked_for(client):
     assert response.status_code == 302 and response["Location"] == "/desk/"
     client.logout()
     response = client.post("/desk/login/", {"username": "td", "password": "pw-desk-123"})
-    assert response["Location"] == "/"
+    assert response["Location"] == "/desk/"  # an organiser lands on the desk (issue 23)
     client.logout()
     response = client.post("/desk/login/", {"username": "td", "password": "wrong"})
     assert response.status_code == 200 and "correct username and password" in (

@@ -23,7 +23,7 @@
     var indicator = box.querySelector("[data-live-indicator]");
     var streamUrl = box.dataset.stream;
     var lastId = null, source = null, pollTimer = null, retryDelay = 5000, pending = null;
-    var inFlight = false, again = false;
+    var inFlight = false, again = false, entriesSeen = 0;
 
     // The words come translated from the page (data-t-*, web/templates/web/_live_texts.html);
     // {n} is the seconds between polls, in the page language's digits.
@@ -102,6 +102,11 @@
       source.addEventListener("event", function (e) {
         if (e.lastEventId) lastId = e.lastEventId;
         soon();
+      });
+      // A table match's stream also tells its players and organisers of the table's
+      // entry (a hand entered on a phone, confirmed, rejected...): not an event, no id.
+      source.addEventListener("entry", function () {
+        if (box.dataset.liveEntries !== undefined && entriesSeen++) soon();
       });
       source.addEventListener("error", function () {
         startPolling();

@@ -1,0 +1,47 @@
+"""`POST /api/practice/`: a signed-in player starts a practice match against the bot (any
+player may; creating other matches stays with organisers). Thin, as games/apis.py."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.api import error_responses
+from core.authentication import request_profile as request_player
+from core.errors import PermissionDeniedError
+from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
+from games import practice, selectors
+from games.serializers import MatchViewSerializer, RulesetSerializer
+
+
+class PracticeStartInputSerializer(serializers.Serializer):
+    ruleset = RulesetSerializer(
+        required=False, help_text="Omitted: the standard Hollywood rules (three games to 100)."
+    )
+
+
+class PracticeStartApi(APIView):
+    """Start a practice match against the bot: never rated, never in a tournament, marked
+    `practice`. Answers the caller's view of the new match (201); play it with
+    `/api/matches/{id}/actions/` or on the page `/play/{id}/`."""
+
+    @extend_schema(
+        request=PracticeStartInputSerializer,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={201: MatchViewSerializer, **error_responses(400, 401, 403, 422)},
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = PracticeStartInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = request_player(request)
+        if player is None:
+            raise PermissionDeniedError("practice is for players", code="not_a_player")
+        match = practice.practice_start(player=player, **data.validated_data)
+        body = selectors.match_view_for(match=match, user=request.user)
+        body["practice"] = True
+        body["play_url"] = f"/play/{match.pk}/"
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -1,0 +1,65 @@
+"""The desk amends a player's entry: an entry waiting at a table (pending or disputed) is
+settled with the right values instead of accepting the wrong ones or rejecting it
+(`games.table_entries.table_entry_amend`: the amended hand is recorded; the entry keeps
+what was entered)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games.selectors import match_get
+from games.table_entries import table_entry_amend, table_entry_open
+from web.desk.access import FORM_ERRORS, desk_tournament, error_message
+from web.desk.forms import HandForm
+from web.desk.rounds import _pairing, _table_context
+
+AMEND_PREFIX = "amend"
+
+
+def amend_form(match: Any, data: Any = None, entry: Any = None) -> HandForm:
+    """The amend form, filled with the entry's values to start from."""
+    names = (match.player1.name, match.player2.name)
+    initial = None
+    if entry is not None:
+        if entry.drawn:
+            initial = {"result": "drawn"}
+        else:
+            result = "p1" if entry.knocker_id == match.player1_id else "p2"
+            initial = {
+                "result": result,
+                "gin": entry.gin,
+                "knocker_deadwood": entry.knocker_deadwood,
+                "defender_deadwood": entry.defender_deadwood,
+            }
+    return HandForm(data, names=names, prefix=AMEND_PREFIX, initial=initial)
+
+
+@require_POST
+@desk_tournament
+def entry_amend(
+    request: HttpRequest, tournament: Any, number: int, table: int, entry_id: int
+) -> HttpResponse:
+    pairing = _pairing(tournament, number, table)
+    match = match_get(match_id=pairing.match_id)
+    entry = table_entry_open(match=match)
+    form = amend_form(match, request.POST)
+    if entry is None or entry.pk != entry_id:
+        form.is_valid()
+        form.add_error(None, "that entry is no longer open")
+    elif form.is_valid():
+        try:
+            table_entry_amend(
+                entry_id=entry.pk,
+                by=request.user,
+                note=request.POST.get("note", "")[:500],
+                **form.entry((match.player1, match.player2)),
+            )
+            return redirect("desk-table", tournament_id=tournament.pk, number=number, table=table)
+        except FORM_ERRORS as exc:
+            form.add_error(None, error_message(exc))
+    context = _table_context(tournament, number, pairing, amend=form)
+    return render(request, "desk/table.html", context, status=400)

@@ -1,0 +1,457 @@
+// The play page (/play/<match id>/): the table as this player's seat sees it, from the
+// player's view of the match (GET /api/matches/{id}/, the same as every client's), kept
+// live by the match's stream (server-sent events: a `view` message after each batch of
+// events; the browser resumes with Last-Event-ID after a lost connection). Moves go to
+// POST /api/matches/{id}/actions/ with the session (CSRF header) and an Idempotency-Key,
+// kept for the retries of one move, so a move sent twice is one move.
+//
+// The page's contract for tests and automated clients (README "The play page's hooks"):
+// #play[data-match][data-version][data-phase], my cards button[data-card], the actions
+// button[data-action], scoresheet totals [data-game][data-player].
+import { arrangements, best, bySuit, byRank, rank, suit } from "./melds.js";
+
+var root = document.getElementById("play");
+var S = JSON.parse(document.getElementById("play-strings").textContent);
+var view = JSON.parse(document.getElementById("play-view").textContent);
+var me = Number(root.dataset.me);
+var apiUrl = root.dataset.api;
+var practice = root.dataset.practice === "true";
+var turnSeconds = Number(root.dataset.turnSeconds || 0);
+
+var shownHands = view.hands.length; // hand records already shown (their end seen)
+var handOver = null;                 // the hand record whose end is on screen
+var selected = null;                 // the card chosen to discard or knock with
+var sortMode = "melds";
+var confirming = null;               // {kind: "knock", card} or {kind: "resign"}
+var chosen = -1;                     // the knock's arrangement: -1 = let the server lay it
+var busy = false, message = "", clockFrom = Date.now(), lastShownVersion = view.version;
+
+var $ = function (sel) { return root.querySelector(sel); };
+
+function t(key, values) {
+  var text = S[key] || key;
+  Object.keys(values || {}).forEach(function (k) { text = text.split("%(" + k + ")s").join(values[k]); });
+  return text;
+}
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, function (c) {
+    return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+  });
+}
+
+function nameOf(id) {
+  var p = view.players.filter(function (x) { return x.id === id; })[0];
+  return p ? p.name : "";
+}
+
+function opponent() { return view.players.filter(function (p) { return p.id !== me; })[0]; }
+
+var SUIT_SIGNS = ["♣", "♦", "♥", "♠"];
+function cardLabel(code) {
+  var r = code.charAt(0) === "T" ? "10" : code.charAt(0);
+  return r + SUIT_SIGNS[suit(code)];
+}
+function cardName(code) {
+  return t("card_" + code.charAt(0)) + " " + t("of_" + code.charAt(1));
+}
+function cardFace(code, extra) {
+  var red = suit(code) === 1 || suit(code) === 2 ? " red" : "";
+  return '<span class="face' + red + (extra || "") + '" aria-label="' + esc(cardName(code)) +
+    '"><bdi>' + esc(cardLabel(code)) + "</bdi></span>";
+}
+
+// -- what the seat may do ------------------------------------------------------------------
+
+function legal(type, field, value) {
+  return view.legal_actions.some(function (a) {
+    return a.type === type && (field === undefined || a[field] === value);
+  });
+}
+
+function phase() {
+  if (handOver && view.status === "in_progress") return "hand-over";
+  if (view.status !== "in_progress") return "match-over";
+  if (view.turn !== me || !view.legal_actions.length) return "waiting";
+  if (view.phase === "upcard") return "first-turn";
+  if (view.phase === "draw") return "draw";
+  if (view.phase === "discard") return "discard";
+  return "waiting";
+}
+
+function knockCards() {
+  return view.legal_actions.filter(function (a) { return a.type === "knock"; })
+    .map(function (a) { return a.card; });
+}
+
+// -- rendering -----------------------------------------------------------------------------
+
+function renderHand() {
+  var cards = (view.your_cards || []).slice();
+  var groups;
+  if (sortMode === "melds") {
+    var arr = cards.length ? best(cards) : { melds: [], deadwood: [] };
+    groups = arr.melds.map(function (m) { return { cards: m, meld: true }; });
+    if (arr.deadwood.length) groups.push({ cards: arr.deadwood, meld: false });
+  } else {
+    groups = [{ cards: cards.sort(sortMode === "suit" ? bySuit : byRank), meld: false }];
+  }
+  var canPick = phase() === "discard";
+  return groups.map(function (g) {
+    return '<div class="group' + (g.meld ? " meld" : "") + '">' + g.cards.map(function (c) {
+      return '<button type="button" class="card" data-card="' + esc(c) + '" aria-pressed="' +
+        (c === selected) + '"' + (canPick ? "" : " disabled") + ">" + cardFace(c) + "</button>";
+    }).join("") + "</div>";
+  }).join("");
+}
+
+function button(action, label, enabled, extra) {
+  return '<button type="button" data-action="' + action + '"' + (enabled ? "" : " disabled") +
+    (extra || "") + ">" + esc(label) + "</button>";
+}
+
+function renderActions() {
+  var p = phase(), out = [];
+  if (p === "first-turn") {
+    out.push(button("take-upcard", t("take_upcard"), legal("draw", "source", "discard")));
+    out.push(button("pass", t("pass"), legal("pass"), ' class="secondary"'));
+  } else if (p === "draw") {
+    out.push(button("draw-stock", t("draw_stock"), legal("draw", "source", "stock")));
+    out.push(button("draw-discard", t("draw_discard"), legal("draw", "source", "discard")));
+  } else if (p === "discard") {
+    var gin = selected && knockCards().indexOf(selected) >= 0 &&
+      best(view.your_cards.filter(function (c) { return c !== selected; })).value === 0;
+    out.push(button("discard", t("discard"), selected && legal("discard", "card", selected)));
+    out.push(button("knock", gin ? t("gin") : t("knock"), selected && knockCards().indexOf(selected) >= 0));
+  } else if (p === "hand-over") {
+    out.push(button("next-hand", t("next_hand"), true));
+  }
+  if (view.status === "in_progress" && p !== "hand-over") {
+    out.push(button("resign", t("resign"), !busy, ' class="danger"'));
+  }
+  return out.join("");
+}
+
+function meldsHtml(melds, deadwood) {
+  return (melds || []).map(function (m) {
+    return '<span class="meld-line">' + m.map(function (c) { return cardFace(c); }).join("") + "</span>";
+  }).join("") + (deadwood && deadwood.length ? '<span class="meld-line dead">' +
+    deadwood.map(function (c) { return cardFace(c); }).join("") + "</span>" : "");
+}
+
+function renderConfirm() {
+  if (!confirming) return "";
+  if (confirming.kind === "resign") {
+    return '<div class="confirm" role="dialog" aria-labelledby="confirm-title"><h2 id="confirm-title">' +
+      esc(t("resign_confirm")) + "</h2>" + button("confirm", t("resign"), !busy, ' class="danger"') +
+      button("cancel", t("cancel"), true, ' class="secondary"') + "</div>";
+  }
+  var left = view.your_cards.filter(function (c) { return c !== confirming.card; });
+  var limit = view.ruleset.knock_limit;
+  var options = arrangements(left, 24).filter(function (a) { return a.value <= limit; }).slice(0, 6);
+  var top = options[0] || best(left);
+  var rows = '<label class="option"><input type="radio" name="arrangement" value="-1"' +
+    (chosen < 0 ? " checked" : "") + "> " + esc(t("server_lays")) + "</label>";
+  options.forEach(function (a, i) {
+    rows += '<label class="option"><input type="radio" name="arrangement" value="' + i + '"' +
+      (chosen === i ? " checked" : "") + "> " + esc(t("deadwood_n", { n: a.value })) + " " +
+      meldsHtml(a.melds, a.deadwood) + "</label>";
+  });
+  return '<div class="confirm" role="dialog" aria-labelledby="confirm-title">' +
+    '<h2 id="confirm-title">' + esc(top.value === 0 ? t("gin_confirm") : t("knock_confirm")) + "</h2>" +
+    "<p>" + esc(t("discarding")) + " " + cardFace(confirming.card) + " · <strong data-deadwood>" +
+    esc(t("deadwood_n", { n: top.value })) + "</strong></p>" +
+    '<p class="muted">' + esc(t("best_arrangement")) + "</p><div class=\"preview\">" +
+    meldsHtml(top.melds, top.deadwood) + "</div>" +
+    '<fieldset><legend>' + esc(t("lay_how")) + "</legend>" + rows + "</fieldset>" +
+    button("confirm", top.value === 0 ? t("gin") : t("knock"), !busy) +
+    button("cancel", t("cancel"), true, ' class="secondary"') + "</div>";
+}
+
+function renderHandOver(record) {
+  if (!record) return "";
+  var hands = record.hands || {};
+  var kind = t("kind_" + record.kind);
+  var head = record.winner ? t("hand_won", { name: nameOf(record.winner), points: record.points })
+    : t("hand_drawn");
+  var out = '<div class="hand-end" data-hand-end="' + record.hand_number + '"><h2>' +
+    esc(t("hand_n", { n: record.hand_number })) + ": " + esc(kind) + "</h2><p><strong>" + esc(head) +
+    "</strong>" + (record.games && record.games.length ? " · " + esc(t("to_games", { games: record.games.join(", ") })) : "") + "</p>";
+  if (record.knock) {
+    out += "<h3>" + esc(t("laid_by", { name: nameOf(record.knock.player) })) + " · " +
+      esc(t("deadwood_n", { n: record.knock.deadwood_value })) + "</h3>" +
+      '<div class="preview">' + meldsHtml(record.knock.melds, record.knock.deadwood) + "</div>";
+  }
+  if (record.defence) {
+    out += "<h3>" + esc(t("laid_by", { name: nameOf(record.defence.player) })) + " · " +
+      esc(t("deadwood_n", { n: record.defence.deadwood_value })) + "</h3>" +
+      '<div class="preview">' + meldsHtml(record.defence.melds, record.defence.deadwood) + "</div>";
+    if (record.defence.layoffs && record.defence.layoffs.length) {
+      out += "<p>" + esc(t("layoffs")) + " " + record.defence.layoffs.map(function (l) {
+        return cardFace(l[0]);
+      }).join(" ") + "</p>";
+    }
+  }
+  if (!record.knock && hands[String(me)]) {
+    Object.keys(hands).forEach(function (pid) {
+      out += "<h3>" + esc(nameOf(Number(pid))) + '</h3><div class="preview">' +
+        meldsHtml([], hands[pid]) + "</div>";
+    });
+  }
+  return out + "</div>";
+}
+
+function renderSheet() {
+  var sheet = view.scoresheet;
+  if (!sheet) return "";
+  var ps = view.players;
+  var rows = sheet.games.map(function (g) {
+    return "<tr><th scope=\"row\">" + esc(t("game_n", { n: g.game })) + "</th>" + ps.map(function (p) {
+      var won = g.winner === p.id ? " won" : "";
+      return '<td class="num' + won + '" data-game="' + g.game + '" data-player="' + p.id + '">' +
+        g.scores[String(p.id)] + "</td>";
+    }).join("") + "</tr>";
+  }).join("");
+  return '<table class="sheet"><thead><tr><th></th>' + ps.map(function (p) {
+    return '<th class="num"><bdi>' + esc(p.name) + "</bdi></th>";
+  }).join("") + "</tr></thead><tbody>" + rows + "</tbody><tfoot><tr><th>" + esc(t("games_won")) +
+    "</th>" + ps.map(function (p) {
+      return '<td class="num" data-games-won="' + p.id + '">' + sheet.games_won[String(p.id)] + "</td>";
+    }).join("") + "</tr><tr><th>" + esc(t("total")) + "</th>" + ps.map(function (p) {
+      return '<td class="num" data-total="' + p.id + '">' + sheet.totals[String(p.id)] + "</td>";
+    }).join("") + "</tr></tfoot></table>";
+}
+
+function status() {
+  var p = phase();
+  if (p === "match-over") {
+    if (view.winner) return view.winner === me ? t("you_won") : t("won_by", { name: nameOf(view.winner) });
+    return t("match_over");
+  }
+  if (p === "hand-over") return t("hand_over");
+  if (p === "waiting") return view.turn ? t("their_move", { name: nameOf(view.turn) }) : t("dealing");
+  if (p === "first-turn") return t("first_turn");
+  if (p === "draw") return t("your_draw");
+  return selected ? t("discard_or_knock") : t("choose_discard");
+}
+
+// Re-rendering replaces the buttons: the keyboard's focus goes back to the same card or
+// action (or, where that one is gone, to the first action offered).
+function focusKey() {
+  var el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  if (el.dataset.card) return '[data-card="' + el.dataset.card + '"]';
+  if (el.dataset.action) return '[data-action="' + el.dataset.action + '"]';
+  return null;
+}
+
+function render() {
+  var key = focusKey();
+  renderAll();
+  if (key) {
+    var again = root.querySelector(key) || root.querySelector("[data-actions] button:not([disabled])");
+    if (again && !again.disabled) again.focus();
+  }
+}
+
+function renderAll() {
+  var p = phase();
+  root.dataset.version = String(view.version);
+  root.dataset.phase = p;
+  var opp = opponent();
+  var top = view.discard_pile.length ? view.discard_pile[view.discard_pile.length - 1] : null;
+  $("[data-opponent]").innerHTML = "<bdi>" + esc(opp.name) + "</bdi> · " +
+    esc(t("cards_n", { n: view.opponent_card_count == null ? 0 : view.opponent_card_count }));
+  $("[data-stock]").textContent = t("stock_n", { n: view.stock_count });
+  $("[data-discard-top]").innerHTML = top ? cardFace(top, " big") : '<span class="face empty">—</span>';
+  $("[data-discard-label]").textContent = view.phase === "upcard" ? t("upcard") : t("discard_pile");
+  $("[data-status]").textContent = status();
+  $("[data-message]").textContent = message;
+  $("[data-hand]").innerHTML = p === "match-over" && !(view.your_cards || []).length ? "" : renderHand();
+  $("[data-actions]").innerHTML = renderActions();
+  $("[data-confirm]").innerHTML = renderConfirm();
+  var ended = handOver || (p === "match-over" ? view.hands[view.hands.length - 1] : null);
+  $("[data-hand-over]").innerHTML = renderHandOver(ended);
+  $("[data-sheet]").innerHTML = renderSheet();
+  $("[data-hand-number]").textContent = view.hand_number ? t("hand_n", { n: view.hand_number }) : "";
+  Array.prototype.forEach.call(root.querySelectorAll("[data-sort]"), function (b) {
+    b.setAttribute("aria-pressed", String(b.dataset.sort === sortMode));
+  });
+  tick();
+}
+
+function tick() {
+  var clock = $("[data-clock]");
+  if (!turnSeconds || view.status !== "in_progress" || !view.turn) { clock.hidden = true; return; }
+  var left = Math.max(0, turnSeconds - Math.floor((Date.now() - clockFrom) / 1000));
+  clock.hidden = false;
+  clock.textContent = t("clock", { name: nameOf(view.turn), time: Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") });
+  clock.dataset.secondsLeft = String(left);
+}
+
+// -- the view, from the API and the stream ------------------------------------------------
+
+function apply(next) {
+  if (!next || next.version < view.version) return;
+  if (next.version !== lastShownVersion) { clockFrom = Date.now(); lastShownVersion = next.version; }
+  var ended = next.hands.length > shownHands;
+  view = next;
+  if (ended) {
+    handOver = next.hands[next.hands.length - 1];
+    if (next.status !== "in_progress") { shownHands = next.hands.length; handOver = null; }
+    selected = null; confirming = null;
+  }
+  if (selected && (view.your_cards || []).indexOf(selected) < 0) selected = null;
+  if (confirming && confirming.kind === "knock" && phase() !== "discard") confirming = null;
+  render();
+}
+
+// A practice match: the bot's move (made by a job at once under eager jobs) is shown after
+// a short pause, so the player sees that something happened.
+var queued = null;
+function applyFromStream(next) {
+  if (practice && next.turn === me && view.turn !== me) {
+    if (queued) window.clearTimeout(queued.timer);
+    queued = { view: next, timer: window.setTimeout(function () { var q = queued; queued = null; apply(q.view); }, 500) };
+    return;
+  }
+  if (queued && queued.view.version > next.version) return;
+  apply(next);
+}
+
+function refetch() {
+  return fetch(apiUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then(function (r) { return r.ok ? r.json() : null; })
+    .then(function (v) { if (v) apply(v); });
+}
+
+function uuid() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
+}
+
+function send(action) {
+  if (busy) return;
+  busy = true; message = ""; render();
+  var key = uuid(); // one key for every try of this move
+  var body = JSON.stringify(Object.assign({ expected_version: view.version }, action));
+  function attempt(tries) {
+    return fetch(apiUrl + "actions/", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json",
+                 "X-CSRFToken": root.dataset.csrf, "Idempotency-Key": key },
+      body: body,
+    }).then(function (r) {
+      return r.json().then(function (data) { return { ok: r.ok, status: r.status, data: data }; });
+    }, function (err) {
+      if (tries > 0) return new Promise(function (ok) { window.setTimeout(ok, 800); }).then(function () { return attempt(tries - 1); });
+      throw err;
+    });
+  }
+  return attempt(3).then(function (res) {
+    busy = false;
+    if (res.ok) { apply(res.data); return; }
+    var err = res.data && res.data.error;
+    message = err ? err.message : t("move_failed");
+    render();
+    return refetch();
+  }, function () {
+    busy = false; message = t("move_failed"); render();
+  });
+}
+
+// -- the player's hands on the page -------------------------------------------------------
+
+root.addEventListener("click", function (e) {
+  var el = e.target.closest("button, input[name=arrangement]");
+  if (!el || el.disabled) return;
+  if (el.name === "arrangement") { chosen = Number(el.value); return; }
+  if (el.dataset.card) {
+    selected = selected === el.dataset.card ? null : el.dataset.card;
+    confirming = null; chosen = -1; render();
+    return;
+  }
+  if (el.dataset.sort) { sortMode = el.dataset.sort; render(); return; }
+  switch (el.dataset.action) {
+    case "take-upcard": case "draw-discard": send({ type: "draw", source: "discard" }); break;
+    case "draw-stock": send({ type: "draw", source: "stock" }); break;
+    case "pass": send({ type: "pass" }); break;
+    case "discard": if (selected) send({ type: "discard", card: selected }); break;
+    case "knock": if (selected) { confirming = { kind: "knock", card: selected }; chosen = -1; render(); focusConfirm(); } break;
+    case "resign": confirming = { kind: "resign" }; render(); focusConfirm(); break;
+    case "cancel": confirming = null; render(); break;
+    case "confirm": confirm(); break;
+    case "next-hand": shownHands = view.hands.length; handOver = null; render(); break;
+  }
+});
+
+function focusConfirm() {
+  var b = root.querySelector('[data-confirm] [data-action="confirm"]');
+  if (b) b.focus();
+}
+
+function confirm() {
+  var c = confirming;
+  if (!c) return;
+  confirming = null;
+  if (c.kind === "resign") { send({ type: "resign" }); return; }
+  var action = { type: "knock", card: c.card };
+  if (chosen >= 0) {
+    // Laid by hand: the arrangement the player chose is sent as it is.
+    var left = view.your_cards.filter(function (x) { return x !== c.card; });
+    var options = arrangements(left, 24).filter(function (a) { return a.value <= view.ruleset.knock_limit; });
+    if (options[chosen]) action.melds = options[chosen].melds;
+  }
+  send(action);
+}
+
+root.addEventListener("keydown", function (e) {
+  if (e.key === "Escape" && confirming) { confirming = null; render(); }
+});
+
+// -- live ----------------------------------------------------------------------------------
+
+var indicator = $("[data-live-indicator]");
+function show(state) {
+  indicator.dataset.state = state;
+  indicator.textContent = t("live_" + state);
+}
+
+// The opponent's last move in words ("Ben discarded 7♥"), from the stream's events as the
+// events API shows them to this seat (a card drawn from the stock is not in them).
+function lastMove(ev) {
+  var d = ev.data || {}, who = d.player;
+  if (who === undefined || who === me) return;
+  var key = { UpcardPassed: "moved_pass", CardDrawn: d.source === "stock" ? "moved_stock" : "moved_discard",
+              CardDiscarded: "moved_discarded", Knocked: d.gin ? "moved_gin" : "moved_knock" }[ev.type];
+  if (!key) return;
+  var el = $("[data-last-move]");
+  var card = ev.type === "Knocked" ? d.discard : d.card; // null: a card from the stock
+  el.innerHTML = esc(t(key, { name: nameOf(who) })) + (card ? " " + cardFace(card) : "");
+  el.dataset.lastMove = ev.type;
+}
+
+var source = null, retry = 2000;
+function connect() {
+  if (!window.EventSource) { show("polling"); window.setInterval(refetch, 5000); return; }
+  var url = root.dataset.stream + "?after=" + view.version;
+  source = new EventSource(url);
+  source.addEventListener("open", function () { retry = 2000; show("live"); });
+  source.addEventListener("view", function (e) { applyFromStream(JSON.parse(e.data)); });
+  source.addEventListener("event", function (e) { lastMove(JSON.parse(e.data)); });
+  source.addEventListener("error", function () {
+    if (source.readyState === EventSource.CLOSED) {
+      // Refused (a WSGI server's 503): the browser does not retry; we do, from where we are.
+      show("reconnecting"); source = null;
+      window.setTimeout(connect, retry); retry = Math.min(retry * 2, 60000);
+      refetch();
+    } else {
+      show("reconnecting"); // the browser reconnects by itself, sending Last-Event-ID
+    }
+  });
+}
+
+window.setInterval(tick, 1000);
+render();
+show("connecting");
+connect();
