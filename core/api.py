@@ -107,6 +107,7 @@ ERROR_REASON_VALUES = [
     "not_yours", "bundle_forbidden", "disputes_forbidden", "match_not_found",
     "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",
     "player_not_found", "club_not_found", "not_club_organiser", "season_not_found",
+    "not_a_signed_in_player",
 ]  # fmt: skip
 
 

@@ -39,10 +39,15 @@ _FORMAT_LABEL = {
 }
 
 
-def _ratings(state: TournamentState) -> dict[int, float]:
-    """The players' ratings, which order the seeds of round 1."""
-    players = Player.objects.filter(pk__in=list(state.entries)).values_list("pk", "rating")
-    return {pk: float(rating) for pk, rating in players}
+def _ratings(tournament: Tournament, state: TournamentState) -> dict[int, float]:
+    """The players' club ratings (a club's tournament; unrated players have none and are
+    seeded after the rated ones in order of registration), which order the seeds of round 1
+    and break a top cut's ties. A tournament without a club seeds by registration."""
+    if tournament.club_id is None:
+        return {}
+    from tournaments.ratings.selectors import club_ratings_for
+
+    return club_ratings_for(club_id=tournament.club_id, player_ids=list(state.entries))
 
 
 def _with_matches(
@@ -117,7 +122,7 @@ def _round_pair(
         number=number,
         now=timezone.now(),
         by_scheduler=by is None,
-        ratings=_ratings(write.state),
+        ratings=_ratings(write.row, write.state),
         lots=tuple(lots),
     )
     events = decided(write, command)
