@@ -37,6 +37,11 @@ def decided(write: TournamentWrite, command: TournamentCommand) -> list[Tourname
     try:
         return decide(write.state, command)
     except TournamentError as exc:
+        if exc.code == "version_conflict":  # which stream, as a match's conflict says
+            exc.extra["stream_id"] = write.row.stream_id
+            expected = getattr(command, "expected_version", None)
+            if expected is not None:
+                exc.extra["expected_version"] = expected
         raise api_error(exc) from exc
 
 

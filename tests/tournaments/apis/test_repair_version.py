@@ -24,6 +24,8 @@ def test_a_stale_expected_version_is_refused(api_client, organiser):
     assert again.status_code == 409
     assert again.json()["error"]["code"] == "version_conflict"
     assert again.json()["error"]["current_version"] > version
+    assert again.json()["error"]["stream_id"] == f"tournament-{tournament.pk}"
+    assert again.json()["error"]["expected_version"] == version
     # The next round cannot start while round 1 is in play: 409 with the service's code.
     started = api_client.post(
         f"/api/tournaments/{tournament.pk}/rounds/start/", {"reason": "early"}, format="json"
