@@ -248,20 +248,25 @@ class RoundRepairApi(TournamentApi):
     )
     @idempotent
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = _tournament(request, tournament_id)
-        data = s.RepairInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        pairs = data.validated_data.get("pairs")
-        round_ = services.tournament_round_repair(
-            tournament_id=tournament.pk,
-            round_number=number,
-            by=request.user,
-            reason=data.validated_data["reason"],
-            pairs=[tuple(p) for p in pairs] if pairs is not None else None,
-            expected_version=data.validated_data.get("expected_version"),
-            confirm=data.validated_data["confirm"],
-        )
-        return Response(_render(s.RoundOutputSerializer, round_, tournament))
+        return _round_repair(request, tournament_id, number, s.RepairInputSerializer)
+
+
+def _round_repair(request: Request, tournament_id: int, number: int, serializer: type) -> Response:
+    """Re-pair round `number` (afresh, or with the pairs sent) and render it."""
+    tournament = _tournament(request, tournament_id)
+    data = serializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    pairs = data.validated_data.get("pairs")
+    round_ = services.tournament_round_repair(
+        tournament_id=tournament.pk,
+        round_number=number,
+        by=request.user,
+        reason=data.validated_data["reason"],
+        pairs=[tuple(p) for p in pairs] if pairs is not None else None,
+        expected_version=data.validated_data.get("expected_version"),
+        confirm=data.validated_data["confirm"],
+    )
+    return Response(_render(s.RoundOutputSerializer, round_, tournament))
 
 
 class RoundPairingsApi(TournamentApi):
@@ -277,19 +282,7 @@ class RoundPairingsApi(TournamentApi):
     )
     @idempotent
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = _tournament(request, tournament_id)
-        data = s.HandPairingsInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        round_ = services.tournament_round_repair(
-            tournament_id=tournament.pk,
-            round_number=number,
-            by=request.user,
-            reason=data.validated_data["reason"],
-            pairs=[tuple(p) for p in data.validated_data["pairs"]],
-            expected_version=data.validated_data.get("expected_version"),
-            confirm=data.validated_data["confirm"],
-        )
-        return Response(_render(s.RoundOutputSerializer, round_, tournament))
+        return _round_repair(request, tournament_id, number, s.HandPairingsInputSerializer)
 
 
 class RoundDeadlineApi(TournamentApi):
