@@ -65,7 +65,8 @@ for i in range(MATCHES):
     b = player_create(name=f"B{i}", username=f"b{i}", password=pw)
     m = match_create(player1=a, player2=b)
     out.append({"id": str(m.pk), "players": {
-        str(a.pk): auth_token_issue(user=a.user), str(b.pk): auth_token_issue(user=b.user)}})
+        str(a.pk): auth_token_issue(user=a.user).key,
+        str(b.pk): auth_token_issue(user=b.user).key}})
 print(json.dumps(out))
 """
 

@@ -108,7 +108,7 @@ def test_the_api_uses_the_accounts_choice_without_accept_language(api_client, al
     from players.services import auth_token_issue
 
     Player.objects.filter(pk=alice.pk).update(language="lt")
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {auth_token_issue(user=alice.user)}")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {auth_token_issue(user=alice.user).key}")
     response = api_client.get("/api/tournaments/999999/")
     assert response.status_code == 404
     assert response["Content-Language"] == "lt"

@@ -75,7 +75,7 @@ def test_no_hidden_card_in_the_pages_or_the_stream(settings):
     ada_client = Client()
     ada_client.force_login(ada.user)
     with asgi_server_with_static() as base:
-        token = auth_token_issue(user=ada.user)
+        token = auth_token_issue(user=ada.user).key
         stream = Follower(
             f"{base}/api/matches/{match.pk}/stream/?after=0", {"Authorization": f"Token {token}"}
         )

@@ -113,7 +113,7 @@ def test_the_match_stream_carries_the_table_entry_to_the_players_only(table, set
 
     with asgi_server_with_static() as base:
         url = f"{base}/api/matches/{match.pk}/stream/?after={match.version}"
-        token = auth_token_issue(user=boris.user)
+        token = auth_token_issue(user=boris.user).key
         boris_follows = Follower(url, {"Authorization": f"Token {token}"})
         first = boris_follows.take(1, event="entry")[0]
         assert first.data is None and first.id is None
@@ -130,6 +130,6 @@ def test_the_match_stream_carries_the_table_entry_to_the_players_only(table, set
         from django.contrib.auth import get_user_model
 
         stranger = get_user_model().objects.create_user("stranger", password="x")
-        watcher = Follower(url, {"Authorization": f"Token {auth_token_issue(user=stranger)}"})
+        watcher = Follower(url, {"Authorization": f"Token {auth_token_issue(user=stranger).key}"})
         assert [m.event for m in watcher.quiet(1.5)] == ["view"]
         watcher.close()
