@@ -51,13 +51,20 @@ def _eager() -> bool:
 def _publish(message: OutboxMessage) -> None:
     task = current_app.tasks[message.task]
     if _eager():
-        task.apply_async(tuple(message.args), eta=message.eta)
+        # In process, as `delay` does under eager Celery; `apply` needs no broker at all
+        # (eager `apply_async` still takes a producer from the app's pool).
+        task.apply(tuple(message.args))
         return
     options = {"socket_timeout": RELAY_TIMEOUT, "socket_connect_timeout": RELAY_TIMEOUT}
-    with current_app.connection_for_write(
-        connect_timeout=RELAY_TIMEOUT, transport_options=options
-    ) as conn:
-        task.apply_async(tuple(message.args), eta=message.eta, connection=conn, retry=False)
+    # A connection and producer of its own (not the app's pool, whose connections have no
+    # such timeouts), so the publish goes where the timeouts hold.
+    with (
+        current_app.connection_for_write(
+            connect_timeout=RELAY_TIMEOUT, transport_options=options
+        ) as conn,
+        conn.Producer() as producer,
+    ):
+        task.apply_async(tuple(message.args), eta=message.eta, producer=producer, retry=False)
 
 
 def _send(message: OutboxMessage) -> bool:

@@ -96,16 +96,17 @@ def test_the_drain_sends_what_the_hung_broker_missed(
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_start(tournament_id=t.pk, by=organiser)
     pairing = Pairing.objects.get(round__tournament=t, round__number=1)
-    saved = conf.broker_url, conf.task_always_eager
-    conf.broker_url, conf.task_always_eager = hung_broker, False
+    saved = conf.broker_url, conf.broker_write_url, conf.task_always_eager
+    conf.broker_url, conf.broker_write_url, conf.task_always_eager = hung_broker, None, False
     current_app.pool.force_close_all()
     try:
         with django_capture_on_commit_callbacks(execute=True):
             match_rule(match_id=pairing.match_id, by=organiser, type="forfeit",
                        player=pairing.player1, reason="left")  # fmt: skip
     finally:
-        conf.broker_url, conf.task_always_eager = saved
+        conf.broker_url, conf.broker_write_url, conf.task_always_eager = saved
         current_app.pool.force_close_all()
+    assert OutboxMessage.objects.filter(sent_at=None).count() == 1  # the hung broker's
     assert not Round.objects.filter(tournament=t, number=2).exists()
     # The broker is back (here: jobs in process); the drain sends the missed job, whose
     # recording of the result pairs round 2.
