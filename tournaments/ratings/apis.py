@@ -19,7 +19,7 @@ from core.api import ApiPagination, error_responses
 from core.errors import NotFoundError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from players.selectors import player_get
-from tournaments.apis import CsvApi
+from tournaments.apis.reads import CsvApi
 from tournaments.exports import csv_text
 from tournaments.ratings import selectors, services
 from tournaments.ratings import serializers as s

@@ -40,14 +40,17 @@ _FORMAT_LABEL = {
 
 
 def _ratings(tournament: Tournament, state: TournamentState) -> dict[int, float]:
-    """The players' club ratings (a club's tournament; unrated players have none and are
-    seeded after the rated ones in order of registration), which order the seeds of round 1
-    and break a top cut's ties. A tournament without a club seeds by registration."""
-    if tournament.club_id is None:
-        return {}
-    from tournaments.ratings.selectors import club_ratings_for
+    """The players' ratings, which order the seeds of round 1 and break a top cut's ties:
+    the club's rating where the player has one (tournaments.ratings), else the player's
+    own fixed rating (`Player.rating`, 1500 unless set: a club without ratings yet, a
+    tournament without a club)."""
+    players = Player.objects.filter(pk__in=list(state.entries)).values_list("pk", "rating")
+    ratings = {pk: float(rating) for pk, rating in players}
+    if tournament.club_id is not None:
+        from tournaments.ratings.selectors import club_ratings_for
 
-    return club_ratings_for(club_id=tournament.club_id, player_ids=list(state.entries))
+        ratings.update(club_ratings_for(club_id=tournament.club_id, player_ids=list(ratings)))
+    return ratings
 
 
 def _with_matches(
