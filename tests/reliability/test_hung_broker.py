@@ -52,15 +52,26 @@ def hung_broker() -> Iterator[str]:
     server.close()
 
 
+def _fresh_pools() -> None:
+    """Drop the app's connection and producer pools, so none stays bound to the broker of
+    the moment (a job queued by `delay` during the test would otherwise leave a pool on the
+    hung server for every later test)."""
+    app = current_app._get_current_object()
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    app.amqp._producer_pool = None
+
+
 @pytest.fixture
 def broker_at(hung_broker: str) -> Iterator[None]:
     conf = current_app.conf
     saved = conf.broker_url, conf.task_always_eager, conf.broker_write_url
     conf.broker_url, conf.broker_write_url, conf.task_always_eager = hung_broker, None, False
-    current_app.pool.force_close_all()
+    _fresh_pools()
     yield
     conf.broker_url, conf.task_always_eager, conf.broker_write_url = saved
-    current_app.pool.force_close_all()
+    _fresh_pools()
 
 
 def test_a_final_move_answers_while_the_broker_hangs(
@@ -98,14 +109,14 @@ def test_the_drain_sends_what_the_hung_broker_missed(
     pairing = Pairing.objects.get(round__tournament=t, round__number=1)
     saved = conf.broker_url, conf.broker_write_url, conf.task_always_eager
     conf.broker_url, conf.broker_write_url, conf.task_always_eager = hung_broker, None, False
-    current_app.pool.force_close_all()
+    _fresh_pools()
     try:
         with django_capture_on_commit_callbacks(execute=True):
             match_rule(match_id=pairing.match_id, by=organiser, type="forfeit",
                        player=pairing.player1, reason="left")  # fmt: skip
     finally:
         conf.broker_url, conf.broker_write_url, conf.task_always_eager = saved
-        current_app.pool.force_close_all()
+        _fresh_pools()
     assert OutboxMessage.objects.filter(sent_at=None).count() == 1  # the hung broker's
     assert not Round.objects.filter(tournament=t, number=2).exists()
     # The broker is back (here: jobs in process); the drain sends the missed job, whose

@@ -34,7 +34,7 @@ def test_a_result_whose_job_was_lost_is_recorded_by_the_reconciler(
     def broker_down(*args, **kwargs):
         raise BrokerDown("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(task, "apply_async", broker_down)
+    monkeypatch.setattr(task, "apply", broker_down)  # the outbox relay runs eager jobs so
     with django_capture_on_commit_callbacks(execute=True):
         _finish(pairing, organiser)  # no exception: the hands committed
     assert "could not queue tournaments.match_finished" in caplog.text
