@@ -56,11 +56,12 @@ def _fresh_pools() -> None:
     """Drop the app's connection and producer pools, so none stays bound to the broker of
     the moment (a job queued by `delay` during the test would otherwise leave a pool on the
     hung server for every later test)."""
+    from kombu import pools
+
     app = current_app._get_current_object()
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    app._pool = None
     app.amqp._producer_pool = None
+    pools.reset()  # kombu's own registry of pools, by connection: emptied, not left closed
 
 
 @pytest.fixture
