@@ -5,10 +5,12 @@ the broker is back."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -64,15 +66,31 @@ def _fresh_pools() -> None:
     pools.reset()  # kombu's own registry of pools, by connection: emptied, not left closed
 
 
+@contextmanager
+def broker_pointed_at(url: str) -> Iterator[None]:
+    """Celery publishing to `url`, jobs not eager; as before afterwards. Celery reads the
+    environment's CELERY_BROKER_URL before its own setting, so both are pointed there."""
+    conf = current_app.conf
+    saved = conf.broker_url, conf.broker_write_url, conf.task_always_eager
+    saved_env = os.environ.get("CELERY_BROKER_URL")
+    os.environ["CELERY_BROKER_URL"] = url
+    conf.broker_url, conf.broker_write_url, conf.task_always_eager = url, None, False
+    _fresh_pools()
+    try:
+        yield
+    finally:
+        if saved_env is None:
+            os.environ.pop("CELERY_BROKER_URL", None)
+        else:
+            os.environ["CELERY_BROKER_URL"] = saved_env
+        conf.broker_url, conf.broker_write_url, conf.task_always_eager = saved
+        _fresh_pools()
+
+
 @pytest.fixture
 def broker_at(hung_broker: str) -> Iterator[None]:
-    conf = current_app.conf
-    saved = conf.broker_url, conf.task_always_eager, conf.broker_write_url
-    conf.broker_url, conf.broker_write_url, conf.task_always_eager = hung_broker, None, False
-    _fresh_pools()
-    yield
-    conf.broker_url, conf.task_always_eager, conf.broker_write_url = saved
-    _fresh_pools()
+    with broker_pointed_at(hung_broker):
+        yield
 
 
 def test_a_final_move_answers_while_the_broker_hangs(
@@ -103,21 +121,13 @@ def test_a_final_move_answers_while_the_broker_hangs(
 def test_the_drain_sends_what_the_hung_broker_missed(
     organiser: Any, hung_broker: str, django_capture_on_commit_callbacks: Any
 ) -> None:
-    conf = current_app.conf
     t = make_tournament(organiser, make_bots(2), rounds=2)
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_start(tournament_id=t.pk, by=organiser)
     pairing = Pairing.objects.get(round__tournament=t, round__number=1)
-    saved = conf.broker_url, conf.broker_write_url, conf.task_always_eager
-    conf.broker_url, conf.broker_write_url, conf.task_always_eager = hung_broker, None, False
-    _fresh_pools()
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            match_rule(match_id=pairing.match_id, by=organiser, type="forfeit",
-                       player=pairing.player1, reason="left")  # fmt: skip
-    finally:
-        conf.broker_url, conf.broker_write_url, conf.task_always_eager = saved
-        _fresh_pools()
+    with broker_pointed_at(hung_broker), django_capture_on_commit_callbacks(execute=True):
+        match_rule(match_id=pairing.match_id, by=organiser, type="forfeit",
+                   player=pairing.player1, reason="left")  # fmt: skip
     assert OutboxMessage.objects.filter(sent_at=None).count() == 1  # the hung broker's
     assert not Round.objects.filter(tournament=t, number=2).exists()
     # The broker is back (here: jobs in process); the drain sends the missed job, whose
