@@ -12,6 +12,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.engine.ruleset import MAX_DEADWOOD
 from games.engine.state import PHASES
 from players.models import Player
 
@@ -124,8 +125,10 @@ class HandRecordInputSerializer(serializers.Serializer):
         queryset=Player.objects.all(), required=False, allow_null=True, default=None
     )
     gin = serializers.BooleanField(default=False)
-    knocker_deadwood = serializers.IntegerField(min_value=0, max_value=200, required=False)
-    defender_deadwood = serializers.IntegerField(min_value=0, max_value=200, required=False)
+    knocker_deadwood = serializers.IntegerField(min_value=0, max_value=MAX_DEADWOOD, required=False)
+    defender_deadwood = serializers.IntegerField(
+        min_value=0, max_value=MAX_DEADWOOD, required=False
+    )
     expected_version = serializers.IntegerField(min_value=0, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -175,10 +178,10 @@ class RulingInputSerializer(serializers.Serializer):
     )
     gin = serializers.BooleanField(required=False, default=False)
     knocker_deadwood = serializers.IntegerField(
-        min_value=0, max_value=200, required=False, allow_null=True, default=None
+        min_value=0, max_value=MAX_DEADWOOD, required=False, allow_null=True, default=None
     )
     defender_deadwood = serializers.IntegerField(
-        min_value=0, max_value=200, required=False, allow_null=True, default=None
+        min_value=0, max_value=MAX_DEADWOOD, required=False, allow_null=True, default=None
     )
     drawn = serializers.BooleanField(required=False, default=False)
 

@@ -247,10 +247,6 @@ def table_entry_amend(
     rules; who entered it and the organiser in the event's metadata) and the entry keeps
     what was entered in its note. Stale (nothing recorded) if the scoresheet moved on."""
     entry = _entry_lock(entry_id)
-    if not user_can_organise_match(user=by, match=entry.match):
-        raise PermissionDeniedError("only an organiser of this match may do this")
-    if entry.status not in OPEN:
-        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
     values = {
         "drawn": drawn,
         "knocker": knocker,
@@ -258,18 +254,67 @@ def table_entry_amend(
         "knocker_deadwood": knocker_deadwood,
         "defender_deadwood": defender_deadwood,
     }
+    _amend_in_tx(entry, by, note, values)
+    return entry
+
+
+def _amend_in_tx(entry: TableEntry, by: AbstractBaseUser, note: str, values: dict) -> None:
+    if not user_can_organise_match(user=by, match=entry.match):
+        raise PermissionDeniedError("only an organiser of this match may do this")
+    if entry.status not in OPEN:
+        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
     _action(entry.match, values)  # the shape checked before anything changes
+    drawn = bool(values["drawn"])
     was = _entry_text(entry)
-    entry.drawn, entry.gin = bool(drawn), bool(gin) and not drawn
-    entry.knocker = None if drawn else knocker
-    entry.knocker_deadwood = None if drawn else knocker_deadwood
-    entry.defender_deadwood = None if drawn else defender_deadwood
+    entry.drawn, entry.gin = drawn, bool(values["gin"]) and not drawn
+    entry.knocker = None if drawn else values["knocker"]
+    entry.knocker_deadwood = None if drawn else values["knocker_deadwood"]
+    entry.defender_deadwood = None if drawn else values["defender_deadwood"]
     recorded = _record(entry, by=by, confirmed_by=None)
     entry.save(update_fields=["drawn", "gin", "knocker", "knocker_deadwood", "defender_deadwood"])
     text = f"entered as: {was}" + (f"; {note.strip()}" if note and note.strip() else "")
     status = TableEntry.Status.AMENDED if recorded else TableEntry.Status.STALE
     _close(entry, status, by, text)
-    return entry
+
+
+def _entry_values(entry: TableEntry) -> tuple[Any, ...]:
+    if entry.drawn:
+        return (True,)
+    return (False, entry.knocker_id, entry.knocker_deadwood, entry.defender_deadwood)
+
+
+def table_entry_settle_in_tx(
+    *,
+    entry: TableEntry,
+    by: AbstractBaseUser,
+    note: str = "",
+    drawn: bool = False,
+    knocker: Player | None = None,
+    gin: bool = False,
+    knocker_deadwood: int | None = None,
+    defender_deadwood: int | None = None,
+) -> None:
+    """The desk's sheet settles an open entry (locked by the caller) with the values of its
+    row: as entered, it is accepted; otherwise amended (games.sheet)."""
+    values = {
+        "drawn": drawn,
+        "knocker": knocker,
+        "gin": gin,
+        "knocker_deadwood": knocker_deadwood,
+        "defender_deadwood": defender_deadwood,
+    }
+    typed = (
+        (True,)
+        if drawn
+        else (False, getattr(knocker, "pk", None), knocker_deadwood, defender_deadwood)
+    )
+    if typed != _entry_values(entry):
+        _amend_in_tx(entry, by, note, values)
+        return
+    if not user_can_organise_match(user=by, match=entry.match):
+        raise PermissionDeniedError("only an organiser of this match may do this")
+    recorded = _record(entry, by=by, confirmed_by=None)
+    _close(entry, TableEntry.Status.ACCEPTED if recorded else TableEntry.Status.STALE, by, note)
 
 
 # -- reads ----------------------------------------------------------------------------------

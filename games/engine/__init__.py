@@ -37,7 +37,7 @@ from games.engine.match import (
     replay,
     start_match,
 )
-from games.engine.ruleset import Ruleset
+from games.engine.ruleset import MAX_DEADWOOD, Ruleset
 from games.engine.scoresheet import (
     Scoresheet,
     games_won,
@@ -57,6 +57,7 @@ from games.engine.state import (
 )
 
 __all__ = [
+    "MAX_DEADWOOD",
     "STATE_SCHEMA",
     "Action",
     "AdjustScore",

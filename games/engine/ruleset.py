@@ -8,9 +8,13 @@ from typing import Any
 
 from games.engine.errors import InvalidRulesetError
 
+# The most deadwood ten cards can hold (RULES 2): no meld, eight tens and two nines. The
+# one limit of a deadwood count, for the engine, the API's fields and the desk's forms.
+MAX_DEADWOOD = 98
+
 # Accepted ranges; anything outside is a typo rather than a real club variant.
 _INT_RANGES: dict[str, tuple[int, int]] = {
-    "knock_limit": (0, 98),
+    "knock_limit": (0, MAX_DEADWOOD),
     "gin_bonus": (0, 1000),
     "undercut_bonus": (0, 1000),
     "game_target": (1, 100_000),

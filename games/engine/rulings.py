@@ -42,11 +42,9 @@ from games.engine.events import (
     ScoreAdjusted,
 )
 from games.engine.outcomes import game_end_events, score_events
-from games.engine.ruleset import Ruleset
+from games.engine.ruleset import MAX_DEADWOOD, Ruleset
 from games.engine.scoresheet import score_hand, scoresheet_adjust, scoresheet_close_reached
 from games.engine.state import MatchState
-
-MAX_DEADWOOD = 98  # 10 cards without a meld hold at most 8 tens and two nines
 
 
 def decide_record_hand(state: MatchState, action: RecordHand) -> list[Event]:

@@ -11,6 +11,7 @@
 The audit page's frames and the audit bundle are in `games.audit`. Every name below may be
 imported from `games.selectors` itself."""
 
+from games.engine.ruleset import MAX_DEADWOOD  # the pages' deadwood fields
 from games.selectors.integrity import match_verify, matches_cut_short, snapshots_check
 from games.selectors.lists import (
     MatchOutcome,
@@ -36,6 +37,7 @@ from games.selectors.visibility import (
 )
 
 __all__ = [
+    "MAX_DEADWOOD",
     "MatchOutcome",
     "User",
     "match_events_for",

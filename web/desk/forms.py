@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.selectors import ruleset_normalise
+from games.selectors import MAX_DEADWOOD, ruleset_normalise
 from tournaments.pairing import TIEBREAK_CHOICES
 from web.localize import latin_digits
 
@@ -293,6 +293,24 @@ class LoginCodeForm(forms.Form):
     )
 
 
+class DeadwoodField(IntegerField):
+    """A deadwood count: 0 to the most ten cards hold (the rules' limit, RULES 2)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(min_value=0, max_value=MAX_DEADWOOD, **kwargs)
+        self.error_messages["max_value"] = _("at most %(limit_value)s")
+        self.error_messages["min_value"] = _("0 or more")
+
+
+def _needed_unless_drawn(form: forms.Form, data: dict[str, Any]) -> None:
+    """A knocked hand needs both deadwoods; a value given but refused (its own error
+    already says why) is not reported missing too."""
+    for name in ("knocker_deadwood", "defender_deadwood"):
+        if data.get(name) is None and name not in form.errors:
+            form.add_error(name, _("needed unless the hand was drawn"))
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=500, label=_("Reason"))
 
@@ -302,12 +320,8 @@ class HandForm(forms.Form):
 
     result = forms.ChoiceField(choices=[], label=_("Result"))  # "p1", "p2" (the knocker), "drawn"
     gin = forms.BooleanField(required=False, label=_("Gin"))
-    knocker_deadwood = IntegerField(
-        min_value=0, max_value=200, required=False, label=_("Knocker's deadwood")
-    )
-    defender_deadwood = IntegerField(
-        min_value=0, max_value=200, required=False, label=_("Defender's deadwood")
-    )
+    knocker_deadwood = DeadwoodField(label=_("Knocker's deadwood"))
+    defender_deadwood = DeadwoodField(label=_("Defender's deadwood"))
 
     def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -323,11 +337,10 @@ class HandForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("result") in ("p1", "p2"):
-            if data.get("gin") and data.get("knocker_deadwood") in (None, 0):
+            gin = data.get("gin") and "knocker_deadwood" not in self.errors
+            if gin and data.get("knocker_deadwood") in (None, 0):
                 data["knocker_deadwood"] = 0
-            for name in ("knocker_deadwood", "defender_deadwood"):
-                if data.get(name) is None:
-                    self.add_error(name, _("needed unless the hand was drawn"))
+            _needed_unless_drawn(self, data)
         return data
 
     def entry(self, players: tuple[Any, Any]) -> dict[str, Any]:
@@ -375,12 +388,8 @@ class RulingForm(forms.Form):
     hand_number = IntegerField(min_value=1, max_value=10_000, required=False, label=_("Hand"))
     result = forms.ChoiceField(choices=[], required=False, label=_("Corrected result"))
     gin = forms.BooleanField(required=False, label=_("Gin"))
-    knocker_deadwood = IntegerField(
-        min_value=0, max_value=200, required=False, label=_("Knocker's deadwood")
-    )
-    defender_deadwood = IntegerField(
-        min_value=0, max_value=200, required=False, label=_("Defender's deadwood")
-    )
+    knocker_deadwood = DeadwoodField(label=_("Knocker's deadwood"))
+    defender_deadwood = DeadwoodField(label=_("Defender's deadwood"))
     player = forms.ChoiceField(
         choices=[],
         required=False,
@@ -422,11 +431,10 @@ class RulingForm(forms.Form):
             if data.get(name) in (None, ""):
                 self.add_error(name, _("needed for this ruling"))
         if data.get("type") == "correct_hand" and data.get("result") in ("p1", "p2"):
-            if data.get("gin") and data.get("knocker_deadwood") is None:
+            gin = data.get("gin") and "knocker_deadwood" not in self.errors
+            if gin and data.get("knocker_deadwood") is None:
                 data["knocker_deadwood"] = 0
-            for name in ("knocker_deadwood", "defender_deadwood"):
-                if data.get(name) is None:
-                    self.add_error(name, _("needed unless the hand was drawn"))
+            _needed_unless_drawn(self, data)
         return data
 
     def ruling(self, players: tuple[Any, Any]) -> dict[str, Any]:

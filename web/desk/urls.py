@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.desk import amend, disputes, prints, rounds, setup, signin
+from web.desk import amend, disputes, prints, rounds, setup, sheet, signin
 
 T = "<int:tournament_id>/"
 R = T + "rounds/<int:number>/"
@@ -47,6 +47,8 @@ urlpatterns = [
     path(R + "pairings/print/", prints.print_pairings, name="desk-print-pairings"),
     path(R + "slips/print/", prints.print_slips, name="desk-print-slips"),
     path(TABLE, rounds.table_view, name="desk-table"),
+    path(TABLE + "sheet/", sheet.sheet_view, name="desk-sheet"),
+    path(TABLE + "sheet/check/", sheet.sheet_check, name="desk-sheet-check"),
     path(TABLE + "hands/<int:hand>/", rounds.hand_correct, name="desk-hand"),
     path(TABLE + "entries/<int:entry_id>/", rounds.entry_decide, name="desk-entry-decide"),
     path(TABLE + "entries/<int:entry_id>/amend/", amend.entry_amend, name="desk-entry-amend"),
