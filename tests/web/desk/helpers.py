@@ -49,6 +49,20 @@ def started(by: Any, **kwargs: Any) -> Any:
     return tournament
 
 
+# A Hollywood match (three games to 100) decided in eight hands, as a paper sheet has it:
+# knocker (1 or 2, 0 drawn), knocker's deadwood, defender's deadwood.
+EIGHT_HANDS = [
+    ("1", "0", "40"),  # gin: 25 + 40 = 65 to player 1 (game 1)
+    ("1", "5", "30"),  # 25 (games 1, 2)
+    ("2", "0", "33"),  # gin: 58 to player 2 (game 1)
+    ("1", "2", "20"),  # 18 (games 1-3): player 1 wins game 1, 108-58
+    ("0", "", ""),  # drawn
+    ("2", "0", "45"),  # gin: 70 to player 2 (game 2)
+    ("2", "3", "30"),  # 27 (games 2, 3)
+    ("1", "0", "57"),  # gin: 82 (games 2, 3): player 1 wins both, the match 3-0
+]
+
+
 def version_of(page: str) -> str:
     """The hidden `version` field of a page's form."""
     match = re.search(r'name="version" value="(\d+)"', page)

@@ -8,24 +8,17 @@ from django.test import Client
 
 from games.models import Match, TableEntry
 from games.selectors import MAX_DEADWOOD
-from tests.web.desk.helpers import organiser, player_with_login, started, table_swiss
+from tests.web.desk.helpers import (
+    EIGHT_HANDS,
+    organiser,
+    player_with_login,
+    started,
+    table_swiss,
+)
 from tournaments import services
 from tournaments.models import Pairing
 
 pytestmark = pytest.mark.django_db
-
-# A Hollywood match (three games to 100) decided in eight hands, as a paper sheet has it:
-# knocker (1 or 2, 0 drawn), knocker's deadwood, defender's deadwood.
-EIGHT_HANDS = [
-    ("1", "0", "40"),  # gin: 25 + 40 = 65 to player 1 (game 1)
-    ("1", "5", "30"),  # 25 (games 1, 2)
-    ("2", "0", "33"),  # gin: 58 to player 2 (game 1)
-    ("1", "2", "20"),  # 18 (games 1-3): player 1 wins game 1, 108-58
-    ("0", "", ""),  # drawn
-    ("2", "0", "45"),  # gin: 70 to player 2 (game 2)
-    ("2", "3", "30"),  # 27 (games 2, 3)
-    ("1", "0", "57"),  # gin: 82 (games 2, 3): player 1 wins both, the match 3-0
-]
 
 
 @pytest.fixture
