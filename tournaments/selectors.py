@@ -217,9 +217,29 @@ def results_corrected_after_pairing(*, tournament: Tournament, round_number: int
                     "withdrawn": data.get("after") is None,
                     "repair_possible": bool(data.get("repair_possible")),
                     "at": event.recorded_at,
+                    **_result_change(data.get("before") or {}, data.get("after")),
                 }
             )
     return found
+
+
+def _result_change(before: dict, after: dict | None) -> dict:
+    """What a correction changed: "withdrawn" (back in play), "winner", "games" (the
+    winner stands) or "points" (only the points: the points-difference tiebreak moves);
+    with the games and points before and after."""
+    if after is None:
+        return {"change": "withdrawn"}
+    pair = {
+        side: {k: (d.get(f"{k}1", 0), d.get(f"{k}2", 0)) for k in ("games", "points")}
+        for side, d in (("before", before), ("after", after))
+    }
+    if before.get("winner") != after.get("winner"):
+        change = "winner"
+    elif pair["before"]["games"] != pair["after"]["games"]:
+        change = "games"
+    else:
+        change = "points"
+    return {"change": change, **pair}
 
 
 def tournament_tiebreak_order(*, tournament: Tournament) -> list[str]:

@@ -43,7 +43,8 @@ def test_a_late_correction_is_shown_on_the_next_round(client, django_capture_on_
             defender_deadwood=30,
         )
     page = client.get(url).content.decode()
-    assert "Round 1, table 1: a correction put the match back in play" in page
+    assert "Round 1, table 1: a result was corrected after this round was paired" in page
+    assert "The correction put the match back in play" in page
     assert "you may re-pair it below" in page
     # Once a match of round 2 has started, the pairings stand.
     second = Pairing.objects.filter(round__tournament=tournament, round__number=2).first()
@@ -56,3 +57,36 @@ def test_a_late_correction_is_shown_on_the_next_round(client, django_capture_on_
         defender_deadwood=20,
     )
     assert "its pairings stand" in client.get(url).content.decode()
+
+
+def _round_two_corrected(client, django_capture_on_commit_callbacks, **correction):
+    from players.models import Player
+
+    td = organiser()
+    players = [Player.objects.create(name=n) for n in ("Ann", "Ben", "Cy", "Di")]
+    tournament = table_tournament(td, players)
+    first = list(Pairing.objects.filter(round__tournament=tournament, round__number=1))
+    for pairing in first:
+        with django_capture_on_commit_callbacks(execute=True):
+            record_gins(pairing.match_id, td, pairing.player1)
+    with django_capture_on_commit_callbacks(execute=True):
+        match_rule(
+            match_id=first[0].match_id,
+            by=td,
+            type="correct_hand",
+            reason="counted again",
+            hand_number=1,
+            **{"knocker": first[0].player1, "gin": True, "knocker_deadwood": 0} | correction,
+        )
+    client.force_login(td)
+    return client.get(reverse("desk-round", args=[tournament.pk, 2])).content.decode()
+
+
+def test_a_correction_of_the_points_only_says_so(client, django_capture_on_commit_callbacks):
+    """The winner and the games stand: only the points, and so the points-difference
+    tiebreak, moved; the notice is a warning box, not a line of text."""
+    page = _round_two_corrected(client, django_capture_on_commit_callbacks, defender_deadwood=40)
+    assert "Round 1, table 1: a result was corrected after this round was paired" in page
+    assert "Only the points changed, from 110–0 to 120–0" in page
+    assert "the winner and the games stand" in page and "The winner changed" not in page
+    assert '<div class="warning" role="status">' in page
