@@ -147,3 +147,18 @@ def test_a_replay_of_chosen_deals_is_marked_and_a_tournament_s_is_not(
         assert _data(response)["preset_deals"] is False
         page = response.content.decode()
         assert 'id="preset-deals"' not in page and "Deals chosen by the organiser" not in page
+
+
+def test_the_technical_words_have_a_plain_sentence_beside_them(client, alice, bob):
+    """SHA-256, the verifier's command and the event version each with words for players."""
+    match = finished_match(alice, bob)
+    client.force_login(alice.user)
+    page = client.get(f"/matches/{match.pk}/replay/").content.decode()
+    assert "WebCrypto SHA-256" in page
+    assert "In plain words: before each hand the server fixed the order of the deck" in page
+    assert "tools/verify_match.py" in page and "anyone can check it on their own computer" in page
+    assert 'id="sheet-lines"' not in page  # an online match shows its card table
+    match_page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f"event version {match.version}" in match_page
+    assert f"record holds {match.version} steps so far" in match_page
+    assert "anyone can check it on their own computer" in match_page

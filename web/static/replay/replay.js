@@ -203,6 +203,64 @@
     localDigits($("stock")); localDigits($("discard")); localDigits($("seat-0")); localDigits($("seat-1"));
   }
 
+  // A table match: no cards to show, only what the paper scoresheet holds: one line a hand
+  // recorded up to this event (as it stood then: corrections and voids so far applied),
+  // who entered and who confirmed it, the line of this event's hand marked.
+  function sheetLinesAt(upTo) {
+    var lines = {}, order = [];
+    function line(n) {
+      if (!lines[n]) { lines[n] = { n: n }; order.push(n); }
+      return lines[n];
+    }
+    for (var i = 0; i <= upTo; i++) {
+      var e = events[i], d = e.data, l;
+      if (e.type === "HandRecorded") {
+        l = line(d.hand_number);
+        l.entry = { kind: d.gin ? "gin" : "knock", knocker: d.knocker, knocker_deadwood: d.knocker_deadwood, defender_deadwood: d.defender_deadwood };
+        l.entered = e;
+      } else if (e.type === "HandScored" && lines[d.hand_number]) {
+        l = lines[d.hand_number];
+        l.entry = { kind: d.kind, knocker: d.knocker, knocker_deadwood: d.knocker_deadwood, defender_deadwood: d.defender_deadwood, winner: d.winner, points: d.points };
+        l.games = d.games;
+      } else if (e.type === "HandDrawn") {
+        l = line(d.hand_number);
+        l.entry = { drawn: true, kind: "drawn" };
+        l.entered = e;
+      } else if (e.type === "HandCorrected" && lines[d.hand_number]) {
+        lines[d.hand_number].entry = d.after;
+        lines[d.hand_number].corrected = true;
+        lines[d.hand_number].games = null;
+      } else if (e.type === "HandVoided" && lines[d.hand_number]) {
+        lines[d.hand_number].voided = true;
+      }
+    }
+    return order.map(function (n) { return lines[n]; });
+  }
+  function drawSheetLines(upTo) {
+    var current = events[upTo].data.hand_number;
+    var rows = sheetLinesAt(upTo).map(function (l) {
+      var x = l.entry || {}, drawn = x.drawn || x.kind === "drawn", by = l.entered;
+      var who = by ? (by.entered_by
+        ? t(gettext("entered by %(by)s, confirmed by %(confirmed)s"), { by: name(esc(by.entered_by)), confirmed: name(esc(actorName(by.confirmed_by || by.actor_name))) })
+        : t(gettext("entered by %(by)s"), { by: name(esc(actorName(by.actor_name))) })) : "";
+      var cells = [
+        '<td class="num">' + l.n + "</td>",
+        "<td>" + kindName(x.kind) + (l.corrected ? ' <span class="badge">' + gettext("corrected") + "</span>" : "") + "</td>",
+        "<td>" + (drawn ? "—" : seatName(x.knocker)) + "</td>",
+        '<td class="num" data-label="' + esc(gettext("Deadwood")) + '">' + (drawn ? "" : x.knocker_deadwood + " / " + x.defender_deadwood) + "</td>",
+        "<td>" + (drawn || x.winner === undefined ? "—" : seatName(x.winner) + " +" + x.points) + "</td>",
+        '<td data-label="' + esc(gettext("To games")) + '">' + (l.games && l.games.length ? l.games.join(", ") : "—") + "</td>",
+        '<td class="muted">' + who + "</td>",
+      ];
+      var cls = (l.voided ? "voided" : "") + (l.n === current ? " current" : "");
+      return '<tr class="' + cls.trim() + '">' + cells.join("") + "</tr>";
+    }).join("");
+    $("sheet-lines").innerHTML = rows ? '<div class="scroll"><table class="sheet-lines"><tr><th class="num">' + gettext("Hand") + "</th><th>" + gettext("Result") + "</th><th>" +
+      gettext("Knocker") + '</th><th class="num">' + gettext("Deadwood") + "</th><th>" + gettext("Winner") + "</th><th>" + gettext("To games") + "</th><th>" +
+      gettext("Entered") + "</th></tr>" + rows + "</table></div>" : '<p class="muted">' + gettext("No hand recorded yet at this point.") + "</p>";
+    localDigits($("sheet-lines"));
+  }
+
   function drawScoresheet(tb) {
     var s = tb.scoresheet, names = data.players.map(function (p) { return name(esc(p.name)); });
     var ids = data.players.map(function (p) { return String(p.id); });
@@ -222,12 +280,14 @@
     var e = events[index], text = describe(index);
     $("event-title").innerHTML = text[0];
     $("event-meta").innerHTML = t(gettext("Event %(n)s"), { n: e.version }) + " · <code>" + esc(e.type) + "</code> · " +
-      t(gettext("by %(name)s"), { name: name(esc(actorName(e.actor_name))) }) + " · " + when(e.recorded_at) +
+      (e.entered_by
+        ? t(gettext("entered by %(by)s, confirmed by %(confirmed)s"), { by: name(esc(e.entered_by)), confirmed: name(esc(actorName(e.confirmed_by || e.actor_name))) })
+        : t(gettext("by %(name)s"), { name: name(esc(actorName(e.actor_name))) })) + " · " + when(e.recorded_at) +
       (e.type === "HandDealt" && commitChecks[e.data.hand_number] ? " · " + t(gettext("commitment %(state)s"), { state: commitChecks[e.data.hand_number] === "verified" ? gettext("verified") : gettext("FAILED") }) : "") +
       (e.full ? "" : " · " + gettext("shown redacted"));
     $("event-detail").innerHTML = text[1];
     localDigits($("event-title")); localDigits($("event-meta")); localDigits($("event-detail"));
-    drawTable(e.table);
+    if (data.mode === "table") { drawSheetLines(index); } else { drawTable(e.table); }
     drawScoresheet(e.table);
     $("slider").value = String(index + 1);
     $("position").textContent = (index + 1) + " / " + events.length;
