@@ -257,7 +257,7 @@
     }).join("");
     $("sheet-lines").innerHTML = rows ? '<div class="scroll"><table class="sheet-lines"><tr><th class="num">' + gettext("Hand") + "</th><th>" + gettext("Result") + "</th><th>" +
       gettext("Knocker") + '</th><th class="num">' + gettext("Deadwood") + "</th><th>" + gettext("Winner") + "</th><th>" + gettext("To games") + "</th><th>" +
-      gettext("Entered") + "</th></tr>" + rows + "</table></div>" : '<p class="muted">' + gettext("No hand recorded yet at this point.") + "</p>";
+      gettext("Who entered it") + "</th></tr>" + rows + "</table></div>" : '<p class="muted">' + gettext("No hand recorded yet at this point.") + "</p>";
     localDigits($("sheet-lines"));
   }
 
