@@ -7,6 +7,7 @@ and saving checks it the same way (`games.sheet`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -34,9 +35,12 @@ class RowError(Exception):
         self.cell, self.message = cell, message
 
 
+_COUNT = re.compile(r"[0-9]{1,6}")
+
+
 def _count(value: str, cell: str) -> int:
     text = latin_digits(value).strip()
-    if not text.isdigit():
+    if not _COUNT.fullmatch(text):  # Latin digits only after latin_digits (not "²")
         raise RowError(cell, gettext("a whole number, please"))
     number = int(text)
     if number > MAX_DEADWOOD:

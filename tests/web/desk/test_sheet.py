@@ -258,3 +258,40 @@ def test_the_api_refuses_a_deadwood_over_the_rules_limit(td):
     )
     assert response.status_code == 400
     assert "defender_deadwood" in response.json()["error"]["fields"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"rows": "abc"},
+        {"rows": "-5", "k-0": "1"},
+        {"rows": "99999999999999999999", "k-0": "1", "kd-0": "2", "dd-0": "30"},
+        {"rows": "1", "k-0": "1", "kd-0": "²", "dd-0": "30"},
+        {"rows": "1", "k-0": "1", "kd-0": "2", "dd-0": "9" * 40},
+        {"rows": "1", "k-0": "\x00", "kd-0": "2", "dd-0": "30"},
+        {"rows": "1", "k-0": "١", "kd-0": "٢", "dd-0": "۳۰", "first_hand": "-1"},
+        {"rows": "1", "k-0": "1", "kd-0": "2", "dd-0": "30", "first_hand": "9" * 30},
+        {"rows": "1", "k-0": "1", "kd-0": "2", "dd-0": "30", "first_hand": "x"},
+    ],
+    ids=[
+        "rows-not-a-number",
+        "rows-negative",
+        "rows-huge",
+        "superscript-digit",
+        "deadwood-huge",
+        "nul-knocker",
+        "persian-digits-bad-first-hand",
+        "first-hand-huge",
+        "first-hand-not-a-number",
+    ],
+)
+def test_hostile_sheets_are_refused_clearly(client, td, data):
+    """Whatever is posted: a page or JSON with the reason, never a 500, nothing written
+    unless it is a right sheet."""
+    t = started(td, players=2)
+    check = client.post(_url(t, "sheet/check/"), data)
+    assert check.status_code == 200 and "rows" in check.json()
+    save = client.post(_url(t), data)
+    assert save.status_code in (302, 400)
+    if save.status_code == 400:
+        assert not _match(t).hands.exists()
