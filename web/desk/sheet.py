@@ -13,6 +13,9 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
@@ -21,7 +24,7 @@ from games.sheet import MAX_ROWS, RowChecked, SheetRow, match_sheet_check, match
 from games.table_entries import table_entry_open
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.rounds import _pairing, scoresheet
-from web.localize import latin_digits
+from web.localize import latin_digits, persian_digits_html
 
 BLANK_ROWS = 12  # rows on the page without its script (the script adds rows as needed)
 DRAWN_KEYS = ("0", "-", "d", "=")
@@ -116,16 +119,28 @@ def parse_sheet(data: Any, names: tuple[str, str]) -> list[dict[str, Any]]:
     return out
 
 
-def _points_text(checked: RowChecked, names: tuple[str, str]) -> str:
+def _html(text: str) -> SafeString:
+    """Escaped text (or HTML built from escaped parts) as the page shows it: Persian
+    digits on a Persian page, names in <bdi> kept as written (the script inserts it as it
+    is, the JSON answer not going through PersianDigitsMiddleware)."""
+    if translation.get_language() == "fa":
+        text = persian_digits_html(text)
+    return mark_safe(text)  # noqa: S308 - built from escaped parts only
+
+
+def _points_html(checked: RowChecked, names: tuple[str, str]) -> SafeString:
     if checked.kind == "drawn":
-        return gettext("drawn")
+        return _html(escape(gettext("drawn")))
     kinds = {"gin": gettext("gin"), "knock": gettext("knock"), "undercut": gettext("undercut")}
     assert checked.winner is not None
-    return gettext("%(name)s +%(points)d (%(kind)s)") % {
-        "name": names[checked.winner],
-        "points": checked.points,
-        "kind": kinds.get(checked.kind or "", checked.kind),
-    }
+    return _html(
+        escape(gettext("%(name)s +%(points)d (%(kind)s)"))
+        % {
+            "name": f"<bdi>{escape(names[checked.winner])}</bdi>",
+            "points": checked.points,
+            "kind": escape(kinds.get(checked.kind or "", checked.kind or "")),
+        }
+    )
 
 
 def check_lines(match: Any, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -139,12 +154,12 @@ def check_lines(match: Any, lines: list[dict[str, Any]]) -> list[dict[str, Any]]
     for line in lines:
         result: dict[str, Any] = {"i": line["i"], "ok": False, "cell": "", "error": ""}
         if line["error"] is not None:
-            result |= {"cell": line["error"].cell, "error": line["error"].message}
+            result |= {"cell": line["error"].cell, "error": _html(escape(line["error"].message))}
         else:
             c = next(checked)
             number = c.hand_number
             if c.error is not None:
-                result |= {"cell": "k", "error": error_message(c.error)}
+                result |= {"cell": "k", "error": _html(escape(error_message(c.error)))}
             else:
                 games = [
                     {"p1": g["totals"][0], "p2": g["totals"][1], "won": g["winner"]}
@@ -152,7 +167,7 @@ def check_lines(match: Any, lines: list[dict[str, Any]]) -> list[dict[str, Any]]
                 ]
                 result |= {
                     "ok": True,
-                    "result": _points_text(c, names),
+                    "result": _points_html(c, names),
                     "games": games,
                     "won": (c.sheet or {}).get("games_won", [0, 0]),
                     "finished": c.finished,

@@ -141,4 +141,16 @@ def test_the_sheet_on_a_phone(live_server, browser):
     shoot(page, "sheet-390-refused")
     match = Pairing.objects.get(round__tournament=tournament, table=1).match
     assert not match.hands.exists()
+
+    # Right to left (Persian): the same keys, the lines mirrored, digits in Persian.
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    context.add_cookies([{"name": "hg_language", "value": "fa", "domain": host, "path": "/"}])
+    page.goto(url)
+    assert page.get_attribute("html", "dir") == "rtl"
+    page.wait_for_function("document.activeElement && document.activeElement.name === 'k-0'")
+    for i, hand in enumerate(EIGHT_HANDS[:2]):
+        _type_hand(page, keys, i, hand)
+    assert "+۶۵" in page.locator("tr[data-line='0'] [data-result]").inner_text()
+    assert no_sideways_scroll(page)
+    shoot(page, "sheet-390-fa")
     context.close()

@@ -93,7 +93,7 @@
       });
       hand.textContent = r && r.hand ? numbers.format(r.hand) : "";
       if (r && r.ok) {
-        result.appendChild(document.createTextNode(r.result));
+        result.insertAdjacentHTML("beforeend", r.result);  // escaped by the server
         var parts = [];
         r.games.forEach(function (g, n) {
           var text = numbers.format(g.p1) + "–" + numbers.format(g.p2);
@@ -108,7 +108,7 @@
       } else if (r) {
         var error = document.createElement("span");
         error.className = "error";
-        error.textContent = r.error;
+        error.innerHTML = r.error;  // escaped by the server
         result.appendChild(error);
         if (r.cell) cell(tr, r.cell).setAttribute("aria-invalid", "true");
       }
