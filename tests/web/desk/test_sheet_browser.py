@@ -154,3 +154,45 @@ def test_the_sheet_on_a_phone(live_server, browser):
     assert no_sideways_scroll(page)
     shoot(page, "sheet-390-fa")
     context.close()
+
+
+def test_a_phone_entry_is_settled_from_the_sheet(live_server, browser):
+    """A hand entered on a phone waits (contested here): its line is filled in on the
+    sheet; the director changes the defender's deadwood and saves with the keyboard."""
+    from games.models import TableEntry
+    from games.table_entries import table_entry_dispute, table_entry_submit
+    from tests.web.desk.helpers import player_with_login, table_swiss
+    from tournaments import services
+
+    user = organiser("td")
+    tournament = table_swiss(user, players=0)
+    for name in ("Anna", "Boris"):
+        p = player_with_login(name, name.lower())
+        services.tournament_register(tournament_id=tournament.pk, player=p, by=user)
+        services.tournament_check_in(tournament_id=tournament.pk, player=p, by=user)
+    services.tournament_start(tournament_id=tournament.pk, by=user)
+    pairing = Pairing.objects.get(round__tournament=tournament)
+    entry = table_entry_submit(
+        match_id=pairing.match_id, player=pairing.player1, knocker=pairing.player1,
+        knocker_deadwood=3, defender_deadwood=25,
+    )  # fmt: skip
+    table_entry_dispute(entry_id=entry.pk, player=pairing.player2, note="I had 35")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    url = _sheet_url(live_server.url, tournament, 1)
+    _sign_in(page, live_server.url, url.removeprefix(live_server.url))
+    page.wait_for_selector("tr[data-line='0'].good")  # the entry's line, checked
+    assert "entry contested" in page.inner_text("#sheet-entry")
+    assert page.input_value("input[name=dd-0]") == "25"
+    keys = Keyboard(page)
+    page.focus("input[name=dd-0]")
+    page.keyboard.press("Control+a")
+    keys.type("35")
+    keys.press("Enter")
+    page.wait_for_selector("tr[data-line='0'].good")
+    shoot(page, "sheet-1280-phone-entry")
+    keys.press("Enter")  # the empty line: saved
+    page.wait_for_url(re.compile(r".*/tables/1/$"))
+    entry.refresh_from_db()
+    assert entry.status == TableEntry.Status.AMENDED
+    hand = pairing.match.hands.get()
+    assert (hand.knocker_deadwood, hand.defender_deadwood) == (3, 35)
