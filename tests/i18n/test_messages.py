@@ -257,3 +257,32 @@ def test_card_names_in_each_languages_order(language, queen_of_hearts, seven_of_
         words = play_strings()
     name = lambda rank, suit: words[f"of_{suit}"] % {"rank": words[f"card_{rank}"]}  # noqa: E731
     assert (name("Q", "H"), name("7", "S")) == (queen_of_hearts, seven_of_spades)
+
+
+# --- one word for knock -------------------------------------------------------------------
+
+KNOCK_WORDS = {
+    "lt": re.compile(r"\b[Bb]el(sti|dimas|dimo|dė|dęs|dusio|džiant|skite|site|d|s)"),
+    "fa": re.compile(r"در ?(زدن|زد|بزن|می‌زن|زننده|بزنید)"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(KNOCK_WORDS))
+def test_knock_is_one_word_everywhere(language):
+    import polib
+
+    root = pathlib.Path(__file__).resolve().parents[2] / "locale" / language / "LC_MESSAGES"
+    for domain in ("django", "djangojs"):
+        for entry in polib.pofile(str(root / f"{domain}.po")):
+            texts = [entry.msgstr, *entry.msgstr_plural.values()]
+            if language == "lt":  # not the four words of the rules text, nor "pabelsti"
+                assert not any(re.search(r"[Pp]abel|numuš|stuk", t) for t in texts), entry.msgid
+            mentions = re.search(r"\bknock(?!out)", entry.msgid, re.IGNORECASE)
+            if (
+                entry.obsolete
+                or not mentions
+                or '"' in entry.msgid
+                or "draw, discard or knock" in entry.msgid
+            ):
+                continue  # (an API field's name stays English)
+            assert all(KNOCK_WORDS[language].search(t) for t in texts if t), (entry.msgid, texts)

@@ -189,7 +189,10 @@ def paste_names(request: HttpRequest, tournament: Any) -> HttpResponse:
                         tournament_id=tournament.pk, player=player, by=request.user
                     )
                 except FORM_ERRORS as exc:
-                    exc.message = f"{name}: {error_message(exc)}"
+                    # Which name it was (isolated: a Persian name before a Latin text),
+                    # the message already in the page's words.
+                    exc.message = exc.template = f"\u2068{name}\u2069: {error_message(exc)}"
+                    exc.params = {}
                     raise
     except FORM_ERRORS as exc:
         form.add_error(
