@@ -36,11 +36,9 @@ def isolated(text: str) -> str:
 
 
 def language_choices() -> list[tuple[str, str]]:
-    """Each language in its own words (as the switcher names them); "": the club's."""
-    own = [
-        (code, translation.get_language_info(code)["name_local"]) for code, _ in settings.LANGUAGES
-    ]
-    return [("", _("The club's language (else English)")), *own]
+    """Each language in its own words (settings.LANGUAGES, as the switcher names them);
+    "": the club's."""
+    return [("", _("The club's language (else English)")), *settings.LANGUAGES]
 
 
 class TournamentLanguageForm(forms.Form):
