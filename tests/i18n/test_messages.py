@@ -286,3 +286,18 @@ def test_knock_is_one_word_everywhere(language):
             ):
                 continue  # (an API field's name stays English)
             assert all(KNOCK_WORDS[language].search(t) for t in texts if t), (entry.msgid, texts)
+
+
+@pytest.mark.parametrize(
+    ("language", "hearts", "queen"),
+    [
+        ("de", "Herz-%(rank)s", "Dame"),
+        ("lt", "Širdžių %(rank)s", "dama"),
+        ("fa", "%(rank)s دل", "بی‌بی"),
+    ],
+)
+def test_the_replays_card_names_come_from_the_catalogue(client, language, hearts, queen):
+    """The replay's cards (web/static/replay/cards.js) name themselves from /jsi18n/."""
+    catalogue = client.get(f"/jsi18n/?lang={language}", HTTP_ACCEPT_LANGUAGE=language)
+    text = catalogue.content.decode("unicode_escape")
+    assert hearts in text and queen in text
