@@ -20,7 +20,13 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from core.errors import ApplicationError, ConflictError, ValidationError, VersionConflictError
+from core.errors import (
+    ApplicationError,
+    ConflictError,
+    ValidationError,
+    VersionConflictError,
+    translated_message,
+)
 from core.parsers import RequestTooLargeError
 from eventstore import ConcurrencyError, ImmutableEventError, InvalidEventError
 from games.engine.errors import RuleError
@@ -145,10 +151,16 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
         return response
 
 
-def _translated(message: str) -> str:
-    """A domain error's message in the request's language where the catalogue has it
-    (codes and reasons stay English); as written otherwise."""
-    return gettext(message) if message else message
+def _translated_fields(exc: ApplicationError, message: str, extra: dict[str, Any]) -> None:
+    """A field's message that is the error's own (`field_error`) in the same words."""
+    fields = extra.get("fields")
+    if isinstance(fields, dict):
+        extra["fields"] = {
+            name: [message if m == exc.message else m for m in messages]
+            if isinstance(messages, list)
+            else messages
+            for name, messages in fields.items()
+        }
 
 
 # Django's own answers under /api/ that are pages (a URL no pattern matches, which DEBUG
@@ -222,18 +234,17 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         contract_code = _contract_code(exc)
         if contract_code and code != contract_code:
             code, extra["reason"] = contract_code, code
-        return Response(_body(code, _translated(exc.message), **extra), status=exc.status)
         if code == "version_conflict" and "expected_version" not in extra:
             extra["expected_version"] = _expected_version(context)
-        return Response(_body(code, exc.message, **extra), status=exc.status)
+        message = translated_message(exc)
+        _translated_fields(exc, message, extra)
+        return Response(_body(code, message, **extra), status=exc.status)
     if isinstance(exc, RuleError):
+        message = translated_message(exc)
         if exc.status == status.HTTP_409_CONFLICT:  # the state refuses it (a finished match)
-            body = _body("conflict", str(exc), reason=exc.code, rule=exc.rule)
+            body = _body("conflict", message, reason=exc.code, rule=exc.rule)
             return Response(body, status=exc.status)
-        return Response(
-            _body(exc.code, _translated(str(exc)), rule=exc.rule),
-            status=status.HTTP_400_BAD_REQUEST,
-        )
+        return Response(_body(exc.code, message, rule=exc.rule), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

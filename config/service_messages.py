@@ -4,8 +4,10 @@ A service raises its error with an English message (its code stays the contract)
 error path shows it in the reader's language: the API's exception handler
 (`config.exception_handler._translated`) and the desk (`web.desk.access.error_message`)
 look the message up in the catalogue. gettext_noop only marks these for makemessages; a
-message built with values (an f-string) is shown as written until its service wraps it in
-gettext itself (the tournament core is being rewritten: see the lead's issue 19).
+message built with values is a template with named placeholders and the values apart
+(`core.errors.ApplicationError` `params`; the tournament domain's and the engine's errors
+alike); the services mark theirs with gettext_noop where they raise them, the pure
+tournament domain's are here, the engine's in games/rule_messages.py.
 """
 
 from django.utils.translation import gettext_noop
@@ -45,7 +47,9 @@ SERVICE_MESSAGES = [
     gettext_noop("resign takes no other fields"),
     gettext_noop("say what is wrong with the entry"),
     gettext_noop("the match is over"),
+    gettext_noop("the next round is %(round)s"),
     gettext_noop("the pairs must name every active player exactly once"),
+    gettext_noop("round %(round)s is still in play"),
     gettext_noop("the player has withdrawn"),
     gettext_noop("the player is already registered"),
     gettext_noop("the player is not registered"),

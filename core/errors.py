@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from django.utils.translation import gettext, pgettext
 
 
 class ApplicationError(Exception):
@@ -19,7 +22,14 @@ class ApplicationError(Exception):
         code: str | None = None,
         status: int | None = None,
         extra: dict[str, Any] | None = None,
+        params: dict[str, Any] | None = None,
     ) -> None:
+        # A message with values is a template with named placeholders ("no club with id
+        # %(club)s", marked with gettext_noop): `message` is it in English with the values,
+        # and `translated_message` shows it in the reader's language.
+        self.template = message
+        self.params = dict(params or {})
+        message = message % self.params if self.params else message
         super().__init__(message)
         self.message = message
         if code is not None:
@@ -53,3 +63,32 @@ class VersionConflictError(ConflictError):
     """The stream moved on since the client (or the service) read it."""
 
     code = "version_conflict"
+
+
+# A rule error's message may open with the rule it enforces: "6 knocking: deadwood 28 exceeds
+# the knock limit 10" (RULES.md section 6, "knocking").
+_RULE_PREFIX = re.compile(r"(\d+) ([^:]+): (.+)", re.DOTALL)
+
+
+def translated_message(exc: BaseException) -> str:
+    """An error's message in the active language: its template (a domain error's or a rule
+    error's, the English text with named placeholders) looked up in the catalogue and filled
+    with its values; a rule's reference goes last ("... (rule 6, knocking)"). As written
+    where the catalogue lacks it. Codes and reasons stay English; only this text changes."""
+    template = getattr(exc, "template", None) or getattr(exc, "message", None) or str(exc)
+    params = getattr(exc, "params", None) or {}
+    prefix = _RULE_PREFIX.fullmatch(template) if getattr(exc, "rule", "") else None
+    body = prefix[3] if prefix else template
+    if not body:
+        return body
+    try:
+        text = gettext(body) % params if params else gettext(body)
+    except (KeyError, TypeError, ValueError):  # a catalogue's placeholder that does not fit
+        text = body % params if params else body
+    if prefix is None:
+        return text
+    return gettext("%(message)s (rule %(number)s, %(name)s)") % {
+        "message": text,
+        "number": prefix[1],
+        "name": pgettext("a section of the rules", prefix[2]),
+    }

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from core.transactions import write_service
@@ -41,13 +42,26 @@ def _name(user: AbstractBaseUser) -> str:
     return player.name if player is not None else user.get_username()
 
 
+# A closed dispute's outcome in a whole sentence.
+_CLOSED = {
+    "ruled": gettext_noop("dispute #%(number)s is already ruled"),
+    "dismissed": gettext_noop("dispute #%(number)s is already dismissed"),
+}
+
+
 def _case(state: MatchState, dispute: int) -> dict[str, Any]:
     case = dispute_find(state, dispute)
     if case is None:
-        raise NotFoundError(f"no dispute #{dispute} in this match", code="dispute_not_found")
+        raise NotFoundError(
+            gettext_noop("no dispute #%(number)s in this match"),
+            code="dispute_not_found",
+            params={"number": dispute},
+        )
     if case["outcome"] is not None:
         raise ConflictError(
-            f"dispute #{dispute} is already {case['outcome']}", code="dispute_closed"
+            _CLOSED.get(case["outcome"], gettext_noop("dispute #%(number)s is already closed")),
+            code="dispute_closed",
+            params={"number": dispute},
         )
     return case
 

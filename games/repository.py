@@ -31,6 +31,7 @@ from typing import Any
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import NotFoundError, VersionConflictError
@@ -268,7 +269,8 @@ def match_save(write: MatchWrite) -> MatchSaved:
         )
     except eventstore.ConcurrencyError as exc:
         raise VersionConflictError(
-            f"the match is at version {exc.current_version}, not {exc.expected_version}",
+            gettext_noop("the match is at version %(current)s, not %(expected)s"),
+            params={"current": exc.current_version, "expected": exc.expected_version},
             extra={
                 "stream_id": exc.stream_id,
                 "current_version": exc.current_version,

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import (
@@ -32,6 +33,15 @@ from games.services import match_record_hand_in_tx
 from players.models import Player
 
 OPEN = (TableEntry.Status.PENDING, TableEntry.Status.DISPUTED)
+
+
+def _closed(entry: TableEntry) -> ConflictError:
+    """An entry no longer waiting for its opponent: its state in the reader's words."""
+    return ConflictError(
+        gettext_noop("the entry is no longer open: %(status)s"),
+        code="closed",
+        params={"status": entry.get_status_display()},
+    )
 
 
 def _announce(match: Match) -> None:
@@ -133,7 +143,7 @@ def _opponent_check(entry: TableEntry, player: Player) -> None:
             "the opponent confirms or disputes a hand, not who entered it", code="own_entry"
         )
     if entry.status != TableEntry.Status.PENDING:
-        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
+        raise _closed(entry)
 
 
 def _record(entry: TableEntry, *, by: AbstractBaseUser, confirmed_by: Player | None) -> bool:
@@ -198,7 +208,7 @@ def table_entry_withdraw(*, entry_id: int, player: Player) -> TableEntry:
     if player.pk != entry.entered_by_id:
         raise PermissionDeniedError("only who entered it may withdraw it", code="not_yours")
     if entry.status != TableEntry.Status.PENDING:
-        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
+        raise _closed(entry)
     _close(entry, TableEntry.Status.WITHDRAWN, None)
     return entry
 
@@ -213,7 +223,7 @@ def table_entry_decide(
     if not user_can_organise_match(user=by, match=entry.match):
         raise PermissionDeniedError("only an organiser of this match may do this")
     if entry.status not in OPEN:
-        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
+        raise _closed(entry)
     if not accept:
         _close(entry, TableEntry.Status.REJECTED, by, note)
         return entry
@@ -262,7 +272,7 @@ def _amend_in_tx(entry: TableEntry, by: AbstractBaseUser, note: str, values: dic
     if not user_can_organise_match(user=by, match=entry.match):
         raise PermissionDeniedError("only an organiser of this match may do this")
     if entry.status not in OPEN:
-        raise ConflictError(f"the entry is {entry.get_status_display().lower()}", code="closed")
+        raise _closed(entry)
     _action(entry.match, values)  # the shape checked before anything changes
     drawn = bool(values["drawn"])
     was = _entry_text(entry)

@@ -15,6 +15,7 @@ from django.core import signing
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 from rest_framework.authtoken.models import Token
 
 from core.authentication import access_token_key, token_digest
@@ -49,7 +50,8 @@ def player_create(
         user_model = get_user_model()
         if user_model.objects.filter(username=username).exists():
             raise ValidationError(
-                f"username {username!r} is taken",
+                gettext_noop("username %(username)s is taken"),
+                params={"username": repr(username)},
                 code="username_taken",
             )
         user = user_model.objects.create_user(username=username, password=password, email=email)
@@ -90,7 +92,8 @@ def auth_token_issue(
         )
     if AccessToken.objects.filter(user=user).count() >= TOKENS_PER_USER:
         raise ConflictError(
-            f"at most {TOKENS_PER_USER} tokens per person: revoke some first",
+            gettext_noop("at most %(most)s tokens per person: revoke some first"),
+            params={"most": TOKENS_PER_USER},
             code="too_many_tokens",
         )
     key = access_token_key()
@@ -176,7 +179,8 @@ def player_login_code_issue(
         raise NotFoundError("no such player")
     if not player_may_get_login_code(player=player):
         raise ValidationError(
-            f"{player.name} signs in with a password: no login code is needed",
+            gettext_noop("%(name)s signs in with a password: no login code is needed"),
+            params={"name": player.name},
             code="login_code_not_allowed",
         )
     if player.user is None:
@@ -264,7 +268,10 @@ def staff_signin_token_issue(*, username: str) -> str:
     user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: username}).first()
     if user is None or not user.is_active or not user_is_organiser(user=user):
         raise SigninLinkError(
-            f"{username!r} is not an active member of staff or organiser: no link for them"
+            gettext_noop(
+                "%(username)s is not an active member of staff or organiser: no link for them"
+            ),
+            params={"username": repr(username)},
         )
     return signing.dumps({"u": user.pk, "s": _signin_state(user)}, salt=_SIGNIN_SALT)
 

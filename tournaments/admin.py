@@ -101,8 +101,8 @@ class TournamentAdmin(ServiceAdmin):
             {
                 "fields": [
                     "format", "rounds_planned", "play_mode", "check_in_required", "time_zone",
-                    "starts_at", "round_starts_text", "round_interval", "round_duration",
-                    "turn_time", "dispute_window",
+                    "language", "starts_at", "round_starts_text", "round_interval",
+                    "round_duration", "turn_time", "dispute_window",
                 ]
             },
         ),
@@ -217,6 +217,7 @@ class TournamentAdmin(ServiceAdmin):
             is_public=obj.is_public,
             check_in_required=obj.check_in_required,
             time_zone=obj.time_zone,
+            language=obj.language or None,  # none named: its club's
             tiebreaks=form.cleaned_data["tiebreaks"] or None,
         )
         obj.pk = created.pk

@@ -93,6 +93,7 @@ class TournamentAdminForm(forms.ModelForm):
             "check_in_required",
             "organisers",
             "time_zone",
+            "language",
         ]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

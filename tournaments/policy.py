@@ -8,6 +8,7 @@ import datetime as dt
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_noop
 
 from core.errors import ConflictError
 from games.errors import DisputeWindowClosedError
@@ -39,9 +40,12 @@ class TournamentMatchPolicy(MatchPolicy):
             return
         round_number, table, dependent_id = dependent
         raise ConflictError(
-            f"the winner of this match plays round {round_number}, table {table} (match"
-            f" {dependent_id}), which is in play: cancel or finish that match first",
+            gettext_noop(
+                "the winner of this match plays round %(round)s, table %(table)s (match"
+                " %(match)s), which is in play: cancel or finish that match first"
+            ),
             code="dependent_match_in_play",
+            params={"round": round_number, "table": table, "match": dependent_id},
             extra={"match": str(dependent_id), "round": round_number, "table": table},
         )
 
@@ -56,8 +60,10 @@ class TournamentMatchPolicy(MatchPolicy):
         if window is None or at <= finished_at + window:
             return
         raise DisputeWindowClosedError(
-            f"disputes on this match had to be opened within {window} of its end"
-            f" ({_iso(finished_at)})",
+            gettext_noop(
+                "disputes on this match had to be opened within %(window)s of its end (%(end)s)"
+            ),
+            params={"window": window, "end": _iso(finished_at)},
             extra={"finished_at": _iso(finished_at), "window": window.total_seconds()},
         )
 

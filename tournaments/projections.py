@@ -81,6 +81,7 @@ def _created_fields(e: TournamentCreated) -> dict[str, Any]:
         "rounds_planned": e.rounds if e.format == "swiss" else None,
         "play_mode": e.play_mode,
         "time_zone": e.time_zone,
+        "language": e.language,
         "tiebreaks": list(e.tiebreaks),
         "is_public": e.is_public,
         "check_in_required": e.check_in_required,
@@ -334,7 +335,7 @@ def projected_rows(*, tournament: Tournament) -> dict[str, list[tuple]]:
     t = Tournament.objects.get(pk=tournament.pk)
     settings = [
         "name", "club_id", "format", "ruleset", "rounds_planned", "play_mode", "time_zone",
-        "tiebreaks", "is_public", "check_in_required", "starts_at", "round_starts",
+        "language", "tiebreaks", "is_public", "check_in_required", "starts_at", "round_starts",
         "round_interval", "round_duration", "turn_time", "dispute_window",
     ]  # fmt: skip
     row = [tuple(getattr(t, name) for name in [*settings, *_row_fields(TournamentState())])]

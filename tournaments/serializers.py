@@ -13,6 +13,7 @@ import re
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from rest_framework import serializers
 
 from players.selectors import club_exists
@@ -92,6 +93,13 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     check_in_required = serializers.BooleanField(required=False)
     organisers = serializers.ListField(child=id_field(), required=False)
     time_zone = serializers.CharField(required=False, help_text="IANA zone, e.g. Europe/London.")
+    language = serializers.ChoiceField(
+        choices=[code for code, _ in settings.LANGUAGES],
+        required=False,
+        allow_blank=True,
+        help_text="The language of its prints and wall screen; absent: its club's (empty: the"
+        " club's at the time of reading, else English).",
+    )
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False
     )
@@ -146,6 +154,42 @@ class TournamentCreateInputSerializer(serializers.Serializer):
         return value
 
 
+class TournamentSettingsInputSerializer(serializers.Serializer):
+    """PATCH of a tournament: the settings sent change (one SettingsChanged event); the
+    ruleset, format, play mode and check-in rule only before it starts."""
+
+    name = serializers.CharField(max_length=200, required=False)
+    is_public = serializers.BooleanField(required=False)
+    starts_at = ZonedDateTimeField(required=False, allow_null=True)
+    round_interval = serializers.DurationField(required=False, allow_null=True)
+    round_duration = serializers.DurationField(required=False, allow_null=True)
+    turn_time = serializers.DurationField(required=False, allow_null=True)
+    dispute_window = serializers.DurationField(required=False, allow_null=True)
+    rounds = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ROUNDS, source="rounds_planned"
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS), required=False
+    )
+    time_zone = serializers.CharField(required=False, help_text="IANA zone, e.g. Europe/London.")
+    language = serializers.ChoiceField(
+        choices=[code for code, _ in settings.LANGUAGES],
+        required=False,
+        allow_blank=True,
+        help_text="Prints and the wall screen; empty: the club's, else English.",
+    )
+    ruleset = serializers.DictField(required=False, help_text="RULES.md section 9 keys.")
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
+    play_mode = serializers.ChoiceField(choices=Tournament.PlayMode.choices, required=False)
+    check_in_required = serializers.BooleanField(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    expected_version = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text="The tournament's `version` you saw: a stale one is 409 version_conflict.",
+    )
+
+
 class TournamentOutputSerializer(serializers.ModelSerializer):
     starts_at = ZonedDateTimeField(allow_null=True)
     round_starts = serializers.SerializerMethodField()
@@ -177,6 +221,7 @@ class TournamentOutputSerializer(serializers.ModelSerializer):
             "check_in_required",
             "organisers",
             "time_zone",
+            "language",
             "tiebreaks",
             "status",
             "current_round",

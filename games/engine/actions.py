@@ -150,12 +150,17 @@ def action_from_dict(seat: int, data: dict[str, Any]) -> Action:
     allowed = _PLAYER_FIELDS.get(kind)
     if allowed is None:
         raise InvalidActionError(
-            f"unknown action type {kind!r}: use pass, draw, discard or knock", rule="actions"
+            "unknown action type %(kind)s: use pass, draw, discard or knock",
+            rule="actions",
+            kind=repr(kind),
         )
     extra = set(data) - allowed - {"type"}
     if extra:
         raise InvalidActionError(
-            f"unexpected field(s) for {kind}: {', '.join(sorted(extra))}", rule="actions"
+            "unexpected field(s) for %(kind)s: %(fields)s",
+            rule="actions",
+            kind=kind,
+            fields=", ".join(sorted(extra)),
         )
     if kind == "pass":
         return Pass(seat=seat)
@@ -166,7 +171,9 @@ def action_from_dict(seat: int, data: dict[str, Any]) -> Action:
         return Draw(seat=seat, source=source)
     card = data.get("card")
     if not isinstance(card, str):
-        raise InvalidActionError(f'{kind} needs "card", a card code like "7H"', rule="actions")
+        raise InvalidActionError(
+            '%(kind)s needs "card", a card code like "7H"', rule="actions", kind=kind
+        )
     if kind == "discard":
         return Discard(seat=seat, card=card)
     return Knock(seat=seat, card=card, melds=_melds(data.get("melds")))

@@ -21,7 +21,7 @@ def choose_action(state: MatchState, seat: int) -> dict[str, Any]:
       does not fit what the opponent picked up, then the highest value, then card order."""
     actions = legal_actions(state, seat)
     if not actions:
-        raise IllegalActionError(f"seat {seat} has no move now", rule="5 a normal turn")
+        raise IllegalActionError("seat %(seat)s has no move now", rule="5 a normal turn", seat=seat)
     hand = state.hands[seat]
     if state.phase in ("upcard", "draw"):
         return _draw_choice(actions, hand, state.discard_pile)

@@ -20,8 +20,9 @@ def card_index(code: str) -> int:
         return _INDEX[code]
     except (KeyError, TypeError):
         raise InvalidCardError(
-            f"{code!r} is not a card: use rank (A23456789TJQK) + suit (CDHS), e.g. '7H'",
+            "%(code)s is not a card: use rank (A23456789TJQK) + suit (CDHS), e.g. '7H'",
             rule="1 cards",
+            code=repr(code),
         ) from None
 
 
@@ -50,7 +51,7 @@ def parse_cards(codes: Iterable[str]) -> tuple[str, ...]:
     for code in out:
         card_index(code)
         if code in seen:
-            raise InvalidCardError(f"card {code} appears twice", rule="1 cards")
+            raise InvalidCardError("card %(code)s appears twice", rule="1 cards", code=code)
         seen.add(code)
     return out
 

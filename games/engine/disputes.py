@@ -27,11 +27,25 @@ def dispute_find(state: MatchState, number: int) -> dict[str, Any] | None:
     return next((d for d in state.disputes if d["dispute"] == number), None)
 
 
+# A whole sentence per text (no English noun inside a translated one): (missing, too long).
+_TEXT_MESSAGES = {
+    "statement": ("a dispute needs a statement", "a statement is longer than %(most)s characters"),
+    "comment": ("a dispute needs a comment", "a comment is longer than %(most)s characters"),
+    "reason": ("a dispute needs a reason", "a reason is longer than %(most)s characters"),
+}
+# The outcome of a closed dispute, in a whole sentence.
+_CLOSED_MESSAGES = {
+    "ruled": "dispute #%(number)s is already ruled",
+    "dismissed": "dispute #%(number)s is already dismissed",
+}
+
+
 def _text(value: object, what: str) -> str:
+    missing, too_long = _TEXT_MESSAGES[what]
     if not isinstance(value, str) or not value.strip():
-        raise DisputeError(f"a dispute needs {what}", rule="disputes")
+        raise DisputeError(missing, rule="disputes")
     if len(value) > MAX_TEXT:
-        raise DisputeError(f"{what} is longer than {MAX_TEXT} characters", rule="disputes")
+        raise DisputeError(too_long, rule="disputes", most=MAX_TEXT)
     return value.strip()
 
 
@@ -50,26 +64,28 @@ def dispute_open(
         and 1 <= hand_number <= played
     ):  # fmt: skip
         raise DisputeError(
-            f"hand_number must be between 1 and {played}, or none for the whole match",
+            "hand_number must be between 1 and %(played)s, or none for the whole match",
             rule="disputes",
+            played=played,
         )
     number = len(state.disputes) + 1
-    text = _text(statement, "a statement")
+    text = _text(statement, "statement")
     return [DisputeOpened(dispute=number, seat=seat, hand_number=hand_number, statement=text)]
 
 
 def _open_case(state: MatchState, number: int) -> dict[str, Any]:
     case = dispute_find(state, number)
     if case is None:
-        raise DisputeError(f"no dispute #{number} in this match", rule="disputes")
+        raise DisputeError("no dispute #%(number)s in this match", rule="disputes", number=number)
     if case["outcome"] is not None:
-        raise DisputeClosedError(f"dispute #{number} is already {case['outcome']}", rule="disputes")
+        message = _CLOSED_MESSAGES.get(case["outcome"], "dispute #%(number)s is already closed")
+        raise DisputeClosedError(message, rule="disputes", number=number)
     return case
 
 
 def dispute_comment(state: MatchState, *, dispute: int, comment: str, by: str) -> list[Event]:
     _open_case(state, dispute)
-    return [DisputeCommented(dispute=dispute, comment=_text(comment, "a comment"), by=by)]
+    return [DisputeCommented(dispute=dispute, comment=_text(comment, "comment"), by=by)]
 
 
 def dispute_resolve(
@@ -77,9 +93,11 @@ def dispute_resolve(
 ) -> list[Event]:
     _open_case(state, dispute)
     if outcome not in OUTCOMES:
-        raise DisputeError(f"outcome must be one of {', '.join(OUTCOMES)}", rule="disputes")
+        raise DisputeError(
+            "outcome must be one of %(outcomes)s", rule="disputes", outcomes=", ".join(OUTCOMES)
+        )
     return [
-        DisputeResolved(dispute=dispute, outcome=outcome, reason=_text(reason, "a reason"), by=by)
+        DisputeResolved(dispute=dispute, outcome=outcome, reason=_text(reason, "reason"), by=by)
     ]
 
 

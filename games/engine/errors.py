@@ -12,8 +12,13 @@ class RuleError(Exception):
     # the state of the match refuses any such command (it is over).
     status = 400
 
-    def __init__(self, message: str, *, rule: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, rule: str = "", **params: object) -> None:
+        # `message` is a template with named placeholders filled from `params` ("%(card)s is
+        # not in your hand"): str(error) is the English text; the API and the desk show the
+        # template's translation (games.rule_messages lists them for the catalogues).
+        super().__init__(message % params if params else message)
+        self.template = message
+        self.params = params
         self.rule = rule
 
 

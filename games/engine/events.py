@@ -264,11 +264,15 @@ def event_from_dict(type: str, data: dict[str, Any]) -> Event:  # noqa: A002 - s
     """Rebuild an event from its stored type and data."""
     cls = EVENT_TYPES.get(type)
     if cls is None:
-        raise IllegalActionError(f"unknown event type {type!r}", rule="events")
+        raise IllegalActionError("unknown event type %(type)s", rule="events", type=repr(type))
     names = _field_names(cls)
     if len(data) != len(names) or not all(name in data for name in names):
         raise IllegalActionError(
-            f"event {type} needs fields {sorted(names)}, got {sorted(data)}", rule="events"
+            "event %(type)s needs fields %(names)s, got %(got)s",
+            rule="events",
+            type=type,
+            names=sorted(names),
+            got=sorted(data),
         )
     event: Event = cls(**_copy(data))
     return event

@@ -88,5 +88,7 @@ def decide(state: MatchState, action: Action) -> list[Event]:
         raise MatchFinishedError("the match is over", rule="8 match end")
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise IllegalActionError(f"unknown action {type(action).__name__}", rule="actions")
+        raise IllegalActionError(
+            "unknown action %(action)s", rule="actions", action=type(action).__name__
+        )
     return handler(state, action)

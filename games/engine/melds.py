@@ -203,12 +203,14 @@ def validate_arrangement(hand: Iterable[str], melds: Sequence[Sequence[str]]) ->
     for meld in melds:
         meld = tuple(meld)
         if not is_meld(meld):
-            raise InvalidMeldError(f"{' '.join(meld)} is not a set or a run", rule=MELD_RULE)
+            raise InvalidMeldError(
+                "%(meld)s is not a set or a run", rule=MELD_RULE, meld=" ".join(meld)
+            )
         for code in meld:
             if code not in held:
-                raise InvalidMeldError(f"{code} is not in the hand", rule=MELD_RULE)
+                raise InvalidMeldError("%(code)s is not in the hand", rule=MELD_RULE, code=code)
             if code in used:
-                raise InvalidMeldError(f"{code} is used in two melds", rule=MELD_RULE)
+                raise InvalidMeldError("%(code)s is used in two melds", rule=MELD_RULE, code=code)
             used.add(code)
     return _make_arrangement([tuple(m) for m in melds], held - used)
 
@@ -219,7 +221,9 @@ def best_defence(knocker_melds: Sequence[Sequence[str]], defender_cards: Iterabl
     melds = [tuple(m) for m in knocker_melds]
     for meld in melds:
         if not is_meld(meld):
-            raise InvalidMeldError(f"{' '.join(meld)} is not a set or a run", rule=MELD_RULE)
+            raise InvalidMeldError(
+                "%(meld)s is not a set or a run", rule=MELD_RULE, meld=" ".join(meld)
+            )
     knocker_cards = [code for meld in melds for code in meld]
     defender = parse_cards(defender_cards)
     parse_cards([*knocker_cards, *defender])  # a card used twice is an error

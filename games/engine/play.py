@@ -48,7 +48,7 @@ def _require_turn(state: MatchState, seat: int) -> None:
     if not state.in_play:
         raise IllegalActionError("no hand is in play", rule="3 dealing")
     if seat not in (0, 1):
-        raise IllegalActionError(f"there is no seat {seat!r}", rule="seats")
+        raise IllegalActionError("there is no seat %(seat)s", rule="seats", seat=repr(seat))
     if seat != state.turn:
         raise NotYourTurnError("it is the other player's move", rule="5 a normal turn")
 
@@ -100,12 +100,13 @@ def _require_discardable(state: MatchState, seat: int, card: str) -> None:
     if state.phase != "discard":
         raise IllegalActionError("5 a normal turn: draw a card first", rule="5 a normal turn")
     if card not in state.hands[seat]:
-        raise InvalidCardError(f"{card} is not in your hand", rule="5 a normal turn")
+        raise InvalidCardError("%(card)s is not in your hand", rule="5 a normal turn", card=card)
     if state.ruleset.discard_restriction and card == state.drawn_from_discard:
         raise IllegalActionError(
-            f"5 discard restriction: {card} was just taken from the discard pile and may not "
+            "5 discard restriction: %(card)s was just taken from the discard pile and may not "
             "be discarded this turn",
             rule="5 discard restriction",
+            card=card,
         )
 
 
@@ -135,8 +136,10 @@ def decide_knock(state: MatchState, action: Knock) -> list[Event]:
         arrangement = options[0]
     if arrangement.deadwood_value > limit:
         raise IllegalActionError(
-            f"6 knocking: deadwood {arrangement.deadwood_value} exceeds the knock limit {limit}",
+            "6 knocking: deadwood %(deadwood)s exceeds the knock limit %(limit)s",
             rule="6 knocking",
+            deadwood=arrangement.deadwood_value,
+            limit=limit,
         )
     gin = arrangement.deadwood_value == 0
     if options:

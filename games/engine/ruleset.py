@@ -43,19 +43,26 @@ class Ruleset:
             value = getattr(self, name)
             if not _is_int(value) or not low <= value <= high:
                 raise InvalidRulesetError(
-                    f"ruleset {name} must be an integer from {low} to {high}, not {value!r}",
+                    "ruleset %(name)s must be an integer from %(low)s to %(high)s, not %(value)s",
                     rule="9 ruleset",
+                    name=name,
+                    low=low,
+                    high=high,
+                    value=repr(value),
                 )
         if not _is_int(self.games) or self.games not in _GAME_COUNTS:
             raise InvalidRulesetError(
-                f"ruleset games must be 3 (Hollywood) or 1 (plain gin), not {self.games!r}",
+                "ruleset games must be 3 (Hollywood) or 1 (plain gin), not %(games)s",
                 rule="8 plain gin variant",
+                games=repr(self.games),
             )
         for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise InvalidRulesetError(
-                    f"ruleset {name} must be true or false, not {getattr(self, name)!r}",
+                    "ruleset %(name)s must be true or false, not %(value)s",
                     rule="9 ruleset",
+                    name=name,
+                    value=repr(getattr(self, name)),
                 )
 
     def to_dict(self) -> dict[str, Any]:
@@ -74,7 +81,9 @@ class Ruleset:
         unknown = sorted(str(k) for k in d if k not in known)
         if unknown:
             raise InvalidRulesetError(
-                f"unknown ruleset option(s): {', '.join(unknown)}", rule="9 ruleset"
+                "unknown ruleset option(s): %(options)s",
+                rule="9 ruleset",
+                options=", ".join(unknown),
             )
         return cls(**d)
 

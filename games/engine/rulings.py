@@ -90,11 +90,16 @@ def _check_entry(ruleset: Ruleset, knocker: object, gin: object, k: object, d: o
         raise IllegalActionError("gin must be true or false", rule="table mode")
     for name, value in (("knocker_deadwood", k), ("defender_deadwood", d)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise IllegalActionError(f"{name} must be a whole number >= 0", rule="2 deadwood")
+            raise IllegalActionError(
+                "%(name)s must be a whole number >= 0", rule="2 deadwood", name=name
+            )
     assert isinstance(k, int) and isinstance(d, int)
     if k > limit:
         raise IllegalActionError(
-            f"6 knocking: deadwood {k} exceeds the knock limit {limit}", rule="6 knocking"
+            "6 knocking: deadwood %(deadwood)s exceeds the knock limit %(limit)s",
+            rule="6 knocking",
+            deadwood=k,
+            limit=limit,
         )
     if gin != (k == 0):
         raise IllegalActionError(
@@ -102,8 +107,10 @@ def _check_entry(ruleset: Ruleset, knocker: object, gin: object, k: object, d: o
         )
     if d > MAX_DEADWOOD:
         raise IllegalActionError(
-            f"2 deadwood: ten cards hold at most {MAX_DEADWOOD} points of deadwood, not {d}",
+            "2 deadwood: ten cards hold at most %(most)s points of deadwood, not %(deadwood)s",
             rule="2 deadwood",
+            most=MAX_DEADWOOD,
+            deadwood=d,
         )
 
 
@@ -160,7 +167,7 @@ def decide_correct(state: MatchState, action: CorrectHand) -> list[Event]:
     before = entry_of(record)
     if after == before:
         raise IllegalActionError(
-            f"hand {action.hand_number} is already recorded like this", rule=rule
+            "hand %(hand)s is already recorded like this", rule=rule, hand=action.hand_number
         )
     event = HandCorrected(
         hand_number=action.hand_number,
@@ -194,30 +201,43 @@ def _decide_past_void(state: MatchState, action: VoidHand, number: int) -> list[
     rule = "rulings: void hand"
     if state.in_play:
         raise IllegalActionError(
-            f"hand {state.hand_number} is in play: a past hand is voided between hands",
+            "hand %(hand)s is in play: a past hand is voided between hands",
             rule=rule,
+            hand=state.hand_number,
         )
     _past_hand(state, number, action.reason, rule, "voided")
     event = HandVoided(hand_number=number, reason=action.reason, by=action.by)
     return [event, *_status_events(state, past_hand_voided(state, event), event, "void")]
 
 
+# A whole sentence per ruling (no English verb inside a translated one): (cancelled, no reason).
+_PAST_HAND_MESSAGES = {
+    "corrected": (
+        "the match was cancelled: none of its hands can be corrected",
+        "a hand is corrected only with a reason",
+    ),
+    "voided": (
+        "the match was cancelled: none of its hands can be voided",
+        "a hand is voided only with a reason",
+    ),
+}
+
+
 def _past_hand(
     state: MatchState, number: object, reason: object, rule: str, verb: str
 ) -> dict[str, Any]:
+    cancelled, no_reason = _PAST_HAND_MESSAGES[verb]
     if state.finish_reason == "cancelled":
-        raise IllegalActionError(
-            f"the match was cancelled: none of its hands can be {verb}", rule=rule
-        )
+        raise IllegalActionError(cancelled, rule=rule)
     if not isinstance(reason, str) or not reason.strip():
-        raise IllegalActionError(f"a hand is {verb} only with a reason", rule=rule)
+        raise IllegalActionError(no_reason, rule=rule)
     record = None
     if isinstance(number, int) and not isinstance(number, bool):
         record = find_hand(state, number)
     if record is None:
-        raise IllegalActionError(f"there is no finished hand {number!r}", rule=rule)
+        raise IllegalActionError("there is no finished hand %(hand)s", rule=rule, hand=repr(number))
     if is_voided(record):
-        raise IllegalActionError(f"hand {number} is voided already", rule=rule)
+        raise IllegalActionError("hand %(hand)s is voided already", rule=rule, hand=number)
     return record
 
 
@@ -240,16 +260,19 @@ def _status_events(
 def decide_adjust(state: MatchState, action: AdjustScore) -> list[Event]:
     games = len(state.scoresheet.games)
     if action.seat not in (0, 1) or isinstance(action.seat, bool):
-        raise IllegalActionError(f"there is no seat {action.seat!r}", rule="rulings: adjust")
+        raise IllegalActionError(
+            "there is no seat %(seat)s", rule="rulings: adjust", seat=repr(action.seat)
+        )
     if not isinstance(action.game, int) or not 1 <= action.game <= games:
-        raise IllegalActionError(f"game must be 1 to {games}", rule="rulings: adjust")
+        raise IllegalActionError("game must be 1 to %(games)s", rule="rulings: adjust", games=games)
     if not isinstance(action.points, int) or isinstance(action.points, bool) or not action.points:
         raise IllegalActionError("points must be a non-zero whole number", rule="rulings: adjust")
     game = state.scoresheet.games[action.game - 1]
     if not game.open:
         raise IllegalActionError(
-            f"game {action.game} has ended; its score can no longer be adjusted",
+            "game %(game)s has ended; its score can no longer be adjusted",
             rule="rulings: adjust",
+            game=action.game,
         )
     if game.scores[action.seat] + action.points < 0:
         raise IllegalActionError("a score cannot become negative", rule="rulings: adjust")
@@ -294,5 +317,5 @@ def decide_cancel(state: MatchState, action: CancelMatch) -> list[Event]:
 
 def _seat(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise IllegalActionError(f"there is no seat {value!r}", rule="seats")
+        raise IllegalActionError("there is no seat %(seat)s", rule="seats", seat=repr(value))
     return value

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 import eventstore
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
 from games.engine.match import MatchState
@@ -74,8 +76,9 @@ def match_replay(*, match: Match, user: User, version: int) -> dict[str, Any]:
     current = eventstore.stream_version(stream_id=match.stream_id)
     if not isinstance(version, int) or not 1 <= version <= current:
         raise ValidationError(
-            f"version must be between 1 and {current}",
+            gettext_noop("version must be between 1 and %(current)s"),
             code="invalid_version",
+            params={"current": current},
             extra={"current_version": current},
         )
     state, _ = match_state_at(match=match, version=version)
@@ -83,8 +86,9 @@ def match_replay(*, match: Match, user: User, version: int) -> dict[str, Any]:
         later = eventstore.load(stream_id=match.stream_id, after_version=version)
         if not any(ends_hand(e.type, e.data, state.hand_number) for e in later):
             raise ConflictError(
-                f"hand {state.hand_number} is still in play; replay it once it has ended",
+                gettext_noop("hand %(hand)s is still in play; replay it once it has ended"),
                 code="hand_in_play",
+                params={"hand": state.hand_number},
             )
     return {
         "id": str(match.id),

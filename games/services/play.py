@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.errors import PermissionDeniedError, ValidationError
 from core.transactions import write_service, write_service_of
@@ -56,7 +57,11 @@ def match_create_in_tx(
             message, extra={"fields": {"player2": [message]}, "reason": "same_player"}
         )
     if mode not in MODES:
-        raise ValidationError(f"mode must be one of {', '.join(MODES)}", code="invalid_mode")
+        raise ValidationError(
+            gettext_noop("mode must be one of %(modes)s"),
+            code="invalid_mode",
+            params={"modes": ", ".join(MODES)},
+        )
     rules = Ruleset.from_dict(ruleset)
     deck_list = [list(validate_deck(d)) for d in decks or []]
     if mode == "table" and (seed or deck_list):
@@ -138,7 +143,9 @@ def match_play_in_tx(*, write: MatchWrite, seat: int, action: dict, request_id: 
     except NotYourTurnError as exc:
         # The engine knows seats only; the caller is told whose move it is by name.
         other = write.match.player2 if seat == 0 else write.match.player1
-        raise NotYourTurnError(f"it is {other.name}'s move", rule=exc.rule) from None
+        raise NotYourTurnError(
+            gettext_noop("it is %(name)s's move"), rule=exc.rule, name=other.name
+        ) from None
     write.record(events, meta)
     _deal_if_needed(write)
 

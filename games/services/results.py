@@ -8,6 +8,7 @@ import uuid
 from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext_noop
 
 from core.errors import PermissionDeniedError, ValidationError
 from core.transactions import write_service, write_service_of
@@ -141,7 +142,11 @@ def match_rule_in_tx(
     unplayed, no winner). Nothing is edited in place; a replay shows the ruling where it
     was, and the match is derived again from the corrected hands."""
     if type not in RULING_TYPES:
-        raise ValidationError(f"type must be one of {', '.join(RULING_TYPES)}", code="ruling")
+        raise ValidationError(
+            gettext_noop("type must be one of %(types)s"),
+            code="ruling",
+            params={"types": ", ".join(RULING_TYPES)},
+        )
     if not isinstance(reason, str) or not reason.strip():
         raise ValidationError("a ruling needs a reason", code="reason_required")
     write = repository.match_lock(match_id=match_id)
@@ -191,7 +196,11 @@ def _ruling_action(
         return A.CancelMatch(reason=reason, by=who)
     seat = match.seat_of(player.pk) if player is not None else None
     if seat is None:
-        raise ValidationError(f"{kind} needs a player of the match", code="player_required")
+        raise ValidationError(
+            gettext_noop("%(kind)s needs a player of the match"),
+            code="player_required",
+            params={"kind": kind},
+        )
     if kind == "resign":
         return A.Resign(seat=seat)
     if kind == "forfeit":

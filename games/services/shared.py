@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from core.errors import ValidationError, VersionConflictError
 from games import repository
@@ -34,7 +35,8 @@ def not_a_player_error(field: str, message: str) -> ValidationError:
 def _check_version(write: MatchWrite, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != write.version:
         raise VersionConflictError(
-            f"the match is at version {write.version}, not {expected_version}",
+            gettext_noop("the match is at version %(current)s, not %(expected)s"),
+            params={"current": write.version, "expected": expected_version},
             extra={
                 "stream_id": write.match.stream_id,
                 "current_version": write.version,

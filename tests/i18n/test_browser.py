@@ -174,3 +174,63 @@ def test_the_public_page_a_print_and_the_replay_in_each_language(live_server, br
         shoot(phone, "i18n-fa-phone-replay")
         assert no_sideways_scroll(phone)
     context.close()
+
+
+# --- the play page and a desk page at 390 px in Persian and Lithuanian --------------------
+
+# The play page's knock button (a verb) and how a card's name opens, in each language.
+PLAY_WORDS = {
+    "fa": ("در بزن", ("گشنیز", "خشت", "دل", "پیک")),
+    "lt": ("Belsti", ("Kryžių", "Būgnų", "Širdžių", "Pikų")),
+}
+
+
+@pytest.fixture
+def asgi(settings):
+    from tests.web.desk.helpers import asgi_server_with_static
+
+    settings.LIVE_KEEPALIVE_SECONDS = 1
+    settings.LIVE_POLL_SECONDS = 0.2
+    with asgi_server_with_static() as url:
+        yield url
+
+
+@pytest.mark.parametrize("language", ["fa", "lt"])
+def test_the_play_page_and_the_desk_at_390_px(asgi, browser, language):
+    from tests.web.play.browser import sign_in
+    from tests.web.play.helpers import PASSWORD, online_match
+
+    ada = player_create(name="آرش" if language == "fa" else "Žygimantas", username="ada",
+                        password=PASSWORD)  # fmt: skip
+    ben = player_create(name="Ben", username="ben", password=PASSWORD)
+    match = online_match(ada, ben, seed=f"i18n-{language}")  # Ada deals: Ben has the upcard
+    knock, suits = PLAY_WORDS[language]
+    page = browser.new_context(viewport=PHONE, locale=language).new_page()
+    sign_in(page, asgi, "ben", PASSWORD)
+    page.goto(f"{asgi}/play/{match.pk}/")
+    page.wait_for_selector("#play[data-phase=first-turn]", timeout=15_000)
+    assert page.evaluate("document.documentElement.lang") == language
+    page.click("[data-action=take-upcard]")
+    page.wait_for_selector("#play[data-phase=discard]", timeout=15_000)
+    page.click("[data-hand] [data-card]")
+    assert page.inner_text("[data-action=knock]").strip() == knock
+    labels = page.eval_on_selector_all(
+        "[data-hand] [aria-label]", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert labels and all(any(suit in label for suit in suits) for label in labels), labels
+    assert all(" of " not in label for label in labels)
+    shoot(page, f"i18n-{language}-phone-play")
+    assert no_sideways_scroll(page)
+
+    td = organiser("td")
+    t = services.tournament_create(name="Vakaras" if language == "lt" else "شب سه‌شنبه",
+                                   format="swiss", created_by=td, rounds=2, play_mode="table",
+                                   time_zone="Europe/Vilnius", language=language)  # fmt: skip
+    for player in (ada, ben):
+        services.tournament_register(tournament_id=t.pk, player=player, by=td)
+    desk = browser.new_context(viewport=PHONE, locale=language).new_page()
+    _sign_in(desk, asgi, "td", f"/desk/{t.pk}/")
+    assert desk.evaluate("document.documentElement.lang") == language
+    assert desk.locator("#id_language").input_value() == language
+    shoot(desk, f"i18n-{language}-phone-desk-tournament")
+    assert no_sideways_scroll(desk)

@@ -245,7 +245,10 @@ ROWS: dict[str, tuple] = {
         everyone(200),
         {"POST": (ORGANISERS_ONLY, {"name": "Mine", "format": "swiss", "rounds": 1}, True)},
     ),
-    "api/tournaments/<int:tournament_id>/": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/": (
+        tournament,
+        {"PATCH": (NOT_THE_TOURNAMENT_S, {"language": "de"}, False)},
+    ),
     "api/tournaments/<int:tournament_id>/registrations/": (
         tournament,
         {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},

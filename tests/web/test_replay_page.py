@@ -121,10 +121,10 @@ def test_the_replay_names_the_tournament_s_zone_and_a_friendly_s_utc(client, ali
     client.force_login(alice.user)
     page = client.get(f"/matches/{match.pk}/replay/").content.decode()
     assert 'data-time-zone="Europe/Berlin"' in page
-    assert "times in Europe/Berlin" in page
+    assert "times in <bdi>Europe/Berlin</bdi>" in page
     friendly = finished_match(alice, bob)
     page = client.get(f"/matches/{friendly.pk}/replay/").content.decode()
-    assert 'data-time-zone="UTC"' in page and "times in UTC" in page
+    assert 'data-time-zone="UTC"' in page and "times in <bdi>UTC</bdi>" in page
 
 
 def test_a_replay_of_chosen_deals_is_marked_and_a_tournament_s_is_not(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
 from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -55,7 +56,9 @@ def _render(
 def _number(raw: str, name: str) -> int:
     """A small non-negative integer from the query string (ASCII digits only)."""
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
-        raise ValidationError(f"{name} must be a whole number", code=name)
+        raise ValidationError(
+            gettext_noop("%(name)s must be a whole number"), code=name, params={"name": name}
+        )
     return int(raw)
 
 

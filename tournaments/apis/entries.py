@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -58,7 +59,12 @@ class TournamentListApi(TournamentApi):
         try:
             zone = ZoneInfo(str(zone_name))
         except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise field_error("time_zone", f"unknown time zone {zone_name!r}", "unknown") from exc
+            raise field_error(
+                "time_zone",
+                gettext_noop("unknown time zone %(zone)s"),
+                "unknown",
+                {"zone": repr(zone_name)},
+            ) from exc
         data = s.TournamentCreateInputSerializer(data=request.data, context={"zone": zone})
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create_by_ids(
@@ -73,6 +79,39 @@ class TournamentDetailApi(TournamentApi):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
         body = _render(s.TournamentOutputSerializer, tournament, tournament, request=request)
+        return Response(body)
+
+    @extend_schema(
+        request=s.TournamentSettingsInputSerializer,
+        responses={200: s.TournamentOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def patch(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        body = request.data if hasattr(request.data, "get") else {}
+        zone_name = body.get("time_zone") or tournament.time_zone
+        try:
+            zone = ZoneInfo(str(zone_name))
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise field_error(
+                "time_zone",
+                gettext_noop("unknown time zone %(zone)s"),
+                "unknown",
+                {"zone": repr(zone_name)},
+            ) from exc
+        data = s.TournamentSettingsInputSerializer(data=request.data, context={"zone": zone})
+        data.is_valid(raise_exception=True)
+        changes = dict(data.validated_data)
+        reason, expected = changes.pop("reason", ""), changes.pop("expected_version", None)
+        changed = services.tournament_settings_change(
+            tournament_id=tournament.pk,
+            by=request.user,
+            changes=changes,
+            reason=reason,
+            expected_version=expected,
+        )
+        body = _render(s.TournamentOutputSerializer, changed, changed, request=request)
         return Response(body)
 
 

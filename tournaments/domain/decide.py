@@ -97,6 +97,7 @@ SETTINGS_MUTABLE = (
     "rounds_planned",
     "tiebreaks",
     "time_zone",
+    "language",
 )
 SETTINGS_FIXED_AFTER_START = ("ruleset", "format", "play_mode", "check_in_required")
 
@@ -188,11 +189,15 @@ def _pair(state: TournamentState, command: PairRound) -> list[TournamentEvent]:
         return []  # already paired: a repeated job
     if number != state.current_round + 1:
         raise TournamentConflictError(
-            f"the next round is {state.current_round + 1}", extra={"reason": "round_not_next"}
+            "the next round is %(round)s",
+            extra={"reason": "round_not_next"},
+            params={"round": state.current_round + 1},
         )
     previous = state.rounds.get(number - 1)
     if previous is not None and previous.status != COMPLETED:
-        raise TournamentConflictError(f"round {number - 1} is still in play", code="round_in_play")
+        raise TournamentConflictError(
+            "round %(round)s is still in play", code="round_in_play", params={"round": number - 1}
+        )
     scheduled = round_start(state, number)
     if command.by_scheduler and (
         (scheduled is None and number == 1) or (scheduled and scheduled > command.now)

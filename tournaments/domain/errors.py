@@ -14,8 +14,16 @@ class TournamentError(Exception):
     code: str | None = None
 
     def __init__(
-        self, message: str, *, code: str | None = None, extra: dict[str, Any] | None = None
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        extra: dict[str, Any] | None = None,
+        params: dict[str, Any] | None = None,
     ) -> None:
+        # A template with named placeholders and its values apart, for the catalogues.
+        self.template, self.params = message, dict(params or {})
+        message = message % self.params if self.params else message
         super().__init__(message)
         self.message = message
         if code is not None:

@@ -65,6 +65,7 @@ class TournamentCreated(_Event):
     rounds: int | None = None
     play_mode: str = "online"
     time_zone: str = "UTC"
+    language: str = ""  # prints and the wall screen ("": the club's, else English)
     organisers: tuple[int, ...] = ()
     is_public: bool = True
     check_in_required: bool = True
@@ -305,6 +306,7 @@ def event_from_stored(
                 rounds=d.get("rounds"),
                 play_mode=d.get("play_mode", "online"),
                 time_zone=d.get("time_zone", "UTC"),
+                language=d.get("language", ""),
                 organisers=tuple(d.get("organisers") or ()),
                 is_public=d.get("is_public", True),
                 check_in_required=d.get("check_in_required", True),
@@ -410,6 +412,7 @@ def event_to_stored(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
                 "rounds": event.rounds,
                 "play_mode": event.play_mode,
                 "time_zone": event.time_zone,
+                "language": event.language,
                 "tiebreaks": list(event.tiebreaks),
                 "organisers": list(event.organisers),
                 "is_public": event.is_public,

@@ -25,12 +25,13 @@ ORGANISERS_ONLY = "only the tournament's organisers may do this"
 
 def api_error(exc: TournamentError) -> Exception:
     """The API's error for a domain error: the same message, code (as reason) and extra."""
+    template, params = exc.template, exc.params or None  # the reader's words at the API
     if exc.code == "version_conflict":
-        return VersionConflictError(exc.message, extra=exc.extra)
+        return VersionConflictError(template, extra=exc.extra, params=params)
     if isinstance(exc, TournamentInputError):
-        return ValidationError(exc.message, code=exc.code, extra=exc.extra or None)
+        return ValidationError(template, code=exc.code, extra=exc.extra or None, params=params)
     assert isinstance(exc, TournamentConflictError)
-    return ConflictError(exc.message, code=exc.code, extra=exc.extra or None)
+    return ConflictError(template, code=exc.code, extra=exc.extra or None, params=params)
 
 
 def decided(write: TournamentWrite, command: TournamentCommand) -> list[TournamentEvent]:
@@ -62,10 +63,15 @@ def require_organiser(user: AbstractBaseUser | None, tournament: Tournament) -> 
         raise PermissionDeniedError(ORGANISERS_ONLY)
 
 
-def field_error(field: str, message: str, reason: str) -> ValidationError:
+def field_error(
+    field: str, message: str, reason: str, params: dict[str, Any] | None = None
+) -> ValidationError:
     """The documented `validation_error`: the field named in `fields`, a `reason` saying
-    what is wrong with it (as games' `not_a_player`)."""
-    return ValidationError(message, extra={"fields": {field: [message]}, "reason": reason})
+    what is wrong with it (as games' `not_a_player`). `message` may be a template with
+    `params` (core.errors.ApplicationError)."""
+    error = ValidationError(message, params=params)
+    error.extra = {"fields": {field: [error.message]}, "reason": reason}
+    return error
 
 
 def extra(**values: Any) -> dict[str, Any]:

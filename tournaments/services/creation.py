@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext_noop
 
 from core.errors import PermissionDeniedError, ValidationError
 from core.transactions import write_service
@@ -21,6 +22,7 @@ from tournaments.services._common import field_error
 from tournaments.services.validation import (
     aware,
     check_duration,
+    check_language,
     check_time_zone,
     validate_tiebreaks,
 )
@@ -50,6 +52,7 @@ def tournament_create(
     check_in_required: bool = True,
     organisers: Iterable[AbstractBaseUser] = (),
     time_zone: str = "UTC",
+    language: str | None = None,
     tiebreaks: Sequence[str] | None = None,
     bye_points: str = "win",
     bye_buchholz: str = "nothing",
@@ -65,7 +68,11 @@ def tournament_create(
     ):
         raise PermissionDeniedError("only the club's organisers may create its tournaments")
     if format not in Tournament.Format.values:
-        raise ValidationError(f"format must be one of {Tournament.Format.values}", code="format")
+        raise ValidationError(
+            gettext_noop("format must be one of %(formats)s"),
+            code="format",
+            params={"formats": ", ".join(Tournament.Format.values)},
+        )
     if play_mode not in Tournament.PlayMode.values:
         raise ValidationError("play_mode must be online or table", code="play_mode")
     if format == Tournament.Format.SWISS and (rounds is None or rounds < 1):
@@ -73,6 +80,8 @@ def tournament_create(
     if not name.strip():
         raise ValidationError("a tournament needs a name", code="name")
     check_time_zone(time_zone)
+    # Its prints' and wall screen's language: as asked, else its club's (README, "Languages").
+    language = check_language(language) if language is not None else (club.language if club else "")
     if top_cut is not None and (format != Tournament.Format.SWISS or top_cut not in (4, 8, 16)):
         raise field_error("top_cut", "a top cut of 4, 8 or 16 follows a Swiss", "invalid")
     if bye_points not in ("win", "nothing"):
@@ -99,6 +108,7 @@ def tournament_create(
         rounds=rounds if format == Tournament.Format.SWISS else None,
         play_mode=play_mode,
         time_zone=time_zone,
+        language=language,
         tiebreaks=tuple(validate_tiebreaks(tiebreaks)),
         organisers=tuple(sorted(write.row.organisers.values_list("pk", flat=True))),
         is_public=is_public,
@@ -132,6 +142,8 @@ def tournament_create_by_ids(
     if club is not None:
         club_row = Club.objects.filter(pk=club).first()
         if club_row is None:
-            raise field_error("club", f"no club with id {club}", "unknown")
+            raise field_error(
+                "club", gettext_noop("no club with id %(club)s"), "unknown", {"club": club}
+            )
     users = list(get_user_model().objects.filter(pk__in=list(organisers)))
     return tournament_create(created_by=created_by, club=club_row, organisers=users, **fields)

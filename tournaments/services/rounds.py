@@ -15,6 +15,7 @@ from dataclasses import replace
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
@@ -150,7 +151,9 @@ def tournament_round_start_next(
     )
     if round_ is None:
         raise ConflictError(
-            f"round {number} cannot be started", extra={"reason": "round_not_startable"}
+            gettext_noop("round %(round)s cannot be started"),
+            extra={"reason": "round_not_startable"},
+            params={"round": number},
         )
     return round_
 

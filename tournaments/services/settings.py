@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext_noop
 
 from core.errors import PermissionDeniedError, ValidationError
 from core.transactions import write_service
@@ -36,7 +37,11 @@ def tournament_settings_change(
         raise PermissionDeniedError("only the tournament's organisers may change its settings")
     unknown = sorted(set(changes) - set(SETTINGS_MUTABLE) - set(SETTINGS_FIXED_AFTER_START))
     if unknown:
-        raise ValidationError(f"unknown settings: {', '.join(unknown)}", code="unknown_setting")
+        raise ValidationError(
+            gettext_noop("unknown settings: %(names)s"),
+            code="unknown_setting",
+            params={"names": ", ".join(unknown)},
+        )
     wanted = {name: setting_value(tournament, name, raw) for name, raw in changes.items()}
     command = ChangeSettings(
         current={name: jsonable(getattr(tournament, name)) for name in wanted},

@@ -7,7 +7,9 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.errors import ValidationError
 from games.selectors import ruleset_normalise
@@ -21,8 +23,9 @@ def validate_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
         return []
     if len(set(tiebreaks)) != len(tiebreaks) or not set(tiebreaks) <= set(TIEBREAK_CHOICES):
         raise ValidationError(
-            f"tiebreaks must be distinct names among {', '.join(TIEBREAK_CHOICES)}",
+            gettext_noop("tiebreaks must be distinct names among %(names)s"),
             code="tiebreaks",
+            params={"names": ", ".join(TIEBREAK_CHOICES)},
         )
     return list(tiebreaks)
 
@@ -39,9 +42,13 @@ def aware(value: dt.datetime | None, name: str) -> dt.datetime | None:
     if value is None:
         return None
     if not isinstance(value, dt.datetime):
-        raise field_error(name, f"{name} must be a date and time", "invalid")
+        raise field_error(
+            name, gettext_noop("%(name)s must be a date and time"), "invalid", {"name": name}
+        )
     if timezone.is_naive(value):
-        raise ValidationError(f"{name} needs a time zone", code="naive_datetime")
+        raise ValidationError(
+            gettext_noop("%(name)s needs a time zone"), code="naive_datetime", params={"name": name}
+        )
     try:
         in_range = EARLIEST_INSTANT <= value <= LATEST_INSTANT
     except OverflowError:
@@ -49,8 +56,9 @@ def aware(value: dt.datetime | None, name: str) -> dt.datetime | None:
     if not in_range:
         raise field_error(
             name,
-            f"{name} must be between {EARLIEST_INSTANT.year} and {LATEST_INSTANT.year} (UTC)",
+            gettext_noop("%(name)s must be between %(earliest)s and %(latest)s (UTC)"),
             "out_of_range",
+            {"name": name, "earliest": EARLIEST_INSTANT.year, "latest": LATEST_INSTANT.year},
         )
     return value
 
@@ -62,7 +70,7 @@ def setting_value(tournament: Tournament, name: str, raw: Any) -> Any:
     if name == "tiebreaks":
         return validate_tiebreaks(raw)
     if name == "format" and raw not in Tournament.Format.values:
-        raise ValidationError(f"format must be one of {Tournament.Format.values}", code="format")
+        raise _format_error()
     if name == "play_mode" and raw not in Tournament.PlayMode.values:
         raise ValidationError("play_mode must be online or table", code="play_mode")
     if name == "name":
@@ -71,6 +79,8 @@ def setting_value(tournament: Tournament, name: str, raw: Any) -> Any:
         return raw.strip()
     if name == "time_zone":
         check_time_zone(raw)
+    if name == "language":
+        return check_language(raw)
     if name == "starts_at":
         return aware(raw, "starts_at")
     if name in ("round_interval", "round_duration", "turn_time", "dispute_window"):
@@ -84,11 +94,14 @@ def setting_value(tournament: Tournament, name: str, raw: Any) -> Any:
             or raw < max(1, tournament.current_round)
         ):
             raise ValidationError(
-                f"rounds must be at least {max(1, tournament.current_round)} (rounds paired)",
+                gettext_noop("rounds must be at least %(rounds)s (rounds paired)"),
                 code="rounds",
+                params={"rounds": max(1, tournament.current_round)},
             )
     if name in ("is_public", "check_in_required") and not isinstance(raw, bool):
-        raise ValidationError(f"{name} is true or false", code=name)
+        raise ValidationError(
+            gettext_noop("%(name)s is true or false"), code=name, params={"name": name}
+        )
     return raw
 
 
@@ -103,16 +116,41 @@ def check_duration(name: str, value: Any) -> None:
     if value is not None and not _duration_ok(value):
         raise field_error(
             name,
-            f"{name} must be a positive duration of at most {MAX_DURATION.days} days",
+            gettext_noop("%(name)s must be a positive duration of at most %(days)s days"),
             "out_of_range",
+            {"name": name, "days": MAX_DURATION.days},
         )
+
+
+def check_language(code: Any) -> str:
+    """A language of settings.LANGUAGES, or "" (the club's, else English)."""
+    if code is None or code == "":
+        return ""
+    if not isinstance(code, str) or code not in dict(settings.LANGUAGES):
+        raise field_error(
+            "language",
+            gettext_noop("unknown language %(language)s"),
+            "unknown",
+            {"language": repr(code)},
+        )
+    return code
 
 
 def check_time_zone(name: Any) -> None:
     try:
         validate_time_zone(name)
     except Exception as exc:
-        raise field_error("time_zone", f"unknown time zone {name!r}", "unknown") from exc
+        raise field_error(
+            "time_zone", gettext_noop("unknown time zone %(zone)s"), "unknown", {"zone": repr(name)}
+        ) from exc
+
+
+def _format_error() -> ValidationError:
+    return ValidationError(
+        gettext_noop("format must be one of %(formats)s"),
+        code="format",
+        params={"formats": ", ".join(Tournament.Format.values)},
+    )
 
 
 def jsonable(value: Any) -> Any:

@@ -11,9 +11,8 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.translation import gettext
 
-from core.errors import ApplicationError, NotFoundError
+from core.errors import ApplicationError, NotFoundError, translated_message
 from games.errors import RuleError
 from players.selectors import user_is_organiser
 from tournaments.selectors import tournament_get, user_can_organise
@@ -26,22 +25,10 @@ FORM_ERRORS = (ApplicationError, RuleError)
 
 
 def error_message(exc: Exception) -> str:
-    """The error in words for the organiser; a rule error's section reference goes last
-    ("6 knocking: deadwood 12 exceeds ..." reads "deadwood 12 exceeds ... (rule 6,
-    knocking)")."""
-    message = getattr(exc, "message", None) or str(exc)
-    rule = getattr(exc, "rule", "")
-    if rule and message.startswith(f"{rule}: "):
-        number, _, name = rule.partition(" ")
-        text = gettext(message[len(rule) + 2 :])
-        if name:
-            return gettext("%(message)s (rule %(number)s, %(name)s)") % {
-                "message": text,
-                "number": number,
-                "name": name,
-            }
-        return gettext("%(message)s (rule %(number)s)") % {"message": text, "number": number}
-    return gettext(message) if message else message
+    """The error in words for the organiser, in the page's language; a rule error's section
+    reference goes last ("6 knocking: deadwood 12 exceeds ..." reads "deadwood 12 exceeds
+    ... (rule 6, knocking)")."""
+    return translated_message(exc)
 
 
 def desk_user(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

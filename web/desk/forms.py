@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 import jdatetime
 from django import forms
+from django.conf import settings
 from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -27,6 +28,27 @@ FORMATS = [
     ("knockout", _("Single-elimination knockout")),
 ]
 PLAY_MODES = [("table", _("At tables (scoresheet)")), ("online", _("Online"))]
+
+
+def isolated(text: str) -> str:
+    """A name inside a label (escaped text, so not <bdi>): isolated by U+2068 ... U+2069."""
+    return f"\u2068{text}\u2069"
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """Each language in its own words (settings.LANGUAGES, as the switcher names them);
+    "": the club's."""
+    return [("", _("The club's language (else English)")), *settings.LANGUAGES]
+
+
+class TournamentLanguageForm(forms.Form):
+    """The language of a tournament's prints and wall screen (the desk's settings)."""
+
+    language = forms.ChoiceField(
+        choices=language_choices, required=False, label=_("Language of prints and the wall screen")
+    )
+
+
 DEFAULT_RULES = ruleset_normalise(ruleset=None)
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
 COMMON_ZONES = ["Europe/Berlin", "Europe/London", "Europe/Paris", "America/New_York", "UTC"]
@@ -115,6 +137,9 @@ class TournamentCreateForm(forms.Form):
         initial="Europe/Berlin",
         label=_("Time zone"),
     )
+    language = forms.ChoiceField(
+        choices=language_choices, required=False, label=_("Language of prints and the wall screen")
+    )
     starts_at = LocalDateTimeField(
         required=False,
         label=_("Start (in the tournament's time zone)"),
@@ -170,6 +195,7 @@ class TournamentCreateForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["language"].initial = translation.get_language()  # the desk's own
         if translation.get_language() == "fa":
             # The date as a Persian page shows it (Solar Hijri), typed in a text field.
             self.fields["starts_at"].widget = forms.TextInput(
@@ -221,6 +247,7 @@ class TournamentCreateForm(forms.Form):
             "rounds": d["rounds"] if d["format"] == "swiss" else None,
             "play_mode": d["play_mode"],
             "time_zone": d["time_zone"],
+            "language": d.get("language") or "",
             "starts_at": d.get("starts_at"),
             "round_duration": dt.timedelta(minutes=minutes) if minutes else None,
             "check_in_required": d["check_in_required"],
@@ -326,8 +353,8 @@ class HandForm(forms.Form):
     def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["result"].choices = [
-            ("p1", _("%(name)s knocked") % {"name": names[0]}),
-            ("p2", _("%(name)s knocked") % {"name": names[1]}),
+            ("p1", _("%(name)s knocked") % {"name": isolated(names[0])}),
+            ("p2", _("%(name)s knocked") % {"name": isolated(names[1])}),
             ("drawn", _("Drawn hand")),
         ]
         self.fields["result"].widget = forms.RadioSelect(choices=self.fields["result"].choices)
@@ -417,8 +444,8 @@ class RulingForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["result"].choices = [
             ("", "—"),
-            ("p1", _("%(name)s knocked") % {"name": names[0]}),
-            ("p2", _("%(name)s knocked") % {"name": names[1]}),
+            ("p1", _("%(name)s knocked") % {"name": isolated(names[0])}),
+            ("p2", _("%(name)s knocked") % {"name": isolated(names[1])}),
             ("drawn", _("Drawn hand")),
         ]
         self.fields["player"].choices = [("", "—"), ("p1", names[0]), ("p2", names[1])]

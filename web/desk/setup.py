@@ -37,7 +37,13 @@ from web.desk.access import (
     error_message,
 )
 from web.desk.cases import tournament_disputes_open
-from web.desk.forms import AddPlayerForm, PasteNamesForm, TournamentCreateForm, WalkInForm
+from web.desk.forms import (
+    AddPlayerForm,
+    PasteNamesForm,
+    TournamentCreateForm,
+    TournamentLanguageForm,
+    WalkInForm,
+)
 from web.desk.prints import qr_svg
 from web.localize import sort_by_name
 
@@ -104,6 +110,8 @@ def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
         "walk_in": forms.get("walk_in") or WalkInForm(),
         "paste": forms.get("paste") or PasteNamesForm(),
         "add": forms.get("add") or AddPlayerForm(players=players),
+        "language_form": forms.get("language_form")
+        or TournamentLanguageForm(initial={"language": tournament.language}),
         "error": forms.get("error"),
         **roster,
     }
@@ -123,6 +131,25 @@ def _again(request: HttpRequest, tournament: Any, **forms: Any) -> HttpResponse:
     tournament.refresh_from_db()
     context = _tournament_context(tournament, **forms)
     return render(request, "desk/tournament.html", context, status=400)
+
+
+@require_POST
+@desk_tournament
+def tournament_language_set(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """The language of the tournament's prints and wall screen (a SettingsChanged event)."""
+    form = TournamentLanguageForm(request.POST)
+    if not form.is_valid():
+        return _again(request, tournament, language_form=form)
+    try:
+        services.tournament_settings_change(
+            tournament_id=tournament.pk,
+            by=request.user,
+            changes={"language": form.cleaned_data["language"]},
+        )
+    except FORM_ERRORS as exc:
+        form.add_error(None, error_message(exc))
+        return _again(request, tournament, language_form=form)
+    return redirect("desk-tournament", tournament_id=tournament.pk)
 
 
 @require_POST
@@ -162,7 +189,10 @@ def paste_names(request: HttpRequest, tournament: Any) -> HttpResponse:
                         tournament_id=tournament.pk, player=player, by=request.user
                     )
                 except FORM_ERRORS as exc:
-                    exc.message = f"{name}: {error_message(exc)}"
+                    # Which name it was (isolated: a Persian name before a Latin text),
+                    # the message already in the page's words.
+                    exc.message = exc.template = f"\u2068{name}\u2069: {error_message(exc)}"
+                    exc.params = {}
                     raise
     except FORM_ERRORS as exc:
         form.add_error(

@@ -4,14 +4,33 @@ handed to it as JSON, so the script itself holds no text a person reads."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+# A card's name is one sentence per suit with the rank inside ("%(rank)s of hearts"): each
+# language puts them in its own order and case ("Herz-Dame", "Širdžių dama", "بی‌بی دل").
+
+
+def card_name_parts() -> tuple[dict[str, str], dict[str, str]]:
+    """(rank -> its word, suit -> the name's template) in the active language."""
+    ranks = {
+        "A": pgettext("a card's rank, in its name", "Ace"),
+        "J": pgettext("a card's rank, in its name", "Jack"),
+        "Q": pgettext("a card's rank, in its name", "Queen"),
+        "K": pgettext("a card's rank, in its name", "King"),
+        "T": "10",
+        **{r: r for r in "23456789"},
+    }
+    suits = {
+        "C": pgettext("a card's name", "%(rank)s of clubs"),
+        "D": pgettext("a card's name", "%(rank)s of diamonds"),
+        "H": pgettext("a card's name", "%(rank)s of hearts"),
+        "S": pgettext("a card's name", "%(rank)s of spades"),
+    }
+    return ranks, suits
 
 
 def play_strings() -> dict[str, str]:
-    ranks = {
-        "A": _("Ace"), "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8",
-        "9": "9", "T": "10", "J": _("Jack"), "Q": _("Queen"), "K": _("King"),
-    }  # fmt: skip
-    suits = {"C": _("of clubs"), "D": _("of diamonds"), "H": _("of hearts"), "S": _("of spades")}
+    ranks, suits = card_name_parts()
     return {
         **{f"card_{k}": v for k, v in ranks.items()},
         **{f"of_{k}": v for k, v in suits.items()},
@@ -20,8 +39,9 @@ def play_strings() -> dict[str, str]:
         "draw_stock": _("Draw from the stock"),
         "draw_discard": _("Take the discard"),
         "discard": _("Discard"),
-        "knock": _("Knock"),
-        "gin": _("Gin"),
+        # The buttons say what the player does (not the finish's name, "a knock", "gin").
+        "knock": pgettext("a button: the player knocks", "Knock"),
+        "gin": pgettext("a button: the player goes gin", "Go gin"),
         "resign": _("Resign"),
         "next_hand": _("Next hand"),
         "cancel": _("Cancel"),

@@ -27,7 +27,7 @@ def test_my_evening_shows_my_table_and_follows_the_tournament(client, td):
     t = started_with_logins(td)
     match = Pairing.objects.get(round__tournament=t, table=1).match
     page = _login(client, "anna").get("/me/").content.decode()
-    assert "Round 1: table 1, against Boris" in page
+    assert "Round 1: table 1, against <bdi>Boris</bdi>" in page
     assert f'data-table-link="{match.pk}"' in page  # a table tournament: the entry page
     assert f'data-stream="/api/tournaments/{t.pk}/stream/?after={t.version}"' in page
     assert f'data-stream="/api/matches/{match.pk}/stream/?after={match.version}"' in page
@@ -46,7 +46,7 @@ def test_what_awaits_me_an_entry_to_confirm_and_a_rejected_one(client, td):
         match_id=match.pk, player=anna, knocker=anna, knocker_deadwood=4, defender_deadwood=20
     )
     page = _login(client, "boris").get("/me/").content.decode()
-    assert 'data-await="confirm"' in page and "Anna entered a hand" in page
+    assert 'data-await="confirm"' in page and "<bdi>Anna</bdi> entered a hand" in page
     table_entry_decide(entry_id=entry.pk, by=td, accept=False, note="the deadwood was 14")
     for name in ("boris", "anna"):
         page = _login(client.__class__(), name).get("/me/").content.decode()

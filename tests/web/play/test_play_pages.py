@@ -157,7 +157,9 @@ def test_an_online_tournament_match_shows_its_place_and_turn_clock(client):
     match = Pairing.objects.get(round__tournament=t).match
     _login(client, "Ada")
     page = client.get(f"/play/{match.pk}/").content.decode()
-    assert 'data-turn-seconds="120"' in page and "Online Night · round 1, table 1" in page
+    assert (
+        'data-turn-seconds="120"' in page and "<bdi>Online Night</bdi> · round 1, table 1" in page
+    )
     evening = client.get("/me/").content.decode()
     assert f'data-play-link="{match.pk}"' in evening  # online: my evening links the play page
     lobby = client.get("/play/").content.decode()

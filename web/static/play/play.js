@@ -40,9 +40,11 @@ function esc(text) {
   });
 }
 
+// A name inside a sentence, isolated (U+2068 ... U+2069, <bdi> for text): a Persian name in
+// a Lithuanian sentence, or a Latin one in a Persian sentence, keeps the words around it.
 function nameOf(id) {
   var p = view.players.filter(function (x) { return x.id === id; })[0];
-  return p ? p.name : "";
+  return p ? "\u2068" + p.name + "\u2069" : "";
 }
 
 function opponent() { return view.players.filter(function (p) { return p.id !== me; })[0]; }
@@ -53,7 +55,7 @@ function cardLabel(code) {
   return r + SUIT_SIGNS[suit(code)];
 }
 function cardName(code) {
-  return t("card_" + code.charAt(0)) + " " + t("of_" + code.charAt(1));
+  return t("of_" + code.charAt(1), { rank: t("card_" + code.charAt(0)) });
 }
 function cardFace(code, extra) {
   var red = suit(code) === 1 || suit(code) === 2 ? " red" : "";

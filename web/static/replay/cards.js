@@ -4,7 +4,22 @@
   var SUITS = { C: ["♣", "clubs", "#1d2a22"], D: ["♦", "diamonds", "#b3261e"],
                 H: ["♥", "hearts", "#b3261e"], S: ["♠", "spades", "#1d2a22"] };
   var RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
-  var NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+  // A card's name: one sentence per suit with the rank inside, so that each language puts
+  // them in its own order and case ("Herz-Dame", "Širdžių dama"); the page's catalogue
+  // (Django's JavaScriptCatalog) is loaded before this script.
+  var RANK_NAMES = {
+    A: pgettext("a card's rank, in its name", "Ace"), T: "10", J: pgettext("a card's rank, in its name", "Jack"),
+    Q: pgettext("a card's rank, in its name", "Queen"), K: pgettext("a card's rank, in its name", "King")
+  };
+  var SUIT_NAMES = {
+    C: pgettext("a card's name", "%(rank)s of clubs"), D: pgettext("a card's name", "%(rank)s of diamonds"),
+    H: pgettext("a card's name", "%(rank)s of hearts"), S: pgettext("a card's name", "%(rank)s of spades")
+  };
+
+  function cardName(code) {
+    var rank = code.charAt(0);
+    return interpolate(SUIT_NAMES[code.charAt(1)], { rank: RANK_NAMES[rank] || rank }, true);
+  }
 
   function esc(text) {
     return String(text).replace(/[&<>"]/g, function (c) {
@@ -16,7 +31,7 @@
     var rank = code.charAt(0), suit = SUITS[code.charAt(1)];
     if (!suit) { return cardBack(); }
     var label = RANKS[rank] || rank;
-    var name = (NAMES[rank] || rank) + " of " + suit[1];
+    var name = cardName(code);
     return '<svg class="card ' + (extraClass || "") + '" data-card="' + esc(code) +
       '" viewBox="0 0 60 84" role="img" aria-label="' + esc(name) + '">' +
       '<title>' + esc(name) + '</title>' +
@@ -28,8 +43,8 @@
   }
 
   function cardBack(extraClass) {
-    return '<svg class="card back ' + (extraClass || "") + '" viewBox="0 0 60 84" role="img" aria-label="a hidden card">' +
-      '<title>a hidden card</title>' +
+    return '<svg class="card back ' + (extraClass || "") + '" viewBox="0 0 60 84" role="img" aria-label="' + esc(gettext("a hidden card")) + '">' +
+      '<title>' + esc(gettext("a hidden card")) + '</title>' +
       '<rect x="1" y="1" width="58" height="82" rx="6" fill="#114b2b" stroke="#0b3320"/>' +
       '<rect x="7" y="7" width="46" height="70" rx="3" fill="none" stroke="#e7e2d6" stroke-dasharray="3 3"/>' +
       '</svg>';
@@ -39,5 +54,5 @@
     return (codes || []).map(function (c) { return cardSvg(c, extraClass); }).join("");
   }
 
-  global.Cards = { cardSvg: cardSvg, cardBack: cardBack, cardsHtml: cardsHtml, esc: esc };
+  global.Cards = { cardSvg: cardSvg, cardBack: cardBack, cardsHtml: cardsHtml, cardName: cardName, esc: esc };
 })(window);

@@ -114,7 +114,7 @@
           (d.bonuses.some(Boolean) ? t(gettext("Scores %(scores)s; bonuses %(bonuses)s."), { scores: d.scores.join(" – "), bonuses: d.bonuses.join(" – ") })
             : t(gettext("Scores %(scores)s."), { scores: d.scores.join(" – ") }))];
       case "MatchFinished":
-        return [t(gettext("Match finished: %(name)s wins"), { name: seatName(d.winner) }), t(gettext("Reason: %(reason)s."), { reason: esc(d.reason) })];
+        return [t(gettext("Match finished: %(name)s wins"), { name: seatName(d.winner) }), t(gettext("Reason: %(reason)s."), { reason: name(esc(d.reason)) })];
       case "HandVoided":
         return [t(gettext("Hand %(n)s voided"), { n: d.hand_number }), byLine(d)];
       case "HandCorrected":
@@ -133,9 +133,9 @@
         return [gettext("Match cancelled"), byLine(d)];
       case "DisputeOpened":
         return [t(gettext("Dispute #%(n)s opened by %(name)s"), { n: d.dispute, name: seatName(d.seat) }),
-          t(gettext("About %(what)s: \"%(statement)s\""), { what: aboutText(d.hand_number), statement: esc(d.statement) })];
+          t(gettext("About %(what)s: \"%(statement)s\""), { what: aboutText(d.hand_number), statement: name(esc(d.statement)) })];
       case "DisputeCommented":
-        return [t(gettext("Comment on dispute #%(n)s"), { n: d.dispute }), name(esc(d.by)) + ': "' + esc(d.comment) + '"'];
+        return [t(gettext("Comment on dispute #%(n)s"), { n: d.dispute }), name(esc(d.by)) + ': "' + name(esc(d.comment)) + '"'];
       case "DisputeResolved":
         return [t(gettext("Dispute #%(n)s %(outcome)s"), { n: d.dispute, outcome: outcomeName(d.outcome) }), byLine(d)];
       default:
@@ -147,7 +147,7 @@
   function actorName(text) {
     return text === "the server" ? gettext("the server") : text === "an organiser" ? gettext("an organiser") : text;
   }
-  function byLine(d) { return t(gettext("By %(name)s: %(reason)s"), { name: name(esc(d.by)), reason: esc(d.reason) }); }
+  function byLine(d) { return t(gettext("By %(name)s: %(reason)s"), { name: name(esc(d.by)), reason: name(esc(d.reason)) }); }
   function aboutText(hand) { return hand ? t(gettext("hand %(n)s"), { n: hand }) : gettext("the whole match"); }
   // The words of codes kept in the events (the codes themselves stay English).
   function kindName(kind) {
