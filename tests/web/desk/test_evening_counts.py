@@ -23,8 +23,10 @@ NAMES = ("Ana Pop", "Bogdan Ilie", "Carla Marin", "Dan Stoica", "Elena Radu",
          "Florin Matei", "Gina Dobre", "Horia Lungu", "Ioana Vlad", "Jan Novak")  # fmt: skip
 # One realistic 8-hand Hollywood match (3 games to 100): (knocker: p1/p2, gin, K, D). Seat
 # 1 (p1) wins the match at hand 8 (games/engine/scoresheet.py's scoring).
-HANDS = [("p1", False, 3, 28), ("p2", True, 0, 30), ("p1", True, 0, 40), ("p2", False, 2, 24),
-         ("p1", False, 4, 38), ("p1", True, 0, 35), ("p2", True, 0, 45), ("p1", False, 1, 40)]  # fmt: skip
+HANDS = [
+    ("p1", False, 3, 28), ("p2", True, 0, 30), ("p1", True, 0, 40), ("p2", False, 2, 24),
+    ("p1", False, 4, 38), ("p1", True, 0, 35), ("p2", True, 0, 45), ("p1", False, 1, 40),
+]  # fmt: skip
 
 
 @dataclass

@@ -123,7 +123,7 @@ def test_a_member_with_a_login_is_created_and_entered(client, td):
 
 def test_every_login_code_is_printed_on_one_page(client, td):
     tournament = table_swiss(td, players=0)
-    players = _registered(tournament, "Ana Bo Cy Dan")
+    _registered(tournament, "Ana Bo Cy Dan")
     roster = client.get(f"/desk/{tournament.pk}/check-in/").content.decode()
     assert "Login codes for the 4 without a password" in roster
     response = client.post(f"/desk/{tournament.pk}/login-codes/print/")
