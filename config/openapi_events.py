@@ -219,6 +219,7 @@ TOURNAMENT_EVENT_DATA: dict[str, dict[str, Any]] = {
     "ForbiddenPairRemoved": _object({"players": _PAIR}, ("players",)),
     "PlayerRegistered": _object({"player": _PLAYER, "late": {"type": "boolean"}}, ("player",)),
     "PlayerCheckedIn": _object({"player": _PLAYER}, ("player",)),
+    "PlayerCheckInUndone": _object({"player": _PLAYER}, ("player",)),
     "PlayerWithdrawn": _object({"player": _PLAYER}, ("player",)),
     "TournamentStarted": _object({}),
     "RoundPaired": _object(

@@ -103,6 +103,7 @@ ERROR_REASON_VALUES = [
     "hand_in_play", "dependent_match_in_play", "dispute_window_closed", "too_many_webhooks",
     "event_immutable", "rematch", "forbidden_pair", "round_robin", "top_cut_too_large",
     "forbidden_pair_in_round_robin", "bracket_inconsistent", "bracket_fixed",
+    "already_paired",
     # permission_denied, not_found
     "not_yours", "bundle_forbidden", "disputes_forbidden", "match_not_found",
     "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",

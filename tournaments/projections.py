@@ -23,6 +23,7 @@ import eventstore
 from tournaments.domain import TournamentState, event_from_stored, fold, standings_of
 from tournaments.domain.events import (
     PlayerCheckedIn,
+    PlayerCheckInUndone,
     PlayerRegistered,
     PlayerWithdrawn,
     ResultCorrected,
@@ -98,7 +99,7 @@ def _touch(t: _Touched, event: TournamentEvent) -> None:
     match event:
         case TournamentCreated():
             t.settings.update(_created_fields(event))
-        case PlayerRegistered() | PlayerCheckedIn() | PlayerWithdrawn():
+        case PlayerRegistered() | PlayerCheckedIn() | PlayerCheckInUndone() | PlayerWithdrawn():
             t.players.add(event.player)
             t.standings = True
         case TournamentStarted():

@@ -240,6 +240,25 @@ def _result_change(before: dict, after: dict | None) -> dict:
     else:
         change = "points"
     return {"change": change, **pair}
+def results_corrected_of_table(
+    *, tournament: Tournament, round_number: int, table: int
+) -> list[dict]:
+    """The corrections of one table's result made after the next round was paired (the
+    dispute page says so): each with that round, whether a result stands after, whether
+    re-pairing was still possible, and when."""
+    return [
+        {
+            "next_round": e.data["next_round"],
+            "withdrawn": e.data.get("after") is None,
+            "repair_possible": bool(e.data.get("repair_possible")),
+            "at": e.recorded_at,
+        }
+        for e in tournament_stream_events(tournament=tournament)
+        if e.type == "ResultCorrected"
+        and e.data.get("next_round")
+        and e.data.get("round") == round_number
+        and e.data.get("table") == table
+    ]
 
 
 def tournament_tiebreak_order(*, tournament: Tournament) -> list[str]:

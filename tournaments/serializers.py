@@ -250,6 +250,10 @@ class WithdrawInputSerializer(PlayerRefInputSerializer):
     )
 
 
+class CheckInUndoInputSerializer(PlayerRefInputSerializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
 class RegistrationOutputSerializer(serializers.ModelSerializer):
     player_name = serializers.CharField(source="player.name")
     registered_at = ZonedDateTimeField()

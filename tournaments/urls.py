@@ -17,6 +17,11 @@ urlpatterns = [
         name="api-tournament-check-in",
     ),
     path(
+        "<int:tournament_id>/registrations/check-in/undo/",
+        apis.CheckInUndoApi.as_view(),
+        name="api-tournament-check-in-undo",
+    ),
+    path(
         "<int:tournament_id>/registrations/withdraw/",
         apis.WithdrawApi.as_view(),
         name="api-tournament-withdraw",

@@ -5,6 +5,7 @@ finished hands, never a card of a hand in play)."""
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -46,8 +47,39 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     standings = standings_sorted(
         tournament_standings(tournament=tournament).select_related("player")
     )
-    context = {"tournament": tournament, "rounds": rounds, "standings": standings}
+    rounds = list(rounds)
+    # The wall screen: the round in play beside the standings, the rounds before below it
+    # (newest first); a finished tournament's rounds in order.
+    current = None
+    if tournament.status == "in_progress":
+        current = next((r for r in rounds if r.number == tournament.current_round), None)
+    others = [r for r in rounds if r is not current]
+    if current is not None:
+        others.reverse()
+    context = {
+        "tournament": tournament,
+        "rounds": others,
+        "current": current,
+        "standings": standings,
+        **_played(tournament, rounds),
+    }
     return render(request, _live("pages/tournament.html", request), context)
+
+
+def _played(tournament: Any, rounds: list[Any]) -> dict[str, Any]:
+    """When it was played: from the first round's pairing to the end (the tournament's
+    finish, else its last round's completion); `same_day` in the tournament's zone."""
+    started = min((r.paired_at for r in rounds if r.paired_at), default=None)
+    ended = None
+    if tournament.status == "finished":
+        ended = tournament.finished_at or max(
+            (r.completed_at for r in rounds if r.completed_at), default=None
+        )
+    same_day = False
+    if started and ended:
+        zone = ZoneInfo(tournament.time_zone or "UTC")
+        same_day = started.astimezone(zone).date() == ended.astimezone(zone).date()
+    return {"played_from": started, "played_to": ended, "played_same_day": same_day}
 
 
 def _live(template: str, request: HttpRequest) -> str:

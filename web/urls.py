@@ -2,7 +2,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from web.clubs import club_page, season_page
-from web.desk.phone import table_entry_page
+from web.desk.phone import table_entry_page, table_short
 from web.health import healthz
 from web.language import language_set
 from web.pages import home, match_page, tournament_page
@@ -26,6 +26,8 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["web"]), name="javascript-catalog"),
     path("desk/", include("web.desk.urls")),
     path("tables/<uuid:match_id>/", table_entry_page, name="table-entry"),
+    # The table slip's short address, typed on a phone that cannot scan the QR code.
+    path("t/<int:tournament_id>/<int:number>/<int:table>/", table_short, name="table-short"),
     # The players' side (web/play): the lobby, practice, the play page, my evening.
     path("play/", lobby, name="play-lobby"),
     path("play/practice/", practice_new, name="play-practice"),

@@ -257,6 +257,10 @@ ROWS: dict[str, tuple] = {
         no_get,
         {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},
     ),
+    "api/tournaments/<int:tournament_id>/registrations/check-in/undo/": (
+        no_get,
+        {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},
+    ),
     "api/tournaments/<int:tournament_id>/registrations/withdraw/": (
         no_get,
         {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},

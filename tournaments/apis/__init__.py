@@ -6,6 +6,7 @@ routes to the views by these names."""
 
 from tournaments.apis.entries import (
     CheckInApi,
+    CheckInUndoApi,
     RegistrationListApi,
     TournamentDetailApi,
     TournamentListApi,
@@ -31,6 +32,7 @@ from tournaments.apis.rounds import (
 
 __all__ = [
     "CheckInApi",
+    "CheckInUndoApi",
     "EventListApi",
     "ForbiddenPairsApi",
     "PairingListApi",

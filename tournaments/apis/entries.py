@@ -1,4 +1,5 @@
-"""Tournaments and their entries: list, create, detail; register, check in, withdraw."""
+"""Tournaments and their entries: list, create, detail; register, check in (and undo it),
+withdraw."""
 
 from __future__ import annotations
 
@@ -163,6 +164,29 @@ class CheckInApi(TournamentApi):
             tournament_id=tournament.pk,
             player=_player(request, data.validated_data.get("player")),
             by=request.user,
+        )
+        return Response(_render(s.RegistrationOutputSerializer, reg, tournament))
+
+
+class CheckInUndoApi(TournamentApi):
+    """Undo a check-in made by mistake: the player is registered again (409
+    `already_paired` once they have been paired: withdraw them instead)."""
+
+    @extend_schema(
+        request=s.CheckInUndoInputSerializer,
+        responses={200: s.RegistrationOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        data = s.CheckInUndoInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reg = services.tournament_check_in_undo(
+            tournament_id=tournament.pk,
+            player=_player(request, data.validated_data.get("player")),
+            by=request.user,
+            reason=data.validated_data["reason"],
         )
         return Response(_render(s.RegistrationOutputSerializer, reg, tournament))
 

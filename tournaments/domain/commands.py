@@ -24,6 +24,13 @@ class CheckIn:
 
 
 @dataclass(frozen=True)
+class UndoCheckIn:
+    """A check-in made by mistake: the player is registered again (not yet paired)."""
+
+    player: int
+
+
+@dataclass(frozen=True)
 class Withdraw:
     player: int
 
@@ -110,6 +117,7 @@ class ChangeSettings:
 TournamentCommand = (
     Register
     | CheckIn
+    | UndoCheckIn
     | Withdraw
     | PairRound
     | RepairRound

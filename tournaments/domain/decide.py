@@ -21,6 +21,7 @@ from tournaments.domain.commands import (
     RepairRound,
     RuleResult,
     TournamentCommand,
+    UndoCheckIn,
     Withdraw,
     WithdrawResult,
 )
@@ -34,6 +35,7 @@ from tournaments.domain.events import (
     ForbiddenPairRemoved,
     PairingEntry,
     PlayerCheckedIn,
+    PlayerCheckInUndone,
     PlayerRegistered,
     PlayerWithdrawn,
     ResultCorrected,
@@ -108,6 +110,8 @@ def decide(state: TournamentState, command: TournamentCommand) -> list[Tournamen
             return _register(state, command)
         case CheckIn():
             return _check_in(state, command)
+        case UndoCheckIn():
+            return _undo_check_in(state, command)
         case Withdraw():
             entry = _entry(state, command.player)
             return [] if entry.status == WITHDRAWN else [PlayerWithdrawn(player=command.player)]
@@ -178,6 +182,24 @@ def _check_in(state: TournamentState, command: CheckIn) -> list[TournamentEvent]
     if entry.status == CHECKED_IN:
         return []
     return [PlayerCheckedIn(player=command.player)]
+
+
+def _undo_check_in(state: TournamentState, command: UndoCheckIn) -> list[TournamentEvent]:
+    """Only before the player's first pairing: once paired, they withdraw instead."""
+    _not_finished(state)
+    entry = _entry(state, command.player)
+    if entry.status == WITHDRAWN:
+        raise TournamentConflictError("the player has withdrawn", code="withdrawn")
+    if entry.status != CHECKED_IN:
+        return []
+    paired = any(
+        command.player in (t.player1, t.player2) for r in state.rounds.values() for t in r.tables
+    )
+    if paired:
+        raise TournamentConflictError(
+            "the player has been paired: withdraw them instead", code="already_paired"
+        )
+    return [PlayerCheckInUndone(player=command.player)]
 
 
 # --- rounds ---------------------------------------------------------------------------------

@@ -108,6 +108,11 @@ class PlayerCheckedIn(_Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PlayerCheckInUndone(_Event):
+    player: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class PlayerWithdrawn(_Event):
     player: int
 
@@ -196,6 +201,7 @@ TournamentEvent = (
     | ForbiddenPairRemoved
     | PlayerRegistered
     | PlayerCheckedIn
+    | PlayerCheckInUndone
     | PlayerWithdrawn
     | TournamentStarted
     | RoundPaired
@@ -214,6 +220,7 @@ EVENT_TYPES = (
     "TournamentCreated",
     "PlayerRegistered",
     "PlayerCheckedIn",
+    "PlayerCheckInUndone",
     "PlayerWithdrawn",
     "TournamentStarted",
     "RoundPaired",
@@ -331,6 +338,8 @@ def event_from_stored(
             return PlayerRegistered(player=d["player"], late=bool(d.get("late")), **c)
         case "PlayerCheckedIn":
             return PlayerCheckedIn(player=d["player"], **c)
+        case "PlayerCheckInUndone":
+            return PlayerCheckInUndone(player=d["player"], **c)
         case "PlayerWithdrawn":
             return PlayerWithdrawn(player=d["player"], **c)
         case "TournamentStarted":
@@ -435,7 +444,7 @@ def event_to_stored(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
             data = {"players": list(event.players)}
         case PlayerRegistered():
             data = {"player": event.player, "late": event.late}
-        case PlayerCheckedIn() | PlayerWithdrawn():
+        case PlayerCheckedIn() | PlayerCheckInUndone() | PlayerWithdrawn():
             data = {"player": event.player}
         case TournamentStarted():
             data = {"seeds": list(event.seeds), "rounds": event.rounds}

@@ -18,6 +18,7 @@ from tournaments.domain.events import (
     ForbiddenPairRemoved,
     PairingEntry,
     PlayerCheckedIn,
+    PlayerCheckInUndone,
     PlayerRegistered,
     PlayerWithdrawn,
     ResultCorrected,
@@ -278,6 +279,11 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
             if entry is None:
                 return state
             return _with_entry(state, replace(entry, status=CHECKED_IN, checked_in_at=event.at))
+        case PlayerCheckInUndone():
+            entry = state.entries.get(event.player)
+            if entry is None:
+                return state
+            return _with_entry(state, replace(entry, status=REGISTERED, checked_in_at=None))
         case PlayerWithdrawn():
             entry = state.entries.get(event.player)
             if entry is None:

@@ -7,6 +7,7 @@ callers import it from here."""
 from tournaments.services.creation import tournament_create, tournament_create_by_ids
 from tournaments.services.registration import (
     tournament_check_in,
+    tournament_check_in_undo,
     tournament_register,
     tournament_withdraw,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "LATEST_INSTANT",
     "MAX_DURATION",
     "tournament_check_in",
+    "tournament_check_in_undo",
     "tournament_create",
     "tournament_create_by_ids",
     "tournament_deadlines_enforce",

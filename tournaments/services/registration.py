@@ -7,7 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from core.errors import PermissionDeniedError
 from core.transactions import service_transaction
 from players.models import Player
-from tournaments.domain.commands import CheckIn, Register, Withdraw
+from tournaments.domain.commands import CheckIn, Register, UndoCheckIn, Withdraw
 from tournaments.domain.state import IN_PROGRESS
 from tournaments.models import Registration, Tournament
 from tournaments.repository import tournament_load
@@ -49,6 +49,18 @@ def tournament_check_in(
         write = tournament_load(tournament_id=tournament_id)
         _may_act_for(user=by, tournament=write.row, player=player)
         run(write, CheckIn(player=player.pk), by=by)
+        return _registration(write.row, player)
+
+
+def tournament_check_in_undo(
+    *, tournament_id: int, player: Player, by: AbstractBaseUser, reason: str = ""
+) -> Registration:
+    """Undo a check-in made by mistake (the player is registered again); only before the
+    player's first pairing, else they withdraw. Undoing twice changes nothing."""
+    with service_transaction():
+        write = tournament_load(tournament_id=tournament_id)
+        _may_act_for(user=by, tournament=write.row, player=player)
+        run(write, UndoCheckIn(player=player.pk), by=by, reason=reason)
         return _registration(write.row, player)
 
 

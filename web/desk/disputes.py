@@ -17,7 +17,7 @@ from core.errors import NotFoundError, PermissionDeniedError
 from games.audit import match_disputes
 from games.disputes import match_dispute_comment, match_dispute_resolve
 from games.selectors import match_get
-from tournaments.selectors import tournament_pairings
+from tournaments.selectors import results_corrected_of_table, tournament_pairings
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.cases import tournament_disputes_open
 from web.desk.forms import CommentForm, DismissForm, RulingForm
@@ -105,9 +105,25 @@ def dispute_view(request: HttpRequest, tournament: Any, match_id: Any, number: i
         "is_open": case["status"] == "open",
         "error": error,
         "table_match": match.mode == "table",
+        "changed_after": _changed_after_next_round(tournament, pairing, case),
         **{f"{name}_form": form for name, form in forms.items()},
     }
     return render(request, "desk/dispute.html", context, status=status)
+
+
+def _changed_after_next_round(tournament: Any, pairing: Any, case: dict[str, Any]) -> list:
+    """A ruling of this case that changed the table's result after the next round was
+    paired (the round's page says it too): the corrections since the case was opened."""
+    if case["status"] != "ruled":
+        return []
+    opened = case.get("opened_at")
+    return [
+        c
+        for c in results_corrected_of_table(
+            tournament=tournament, round_number=pairing.round.number, table=pairing.table
+        )
+        if opened is None or c["at"] >= opened
+    ]
 
 
 def _ruling_initial(case: dict[str, Any]) -> dict[str, Any]:

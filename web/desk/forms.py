@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 import jdatetime
 from django import forms
 from django.conf import settings
+from django.contrib.auth import password_validation
 from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -265,6 +266,47 @@ class WalkInForm(forms.Form):
         if not name:
             raise forms.ValidationError(_("a name, please"))
         return name
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(max_length=200, required=False, label=_("Reason (optional)"))
+    forfeit = forms.BooleanField(required=False, label=_("Their match in play is lost by forfeit"))
+
+
+class MemberForm(forms.Form):
+    """A member with a login of their own (the services check the username is free)."""
+
+    name = forms.CharField(max_length=120, label=_("Name"))
+    username = forms.RegexField(
+        regex=r"^[\w.@+-]{2,150}$",
+        max_length=150,
+        label=_("Username"),
+        error_messages={"invalid": _("letters, digits and . @ + - _ only (2 signs or more)")},
+    )
+    email = forms.EmailField(required=False, label=_("Email (optional)"))
+    password = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        label=_("Password (optional)"),
+        help_text=_("Empty: give them a login code to sign in the first time and set one."),
+    )
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("a name, please"))
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        password = data.get("password")
+        if password:
+            try:
+                password_validation.validate_password(password)
+            except forms.ValidationError as exc:
+                self.add_error("password", exc)
+        return data
 
 
 class PasteNamesForm(forms.Form):

@@ -24,9 +24,30 @@ from games.table_entries import (
 )
 from players.selectors import player_for_user
 from tournaments.player_selectors import match_places
+from tournaments.selectors import tournament_get, tournament_pairings
 from web.desk.access import FORM_ERRORS, LOGIN_URL, error_message
 from web.desk.forms import HandForm, ReasonForm
 from web.desk.rounds import scoresheet
+
+
+def table_short(request: HttpRequest, tournament_id: int, number: int, table: int) -> HttpResponse:
+    """`/t/<tournament>/<round>/<table>/`, printed on the table slip beside its QR code for
+    a phone that cannot scan: the table's page (the round's match at that table, also after
+    a re-pairing). Someone who may not see the tournament gets the 404 of none."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), LOGIN_URL)
+    try:
+        tournament = tournament_get(tournament_id=tournament_id, user=request.user)
+    except NotFoundError as exc:
+        raise Http404("no such tournament") from exc
+    pairing = (
+        tournament_pairings(tournament=tournament, round_number=number)
+        .filter(table=table, match__isnull=False)
+        .first()
+    )
+    if pairing is None:
+        raise Http404("no such table")
+    return redirect("table-entry", match_id=pairing.match_id)
 
 
 def table_entry_page(request: HttpRequest, match_id: Any) -> HttpResponse:

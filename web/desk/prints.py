@@ -124,7 +124,10 @@ def print_slips(request: HttpRequest, tournament: Any, number: int) -> HttpRespo
             continue
         path = reverse("table-entry", kwargs={"match_id": p.match_id})
         url = request.build_absolute_uri(path)
-        slips.append({"p": p, "url": url, "qr": qr_svg(url)})
+        short = reverse("table-short", args=[tournament.pk, number, p.table])
+        # The short address as typed: no scheme (a phone's browser adds it).
+        short_url = request.build_absolute_uri(short).split("://", 1)[-1].rstrip("/")
+        slips.append({"p": p, "url": url, "qr": qr_svg(url), "short": short_url})
     context = {"tournament": tournament, "round": round_, "slips": slips}
     return render(request, "desk/print_slips.html", context)
 

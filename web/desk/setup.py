@@ -1,6 +1,7 @@
 """The desk before the event: the organiser's tournaments, creating one, the roster (add a
-registered player, a walk-in by name, a pasted list), check-in (one tap a player), a
-one-time phone login code for a player without a password, and the start. Every change
+registered player, a walk-in by name, a pasted list; the rest in web.desk.roster), check-in
+(one tap a player), a one-time phone login code for a player without a password, and the
+start. Every change
 goes through the tournament services, so every change is an event."""
 
 from __future__ import annotations
@@ -18,14 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from core.transactions import request_transaction
-from players.selectors import (
-    login_codes_active,
-    player_get,
-    player_list,
-    player_may_get_login_code,
-    players_named,
-    user_is_organiser,
-)
+from players.selectors import player_get, player_list, players_named, user_is_organiser
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
 from tournaments.selectors import tournament_list_for
@@ -45,6 +39,7 @@ from web.desk.forms import (
     WalkInForm,
 )
 from web.desk.prints import qr_svg
+from web.desk.roster import panel, roster_context
 from web.localize import sort_by_name
 
 
@@ -81,25 +76,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     return render(request, "desk/tournament_new.html", {"form": form}, status=status)
 
 
-def _roster(tournament: Any) -> dict[str, Any]:
-    # By name in the page language's order (ICU: Ș after S in Romanian, Ž after Z...).
-    registrations = sort_by_name(
-        tournament.registrations.select_related("player__user").order_by("player__name"),
-        lambda r: r.player.name,
-    )
-    codes = login_codes_active(player_ids=[r.player_id for r in registrations])
-    counts = {"registered": 0, "checked_in": 0, "withdrawn": 0}
-    for r in registrations:
-        counts[r.status] = counts.get(r.status, 0) + 1
-        # Who may be given a phone login code (no password), and until when theirs runs.
-        r.may_get_code = player_may_get_login_code(player=r.player)
-        r.code_expires_at = codes.get(r.player_id)
-    counts["total"] = len(registrations)
-    return {"registrations": registrations, "counts": counts}
-
-
 def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
-    roster = _roster(tournament)
+    roster = roster_context(tournament)
     entered = [r.player_id for r in roster["registrations"]]
     players = [
         (p.pk, p.name) for p in sort_by_name(player_list(exclude_ids=entered), lambda p: p.name)
@@ -224,7 +202,7 @@ def add_player(request: HttpRequest, tournament: Any) -> HttpResponse:
 @desk_tournament
 def check_in(request: HttpRequest, tournament: Any) -> HttpResponse:
     """The check-in screen: one tap a player (htmx swaps the row and the counts)."""
-    context = {"tournament": tournament, **_roster(tournament)}
+    context = {"tournament": tournament, **roster_context(tournament)}
     return render(request, "desk/check_in.html", context)
 
 
@@ -232,23 +210,15 @@ def check_in(request: HttpRequest, tournament: Any) -> HttpResponse:
 @desk_tournament
 def check_in_player(request: HttpRequest, tournament: Any, player_id: int) -> HttpResponse:
     registration = tournament.registrations.filter(player_id=player_id).first()
-    error = None
     if registration is None:
-        error, status = gettext("this player is not entered"), 404
-    else:
-        try:
-            services.tournament_check_in(
-                tournament_id=tournament.pk, player=registration.player, by=request.user
-            )
-            status = 200
-        except FORM_ERRORS as exc:
-            error, status = error_message(exc), 409
-    htmx = request.headers.get("HX-Request")
-    if not htmx and error is None:
-        return redirect("desk-check-in", tournament_id=tournament.pk)
-    context = {"tournament": tournament, "error": error, **_roster(tournament)}
-    template = "desk/_check_in_panel.html" if htmx else "desk/check_in.html"
-    return render(request, template, context, status=status)
+        return panel(request, tournament, error=gettext("this player is not entered"), status=404)
+    try:
+        services.tournament_check_in(
+            tournament_id=tournament.pk, player=registration.player, by=request.user
+        )
+    except FORM_ERRORS as exc:
+        return panel(request, tournament, error=error_message(exc), status=409)
+    return panel(request, tournament)
 
 
 @never_cache

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.desk import amend, disputes, prints, rounds, setup, sheet, signin
+from web.desk import amend, disputes, prints, roster, rounds, setup, sheet, signin
 
 T = "<int:tournament_id>/"
 R = T + "rounds/<int:number>/"
@@ -24,6 +24,11 @@ urlpatterns = [
     path(T + "add/", setup.add_player, name="desk-add-player"),
     path(T + "check-in/", setup.check_in, name="desk-check-in"),
     path(T + "check-in/<int:player_id>/", setup.check_in_player, name="desk-check-in-player"),
+    path(T + "check-in/all/", roster.check_in_all, name="desk-check-in-all"),
+    path(T + "check-in/<int:player_id>/undo/", roster.check_in_undo, name="desk-check-in-undo"),
+    path(T + "players/<int:player_id>/withdraw/", roster.withdraw, name="desk-withdraw"),
+    path(T + "member/", roster.member_new, name="desk-member-new"),
+    path(T + "login-codes/print/", roster.login_codes_print, name="desk-login-codes-print"),
     path(
         T + "players/<int:player_id>/login-code/",
         setup.login_code_issue,

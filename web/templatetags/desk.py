@@ -13,6 +13,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from players.selectors import user_is_organiser
 from web.localize import format_local
 
 register = template.Library()
@@ -25,13 +26,20 @@ STATUS_LABELS = {
     "overdue": _("overdue"),
     "done": _("done"),
     "to_confirm": _("to confirm"),
-    "disputed": _("disputed"),
+    # A player contested the opponent's table entry (not a dispute case: "dispute").
+    "disputed": _("entry contested"),
 }
 DISPUTE_STATUS_LABELS = {
     "open": _("open"),
     "dismissed": _("dismissed"),
     "ruled": _("ruled"),
 }
+
+
+@register.filter
+def may_organise(user: Any) -> bool:
+    """The header's link to the desk: staff, the organisers group, a club's organisers."""
+    return bool(getattr(user, "is_authenticated", False)) and user_is_organiser(user=user)
 
 
 def _zone(where: Any) -> ZoneInfo:

@@ -73,8 +73,10 @@ def test_disputed_and_settled_on_the_desk(evening):
     assert response.status_code == 302
     table = f"/desk/{tournament.pk}/rounds/1/tables/1/"
     page = desk.get(table).content.decode()
-    assert "Disputed entry" in page and "I knocked" in page
-    assert "disputed" in desk.get(f"/desk/{tournament.pk}/rounds/1/").content.decode()
+    assert "Entry contested by the opponent" in page and "I knocked" in page
+    # "entry contested", not "disputed": a dispute is a case (issue 24).
+    round_page = desk.get(f"/desk/{tournament.pk}/rounds/1/").content.decode()
+    assert ">entry contested<" in round_page and ">disputed" not in round_page
     entry = TableEntry.objects.get()
     response = desk.post(table + f"entries/{entry.pk}/", {"accept": "0", "note": "replay it"})
     assert response.status_code == 302

@@ -189,9 +189,14 @@ def test_start_with_too_few_players_is_a_clear_error(client, td):
 
 
 def test_the_public_page_shows_the_start_and_the_rounds_in_the_zone(client, td):
-    tournament = started(td, players=2, starts_at=dt.datetime(2026, 7, 7, 17, 30, tzinfo=dt.UTC))
-    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    starts_at = dt.datetime(2026, 7, 7, 17, 30, tzinfo=dt.UTC)
+    waiting = table_swiss(td, players=2, starts_at=starts_at)
+    page = client.get(f"/tournaments/{waiting.pk}/").content.decode()
     assert "starts Tue 7 Jul 2026 19:30 CEST (Europe/Berlin)" in page
+    # Once started, when it did (issue 24: not the planned start).
+    tournament = started(td, players=2, starts_at=starts_at)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "started " in page and "starts Tue 7 Jul" not in page
     assert "Paired " in page and "(Europe/Berlin)" in page
     # In progress: the wall screen follows the stream (web/live.js), no full reload.
     assert 'http-equiv="refresh"' not in page
