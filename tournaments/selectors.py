@@ -240,6 +240,8 @@ def _result_change(before: dict, after: dict | None) -> dict:
     else:
         change = "points"
     return {"change": change, **pair}
+
+
 def results_corrected_of_table(
     *, tournament: Tournament, round_number: int, table: int
 ) -> list[dict]:
