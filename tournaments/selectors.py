@@ -501,15 +501,23 @@ def _knockout_drawn(state: Any, seeded: list[int], *, first: int, third: bool = 
     return {"matches": [m.as_data() for m in bracket.matches], "champion": bracket.champion}
 
 
-def tournament_rounds_set_by_hand(*, tournament: Tournament) -> set[int]:
-    """The rounds whose pairings stand as an organiser set them by hand (their last
-    RoundRepaired event has `by_hand`): the public page and the desk say so."""
-    by_hand: set[int] = set()
+def tournament_round_notes(*, tournament: Tournament) -> dict[int, dict[str, Any]]:
+    """What each round's standing pairing (its last RoundPaired or RoundRepaired event)
+    says about itself: `by_hand` (an organiser set it), `forbidden_met` (pairs kept apart
+    that no valid pairing could keep apart) and `confirmed` (the rematches and forbidden
+    pairs an organiser kept by hand). The public page and the desk show them."""
+    notes: dict[int, dict[str, Any]] = {}
     for event in tournament_stream_events(tournament=tournament):
         if event.type in ("RoundPaired", "RoundRepaired"):
-            number = event.data.get("round")
-            if event.data.get("by_hand"):
-                by_hand.add(number)
-            else:
-                by_hand.discard(number)
-    return by_hand
+            notes[event.data.get("round")] = {
+                "by_hand": bool(event.data.get("by_hand")),
+                "forbidden_met": [list(p) for p in event.data.get("forbidden_met") or ()],
+                "confirmed": list(event.data.get("confirmed") or ()),
+            }
+    return notes
+
+
+def tournament_rounds_set_by_hand(*, tournament: Tournament) -> set[int]:
+    """The rounds whose pairings stand as an organiser set them by hand."""
+    notes = tournament_round_notes(tournament=tournament)
+    return {number for number, note in notes.items() if note["by_hand"]}

@@ -215,3 +215,23 @@ def test_hand_pairings_at_the_desk_refuse_bad_tables_and_write_nothing(client, o
     de = started(organiser, jobs, 4, format="double_elimination")
     page = client.get(f"/desk/{de.pk}/rounds/1/by-hand/").content.decode()
     assert "cannot be set by hand" in page and "<select" not in page
+
+
+def test_the_desk_round_names_the_pairs_it_could_not_keep_apart(client, organiser, jobs):
+    players = make_bots(4, prefix="Home")
+    t = make_tournament(organiser, players, rounds=2)
+    client.force_login(organiser)
+    a = players[0]
+    for other in players[1:]:  # a is kept apart from everyone: one pair must meet
+        response = client.post(f"/desk/{t.pk}/pairs-apart/", {"first": a.pk, "second": other.pk})
+        assert response.status_code == 302
+    with jobs():
+        services.tournament_start(tournament_id=t.pk, by=organiser)
+    tables = Pairing.objects.filter(round__tournament=t, round__number=1)
+    table = next(p for p in tables if a.pk in (p.player1_id, p.player2_id))
+    page = client.get(f"/desk/{t.pk}/rounds/1/").content.decode()
+    assert 'id="forbidden-met"' in page and page.count("could keep") == 1
+    other = (table.player2 if table.player1_id == a.pk else table.player1).name
+    assert f"<bdi>{a.name}</bdi> and <bdi>{other}</bdi>" in page or (
+        f"<bdi>{other}</bdi> and <bdi>{a.name}</bdi>" in page
+    )

@@ -26,8 +26,9 @@ from tournaments.selectors import (
     pairing_overdue,
     results_corrected_after_pairing,
     tournament_pairings,
+    tournament_registrations,
+    tournament_round_notes,
     tournament_rounds,
-    tournament_rounds_set_by_hand,
     user_can_organise,
 )
 from web.desk.access import FORM_ERRORS, LOGIN_URL, desk_tournament, error_message
@@ -101,7 +102,7 @@ def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
         "clock": _clock(round_, now),
         "now": now,
         "can_repair": _repairable(round_, [t["status"] for t in tables]),
-        "by_hand": number in tournament_rounds_set_by_hand(tournament=tournament),
+        **_notes(tournament, number),
         "next_number": number + 1 if number < tournament.current_round else None,
         "can_pair_next": round_.status == "completed"
         and number == tournament.current_round
@@ -111,6 +112,17 @@ def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
         "disputes_open": len(disputes),
         "stuck": sum(1 for t in tables if t["stuck"]),
     }
+
+
+def _notes(tournament: Any, number: int) -> dict[str, Any]:
+    """Set by hand, and the pairs kept apart it could not keep apart (by name)."""
+    note = tournament_round_notes(tournament=tournament).get(number) or {}
+    names: dict[int, str] = {}
+    if note.get("forbidden_met"):
+        entries = tournament_registrations(tournament=tournament)
+        names = {r.player_id: r.player.name for r in entries}
+    met = [[names.get(p, "?") for p in pair] for pair in note.get("forbidden_met", ())]
+    return {"by_hand": note.get("by_hand", False), "forbidden_met": met}
 
 
 def _repairable(round_: Any, statuses: list[str]) -> bool:
