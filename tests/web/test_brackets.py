@@ -235,3 +235,15 @@ def test_the_desk_round_names_the_pairs_it_could_not_keep_apart(client, organise
     assert f"<bdi>{a.name}</bdi> and <bdi>{other}</bdi>" in page or (
         f"<bdi>{other}</bdi> and <bdi>{a.name}</bdi>" in page
     )
+
+
+def test_hand_pairings_warn_of_a_pair_kept_apart(client, organiser, jobs):
+    t = started(organiser, jobs, 4, rounds=2)
+    client.force_login(organiser)
+    url = f"/desk/{t.pk}/rounds/1/by-hand/"
+    fields = _tables(client.get(url).content.decode())
+    a, b = int(fields["a1"]), int(fields["b1"])
+    services.tournament_forbidden_pair_add(tournament_id=t.pk, players=[a, b], by=organiser)
+    warned = client.post(url, _tables(client.get(url).content.decode()) | {"reason": "check"})
+    assert warned.status_code == 409
+    assert "are kept apart" in warned.content.decode()
