@@ -112,7 +112,7 @@ def _round_title(key: str, number: int, last: int, data_format: str) -> str:
             return str((FINAL, SEMIFINALS, QUARTERFINALS)[from_end])
         return gettext("Round %(n)s") % {"n": number}
     if key == "3P":
-        return str(SECTION_TITLES["3P"])
+        return ""  # the section's own title says it
     if key == "GF":
         return gettext("Grand final") if number == 1 else gettext("Bracket reset")
     if key == "W":
