@@ -38,7 +38,7 @@ QUARTERFINALS = pgettext_lazy("bracket round", "Quarterfinals")
 @dataclass
 class Side:
     name: str = ""  # "" while nobody is known
-    seed: int | None = None
+    seed: str = ""  # as text: the template writes it as it is (no number formatting)
     won: bool = False
     lost: bool = False
     note: str = ""  # where the player comes from, while unknown ("Winner of W1-2")
@@ -54,6 +54,7 @@ class DrawnMatch:
     span: int  # rows it spans
     joins: str  # how its winner's line goes on: "down", "up", "straight" or "" (last round)
     fed: bool  # a line comes in from the round before
+    style: str = ""  # its grid place, e.g. "grid-column:2;grid-row:3 / span 2"
 
 
 @dataclass
@@ -61,6 +62,7 @@ class DrawnRound:
     title: str
     column: int
     matches: list[DrawnMatch] = field(default_factory=list)
+    style: str = ""
 
 
 @dataclass
@@ -69,16 +71,21 @@ class DrawnSection:
     title: str
     rows: int
     rounds: list[DrawnRound] = field(default_factory=list)
+    style: str = ""
 
 
 def bracket_drawn(*, tournament: Any) -> dict[str, Any] | None:
     """The bracket of `tournament` laid out for a page, or None where it has none (yet)."""
     data = tournament_bracket(tournament=tournament)
-    matches = data["matches"]
-    if not matches:
+    if not data["matches"]:
         return None
     entries = tournament_registrations(tournament=tournament)
-    names = {r.player_id: r.player.name for r in entries}
+    return bracket_layout(data, {r.player_id: r.player.name for r in entries})
+
+
+def bracket_layout(data: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """The bracket data (`tournament_bracket`'s answer) laid out, players by `names`."""
+    matches = data["matches"]
     sources = _sources(matches)
     sections = []
     for key in ("W", "L", "GF", "K", "3P"):
@@ -138,8 +145,13 @@ def _section(
         span = max(1, rows // len(ms))
         # Two matches of this round feeding one match of the next: their lines meet.
         targets = Counter(m["winner_to"]["match"] for m in ms if m.get("winner_to"))
-        drawn = DrawnRound(title=_round_title(key, number, numbers[-1], data_format), column=column)
+        drawn = DrawnRound(
+            title=_round_title(key, number, numbers[-1], data_format),
+            column=column,
+            style=f"grid-column:{column}",
+        )
         for m in ms:
+            row = (m["index"] - 1) * span + 1
             to = m.get("winner_to")
             in_section = to is not None and to["match"].startswith(key) and column < len(numbers)
             if not in_section:
@@ -154,13 +166,16 @@ def _section(
                     status=m["status"],
                     status_word=str(STATUS_WORDS.get(m["status"], m["status"])),
                     sides=[_side(m, s, names, sources) for s in (0, 1)],
-                    row=(m["index"] - 1) * span + 1,
+                    row=row,
                     span=span,
                     joins=joins,
                     fed=column > 1,
+                    # Row 1 holds the rounds' titles.
+                    style=f"grid-column:{column};grid-row:{row + 1} / span {span}",
                 )
             )
         section.rounds.append(drawn)
+    section.style = f"--rows:{rows};--columns:{len(numbers)}"
     return section
 
 
@@ -173,7 +188,7 @@ def _side(
         return Side(note="" if empty else sources.get((m["id"], side), ""))
     return Side(
         name=names.get(player, "?"),
-        seed=m["seeds"][side],
+        seed=str(m["seeds"][side] or ""),
         won=m["winner"] == player and m["status"] in ("played", "walkover", "bye"),
         lost=m["loser"] == player,
     )
