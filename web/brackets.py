@@ -91,7 +91,7 @@ def bracket_layout(data: dict[str, Any], names: dict[int, str]) -> dict[str, Any
     for key in ("W", "L", "GF", "K", "3P"):
         own = [m for m in matches if m["bracket"] == key]
         if own:
-            sections.append(_section(key, own, names, sources, data["format"]))
+            sections.append(_section(key, own, names, sources))
     champion = data.get("champion")
     return {
         "format": data["format"],
@@ -103,8 +103,8 @@ def bracket_layout(data: dict[str, Any], names: dict[int, str]) -> dict[str, Any
 def _sources(matches: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
     """(match, side) -> who comes there while unknown: "Winner of K1-2", "Loser of W2-1"."""
     found: dict[tuple[str, int], str] = {}
+    texts = (("winner_to", gettext("Winner of %s")), ("loser_to", gettext("Loser of %s")))
     for m in matches:
-        texts = (("winner_to", gettext("Winner of %s")), ("loser_to", gettext("Loser of %s")))
         for key, text in texts:
             to = m.get(key)
             if to is not None:
@@ -112,7 +112,7 @@ def _sources(matches: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
     return found
 
 
-def _round_title(key: str, number: int, last: int, data_format: str) -> str:
+def _round_title(key: str, number: int, last: int) -> str:
     if key == "K":
         from_end = last - number
         if from_end < 3:
@@ -132,7 +132,6 @@ def _section(
     matches: list[dict[str, Any]],
     names: dict[int, str],
     sources: dict[tuple[str, int], str],
-    data_format: str,
 ) -> DrawnSection:
     by_round: dict[int, list[dict[str, Any]]] = {}
     for m in matches:
@@ -146,7 +145,7 @@ def _section(
         # Two matches of this round feeding one match of the next: their lines meet.
         targets = Counter(m["winner_to"]["match"] for m in ms if m.get("winner_to"))
         drawn = DrawnRound(
-            title=_round_title(key, number, numbers[-1], data_format),
+            title=_round_title(key, number, numbers[-1]),
             column=column,
             style=f"grid-column:{column}",
         )
