@@ -61,6 +61,7 @@ bench: install
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/pages.py
+	$(BIN)/python bench/bracket_page.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .hypothesis

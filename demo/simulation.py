@@ -42,6 +42,8 @@ def tournament_simulate(
     wait_seconds: float = 120.0,
     organiser: Any = None,
     prefix: str = "Sim bot",
+    top_cut: int | None = None,
+    third_place: bool = False,
 ) -> Tournament:
     """Create bots and a tournament, play every match with bots until the tournament ends.
 
@@ -55,12 +57,14 @@ def tournament_simulate(
         for i in range(1, players + 1)
     ]
     tournament = services.tournament_create(
-        name=name or f"Simulated {format} ({players} bots)",
+        name=name or f"Simulated {format}{f' top {top_cut}' if top_cut else ''} ({players} bots)",
         format=format,
         rounds=rounds,
         ruleset=ruleset,
         created_by=organiser,
         is_public=True,
+        top_cut=top_cut,
+        third_place=third_place,
     )
     for bot in bots:
         services.tournament_register(tournament_id=tournament.pk, player=bot, by=organiser)
@@ -71,7 +75,7 @@ def tournament_simulate(
     while True:
         tournament.refresh_from_db()
         number = tournament.current_round
-        bar.set_description(f"round {number}/{tournament.rounds_planned}")
+        bar.set_description(f"round {number}/{tournament.rounds_planned or '?'}")
         for pairing in Pairing.objects.filter(round__tournament=tournament, round__number=number):
             if pairing.match_id is not None:
                 match_play_bots(match_id=pairing.match_id)
@@ -87,6 +91,8 @@ def tournament_simulate(
 def _expected_matches(tournament: Tournament, players: int) -> int:
     if tournament.format == Tournament.Format.KNOCKOUT:
         return players - 1  # every match knocks one player out
+    if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
+        return 2 * players - 1  # two losses each but the champion's; at most one reset
     return (tournament.rounds_planned or 1) * (players // 2)
 
 

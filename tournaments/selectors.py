@@ -483,20 +483,82 @@ def tournament_forbidden_pairs(*, tournament: Tournament) -> list[tuple[int, int
 
 
 def tournament_bracket(*, tournament: Tournament) -> dict[str, Any]:
-    """A double elimination's bracket as data a client can draw: each match's slot, bracket,
-    round, players, winner, and where its winner and loser go (other formats: no matches)."""
-    from tournaments.domain.pairing import bracket_of
+    """The tournament's bracket as data a client can draw (the API's and the pages' one
+    source): each match's slot, bracket, round, players, seeds, status, winner, and where its
+    winner and loser go. A double elimination's winners' ("W") and losers' ("L") brackets and
+    grand final ("GF"); a knockout's, or a Swiss top cut's once its cut is made, single
+    bracket ("K", with "3P" for a third-place match). `format` says which ("" and no matches:
+    a format with no bracket, or a top cut before its cut); `first_round` is the
+    tournament round of the bracket's first round (a top cut's: after the Swiss)."""
+    from tournaments.domain.pairing import bracket_of, seeds_of
     from tournaments.repository import state_of
 
     state = state_of(tournament=tournament)
-    if not state.started or tournament.format != Tournament.Format.DOUBLE_ELIMINATION:
-        return {"started": state.started, "matches": [], "champion": None, "places": []}
-    bracket = bracket_of(state)
-    return {
-        "started": True,
-        "reset": state.bracket_reset,
-        "wave": bracket.wave,
-        "champion": bracket.champion,
-        "places": [list(group) for group in bracket.places],
-        "matches": [m.as_data() for m in bracket.matches],
-    }
+    answer: dict[str, Any] = {
+        "started": state.started, "format": "", "first_round": None, "matches": [],
+        "champion": None, "places": [],
+    }  # fmt: skip
+    if not state.started:
+        return answer
+    if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
+        bracket = bracket_of(state)
+        return answer | {
+            "format": "double_elimination",
+            "first_round": 1,
+            "reset": state.bracket_reset,
+            "wave": bracket.wave,
+            "champion": bracket.champion,
+            "places": [list(group) for group in bracket.places],
+            "matches": [m.as_data() for m in bracket.matches],
+        }
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        drawn = _knockout_drawn(state, seeds_of(state), first=1)
+        return answer | {"format": "knockout", "first_round": 1, **drawn}
+    if state.top_cut and state.cut_seeds and state.swiss_rounds is not None:
+        first = state.swiss_rounds + 1
+        drawn = _knockout_drawn(state, list(state.cut_seeds), first=first, third=state.third_place)
+        return answer | {"format": "top_cut", "first_round": first, **drawn}
+    return answer
+
+
+def _knockout_drawn(state: Any, seeded: list[int], *, first: int, third: bool = False) -> dict:
+    """A single knockout's matches from the rounds recorded from round `first` on (a
+    third-place match is the last round's second table, beside the final)."""
+    from tournaments.pairing.knockout_bracket import Board, knockout_bracket
+
+    rounds = [
+        [Board(t.player1, t.player2, t.winner) for t in state.rounds[n].tables]
+        for n in sorted(state.rounds)
+        if n >= first
+    ]
+    third_board = None
+    if third and len(rounds) >= 2 and len(rounds[-1]) == 2 and len(rounds[-2]) == 2:
+        third_board = rounds[-1].pop()
+    if len(seeded) < 2:
+        return {"matches": [], "champion": None}
+    bracket = knockout_bracket(
+        seeded=seeded, rounds=rounds, third_place=third, third_place_board=third_board
+    )
+    return {"matches": [m.as_data() for m in bracket.matches], "champion": bracket.champion}
+
+
+def tournament_round_notes(*, tournament: Tournament) -> dict[int, dict[str, Any]]:
+    """What each round's standing pairing (its last RoundPaired or RoundRepaired event)
+    says about itself: `by_hand` (an organiser set it), `forbidden_met` (pairs kept apart
+    that no valid pairing could keep apart) and `confirmed` (the rematches and forbidden
+    pairs an organiser kept by hand). The public page and the desk show them."""
+    notes: dict[int, dict[str, Any]] = {}
+    for event in tournament_stream_events(tournament=tournament):
+        if event.type in ("RoundPaired", "RoundRepaired"):
+            notes[event.data.get("round")] = {
+                "by_hand": bool(event.data.get("by_hand")),
+                "forbidden_met": [list(p) for p in event.data.get("forbidden_met") or ()],
+                "confirmed": list(event.data.get("confirmed") or ()),
+            }
+    return notes
+
+
+def tournament_rounds_set_by_hand(*, tournament: Tournament) -> set[int]:
+    """The rounds whose pairings stand as an organiser set them by hand."""
+    notes = tournament_round_notes(tournament=tournament)
+    return {number for number, note in notes.items() if note["by_hand"]}

@@ -21,8 +21,10 @@ from tournaments.selectors import (
     tournament_get,
     tournament_list_for,
     tournament_rounds,
+    tournament_rounds_set_by_hand,
     tournament_standings,
 )
+from web.brackets import bracket_drawn
 from web.language import tournament_page_language, tournament_view_language
 from web.localize import standings_sorted
 
@@ -62,6 +64,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "current": current,
         "standings": standings,
         **_played(tournament, rounds),
+        "bracket": bracket_drawn(tournament=tournament),
+        "by_hand": tournament_rounds_set_by_hand(tournament=tournament),
     }
     return render(request, _live("pages/tournament.html", request), context)
 

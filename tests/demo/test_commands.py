@@ -107,3 +107,75 @@ def test_load_demo_ends_with_the_pages_to_open_and_each_answers(monkeypatch, cli
             client.login(username="organiser", password=load_demo.DEMO_PASSWORD)
         assert client.get(path).status_code == 200, path
         client.logout()
+
+
+def _rebuilt_identically(t: Tournament) -> None:
+    from tournaments.projections import projected_rows, rows_differences, tournament_rebuild_in_tx
+
+    before = projected_rows(tournament=t)
+    tournament_rebuild_in_tx(tournament=t)
+    assert rows_differences(before, projected_rows(tournament=t)) == []
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_simulate_a_double_elimination_to_its_champion_and_rebuild_it():
+    from tournaments.selectors import tournament_bracket
+
+    out = StringIO()
+    call_command(
+        "simulate_tournament", "--players", "6", "--format", "double_elimination",
+        "--game-target", "25", "--ruleset", '{"end_when_decided": true}', "--no-progress",
+        stdout=out,
+    )  # fmt: skip
+    t = Tournament.objects.get()
+    assert t.status == Tournament.Status.FINISHED
+    bracket = tournament_bracket(tournament=t)
+    assert bracket["format"] == "double_elimination" and bracket["champion"] is not None
+    # Everyone but the champion lost twice, or once in the grand final without a reset.
+    losses: dict[int, int] = {}
+    for m in bracket["matches"]:
+        if m["loser"] is not None:
+            losses[m["loser"]] = losses.get(m["loser"], 0) + 1
+    assert bracket["champion"] not in losses or losses[bracket["champion"]] == 1
+    assert sum(1 for p, n in losses.items() if p != bracket["champion"] and n >= 1) == 5
+    first = t.standings.get(rank=1)
+    assert first.player_id == bracket["champion"]
+    assert f"{t.current_round} rounds" in out.getvalue()
+    _rebuilt_identically(t)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_simulate_a_swiss_with_a_top_cut_of_8_and_rebuild_it():
+    from tournaments.selectors import tournament_bracket
+
+    out = StringIO()
+    call_command(
+        "simulate_tournament", "--players", "10", "--format", "swiss", "--rounds", "3",
+        "--top-cut", "8", "--third-place", "--game-target", "25",
+        "--ruleset", '{"end_when_decided": true}', "--no-progress", stdout=out,
+    )  # fmt: skip
+    t = Tournament.objects.get()
+    assert t.status == Tournament.Status.FINISHED and t.current_round == 3 + 3
+    assert "top 8" in t.name
+    bracket = tournament_bracket(tournament=t)
+    assert bracket["format"] == "top_cut" and bracket["first_round"] == 4
+    assert [m["id"] for m in bracket["matches"]][-2:] == ["K3-1", "3P"]
+    final = Pairing.objects.get(round__tournament=t, round__number=6, table=1)
+    assert bracket["champion"] == final.winner_id == t.standings.get(rank=1).player_id
+    ranks = [line.split()[0] for line in out.getvalue().splitlines()[-10:]]
+    # The knockout's places (the quarterfinal losers share fifth), then the Swiss order.
+    assert ranks == ["1", "2", "3", "4", "5", "5", "5", "5", "9", "10"]
+    _rebuilt_identically(t)
+
+
+@pytest.mark.django_db
+def test_simulate_tournament_refuses_a_top_cut_it_cannot_play():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="follows a Swiss"):
+        call_command("simulate_tournament", "--format", "knockout", "--top-cut", "4")
+    with pytest.raises(CommandError, match="larger than the field"):
+        call_command("simulate_tournament", "--players", "6", "--top-cut", "8")
+    assert not Tournament.objects.exists()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -19,7 +18,13 @@ from tournaments.models import Tournament
 
 class ForbiddenPairsApi(TournamentApi):
     """Pairs of players who must not meet (one household, a team's members): the
-    tournament's organisers read and change them; a round robin refuses them (409)."""
+    tournament's organisers read and change them; a round robin refuses them (409).
+
+    Swiss rounds and the first round of a knockout or double elimination keep them apart
+    wherever any pairing of the round can, before avoiding rematches: where both cannot
+    hold, a Swiss round may have more rematches than the fewest possible. Where no pairing
+    keeps them apart, as few meet as possible and the round's event names them
+    (`forbidden_met`). Later rounds of a bracket follow the bracket."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -73,11 +78,18 @@ class ForbiddenPairsApi(TournamentApi):
 
 
 class TournamentBracketApi(TournamentApi):
-    """A double elimination's winners' and losers' brackets and grand final, as data: each
-    match's id (slot), bracket (W, L, GF), round, wave, players and seeds, status, winner
-    and loser, and where its winner and loser go. Other formats have no matches here."""
+    """The bracket as data a client can draw (the pages draw this same answer): a double
+    elimination's winners' and losers' brackets and grand final (W, L, GF), a knockout's
+    or a Swiss top cut's knockout (K, and 3P for a third-place match): each match's id
+    (slot), bracket, round, wave, players and seeds, status, winner and loser, and where its
+    winner and loser go. Matches still to come are there too, their unknown players null.
+    A round robin, a Swiss without a cut, or a top cut before its cut: no matches.
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **error_responses(404)})
+    Limits: a double elimination's losers drop in an order that makes a rematch impossible
+    before the losers' semifinal for 8 or 16 players (round 7 of 10 for 64, 16 of 22 for
+    4,096); from there on, and in the grand final, players may meet again."""
+
+    @extend_schema(responses={200: s.BracketOutputSerializer, **error_responses(404)})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament(request, tournament_id)
         return Response(selectors.tournament_bracket(tournament=tournament))

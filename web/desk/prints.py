@@ -10,7 +10,7 @@ from typing import Any
 
 import openpyxl
 import segno
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -27,6 +27,7 @@ from tournaments.selectors import (
     tournament_standings,
     tournament_standings_table,
 )
+from web.brackets import bracket_drawn
 from web.desk.access import desk_tournament
 from web.desk.rounds import _pairing, _round, scoresheet
 from web.language import tournament_view_language
@@ -144,6 +145,18 @@ def print_standings(request: HttpRequest, tournament: Any) -> HttpResponse:
         "printed": _printed(tournament),
     }
     return render(request, "desk/print_standings.html", context)
+
+
+@desk_tournament
+def print_bracket(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """The bracket on screen and on paper (landscape): a double elimination's three
+    parts, a knockout's or a top cut's one; 404 where the format draws none (yet)."""
+    tournament_view_language(request, tournament)
+    bracket = bracket_drawn(tournament=tournament)
+    if bracket is None:
+        raise Http404("no bracket")
+    context = {"tournament": tournament, "bracket": bracket, "printed": _printed(tournament)}
+    return render(request, "desk/print_bracket.html", context)
 
 
 @desk_tournament

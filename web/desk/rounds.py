@@ -26,6 +26,8 @@ from tournaments.selectors import (
     pairing_overdue,
     results_corrected_after_pairing,
     tournament_pairings,
+    tournament_registrations,
+    tournament_round_notes,
     tournament_rounds,
     user_can_organise,
 )
@@ -99,8 +101,8 @@ def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
         "counts": counts,
         "clock": _clock(round_, now),
         "now": now,
-        "can_repair": round_.status == "paired"
-        and all(t["status"] in ("waiting", "bye", "to_confirm", "disputed") for t in tables),
+        "can_repair": _repairable(round_, [t["status"] for t in tables]),
+        **_notes(tournament, number),
         "next_number": number + 1 if number < tournament.current_round else None,
         "can_pair_next": round_.status == "completed"
         and number == tournament.current_round
@@ -110,6 +112,32 @@ def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
         "disputes_open": len(disputes),
         "stuck": sum(1 for t in tables if t["stuck"]),
     }
+
+
+def _notes(tournament: Any, number: int) -> dict[str, Any]:
+    """Set by hand, and the pairs kept apart it could not keep apart (by name)."""
+    note = tournament_round_notes(tournament=tournament).get(number) or {}
+    names: dict[int, str] = {}
+    if note.get("forbidden_met"):
+        entries = tournament_registrations(tournament=tournament)
+        names = {r.player_id: r.player.name for r in entries}
+    met = [[names.get(p, "?") for p in pair] for pair in note.get("forbidden_met", ())]
+    return {"by_hand": note.get("by_hand", False), "forbidden_met": met}
+
+
+def _repairable(round_: Any, statuses: list[str]) -> bool:
+    """A round in play none of whose matches has started may be paired again."""
+    started = ("in_play", "overdue", "done")
+    return round_.status == "paired" and not any(s in started for s in statuses)
+
+
+def round_repairable(tournament: Any, number: int) -> bool:
+    """May round `number` be re-paired (or set by hand) now? (The service decides; this
+    is what the desk offers.)"""
+    round_ = _round(tournament, number)
+    now = timezone.now()
+    pairings = list(tournament_pairings(tournament=tournament, round_number=number))
+    return _repairable(round_, [table_status(p, now) for p in pairings])
 
 
 @desk_tournament

@@ -22,7 +22,8 @@ from core.transactions import request_transaction
 from players.selectors import player_get, player_list, players_named, user_is_organiser
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
-from tournaments.selectors import tournament_list_for
+from tournaments.selectors import tournament_forbidden_pairs, tournament_list_for
+from web.brackets import bracket_drawn
 from web.desk.access import (
     FORM_ERRORS,
     LOGIN_URL,
@@ -92,6 +93,7 @@ def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
         or TournamentLanguageForm(initial={"language": tournament.language}),
         "error": forms.get("error"),
         **roster,
+        **_formats_context(tournament),
     }
 
 
@@ -102,6 +104,15 @@ def tournament_desk(request: HttpRequest, tournament: Any) -> HttpResponse:
         tournament_disputes_open(tournament=tournament, user=request.user)
     )
     return render(request, "desk/tournament.html", context)
+
+
+def _formats_context(tournament: Any) -> dict[str, Any]:
+    """The bracket (where the format draws one) and how many pairs are kept apart."""
+    started = tournament.status != "registration"
+    return {
+        "bracket": bracket_drawn(tournament=tournament) if started else None,
+        "forbidden_count": len(tournament_forbidden_pairs(tournament=tournament)),
+    }
 
 
 def _again(request: HttpRequest, tournament: Any, **forms: Any) -> HttpResponse:

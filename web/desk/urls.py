@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.desk import amend, disputes, prints, roster, rounds, setup, sheet, signin
+from web.desk import amend, disputes, pairs, prints, roster, rounds, setup, sheet, signin
 
 T = "<int:tournament_id>/"
 R = T + "rounds/<int:number>/"
@@ -36,6 +36,9 @@ urlpatterns = [
     ),
     path(T + "start/", setup.start, name="desk-start"),
     path(T + "standings/print/", prints.print_standings, name="desk-print-standings"),
+    path(T + "bracket/", prints.print_bracket, name="desk-bracket"),
+    path(T + "pairs-apart/", pairs.forbidden_pairs, name="desk-forbidden-pairs"),
+    path(T + "pairs-apart/remove/", pairs.forbidden_pair_remove, name="desk-forbidden-pair-remove"),
     path(T + "standings.csv", prints.standings_csv, name="desk-standings-csv"),
     path(T + "results.csv", prints.results_csv, name="desk-results-csv"),
     path(T + "tournament.xlsx", prints.tournament_xlsx, name="desk-standings-xlsx"),
@@ -48,6 +51,7 @@ urlpatterns = [
     ),
     path(R, rounds.round_view, name="desk-round"),
     path(R + "repair/", rounds.round_repair, name="desk-round-repair"),
+    path(R + "by-hand/", pairs.round_pairings_by_hand, name="desk-round-by-hand"),
     path(R + "pair-next/", rounds.round_pair_next, name="desk-round-pair-next"),
     path(R + "results/take/", rounds.round_results_take, name="desk-round-results-take"),
     path(R + "pairings/print/", prints.print_pairings, name="desk-print-pairings"),

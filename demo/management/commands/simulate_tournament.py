@@ -23,6 +23,16 @@ class Command(BaseCommand):
             "--format", choices=[c for c, _ in Tournament.Format.choices], default="swiss"
         )
         parser.add_argument("--rounds", type=int, default=4, help="Swiss rounds.")
+        parser.add_argument(
+            "--top-cut",
+            type=int,
+            choices=[4, 8, 16],
+            default=None,
+            help="Swiss only: after its rounds, the top K play a seeded knockout.",
+        )
+        parser.add_argument(
+            "--third-place", action="store_true", help="A top cut's third-place match."
+        )
         parser.add_argument("--game-target", type=int, default=100, help="RULES 8 variant.")
         parser.add_argument(
             "--ruleset",
@@ -40,6 +50,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["players"] < 2:
             raise CommandError("a tournament needs at least two players")
+        if options["top_cut"] and options["format"] != "swiss":
+            raise CommandError("--top-cut follows a Swiss: use it with --format swiss")
+        if options["top_cut"] and options["top_cut"] > options["players"]:
+            raise CommandError("--top-cut is larger than the field")
         eager = celery_app.conf.task_always_eager
         if not options["worker"]:
             celery_app.conf.task_always_eager = True
@@ -55,13 +69,15 @@ class Command(BaseCommand):
                 rounds=options["rounds"] if options["format"] == "swiss" else None,
                 ruleset={**options["ruleset"], "game_target": options["game_target"]},
                 progress=not options["no_progress"],
+                top_cut=options["top_cut"],
+                third_place=options["third_place"],
             )
         finally:
             celery_app.conf.task_always_eager = eager
             trace_log.setLevel(level)
         elapsed = time.monotonic() - started
         self.stdout.write(
-            f"\n{tournament.name} (id {tournament.pk}): {tournament.rounds_planned} rounds "
+            f"\n{tournament.name} (id {tournament.pk}): {tournament.current_round} rounds "
             f"in {elapsed:.1f}s\n"
         )
         self.stdout.write(standings_table(tournament))
