@@ -21,6 +21,7 @@ from tournaments.apis.reads import (
 )
 from tournaments.apis.rounds import (
     ResultsTakeApi,
+    RoundClockApi,
     RoundDeadlineApi,
     RoundListApi,
     RoundPairingsApi,
@@ -37,6 +38,7 @@ __all__ = [
     "RegistrationListApi",
     "ResultsCsvApi",
     "ResultsTakeApi",
+    "RoundClockApi",
     "RoundDeadlineApi",
     "RoundListApi",
     "RoundPairingsApi",

@@ -43,6 +43,7 @@ urlpatterns = [
     path(R, rounds.round_view, name="desk-round"),
     path(R + "repair/", rounds.round_repair, name="desk-round-repair"),
     path(R + "pair-next/", rounds.round_pair_next, name="desk-round-pair-next"),
+    path(R + "clock/", rounds.round_clock_start, name="desk-round-clock"),
     path(R + "results/take/", rounds.round_results_take, name="desk-round-results-take"),
     path(R + "pairings/print/", prints.print_pairings, name="desk-print-pairings"),
     path(R + "slips/print/", prints.print_slips, name="desk-print-slips"),
