@@ -199,7 +199,8 @@ def test_the_schema_covers_the_tournament_endpoints(org_client):
     assert "/api/tournaments/{tournament_id}/results/take/" in paths
     assert "/api/tournaments/{tournament_id}/bracket/" in paths
     assert "/api/tournaments/{tournament_id}/forbidden-pairs/" in paths
-    assert len([p for p in paths if "/webhooks" not in p]) == 20
+    assert "/api/tournaments/{tournament_id}/rounds/{number}/clock/" in paths
+    assert len([p for p in paths if "/webhooks" not in p]) == 21
 
 
 def test_the_list_filters_by_status_format_and_club(org_client, club):
