@@ -86,6 +86,12 @@ def _with_round(state: TournamentState, round_: RoundState) -> TournamentState:
     return replace(state, rounds={**state.rounds, round_.number: round_})
 
 
+def _round_changed(state: TournamentState, number: int, **changes: Any) -> TournamentState:
+    """Round `number` with `changes` (a round the state does not have: no change)."""
+    round_ = state.rounds.get(number)
+    return state if round_ is None else _with_round(state, replace(round_, **changes))
+
+
 def _with_entry(state: TournamentState, entry: Entry) -> TournamentState:
     return replace(state, entries={**state.entries, entry.player: entry})
 
@@ -183,26 +189,17 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
                 state = _with_round(state, replace(state.rounds[event.round], status=PAIRED))
             return state
         case RoundDeadlineMoved():
-            round_ = state.rounds.get(event.round)
-            if round_ is None:
-                return state
-            return _with_round(state, replace(round_, deadline=_instant(event.deadline)))
+            return _round_changed(state, event.round, deadline=_instant(event.deadline))
         case RoundClockStarted():
-            round_ = state.rounds.get(event.round)
-            if round_ is None:
-                return state
-            started = replace(
-                round_,
+            return _round_changed(
+                state,
+                event.round,
                 clock_started_at=_instant(event.started_at),
                 clock_by_hand=True,
                 deadline=_instant(event.deadline),
             )
-            return _with_round(state, started)
         case RoundCompleted():
-            round_ = state.rounds.get(event.round)
-            if round_ is None:
-                return state
-            return _with_round(state, replace(round_, status=COMPLETED, completed_at=event.at))
+            return _round_changed(state, event.round, status=COMPLETED, completed_at=event.at)
         case SettingsChanged():
             values = {
                 name: _SETTING_READERS[name](change["new"])
