@@ -93,9 +93,11 @@ def prepare(db: str, clients: int, async_commit: bool) -> dict[str, Any]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-def start_server(db: str, port: int, workers: int | None, worker_class: str) -> subprocess.Popen:
+def start_server(
+    db: str, port: int, workers: int | None, worker_class: str, wait: float = 30
+) -> subprocess.Popen:
     """gunicorn as deployed (config/gunicorn.py), on loopback; --workers and
-    --worker-class override the deployed settings."""
+    --worker-class override the deployed settings. `wait`: seconds for it to answer."""
     cmd = [GUNICORN, "-c", "config/gunicorn.py", "config.wsgi:application"]
     cmd += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
     if workers is not None:
@@ -103,7 +105,7 @@ def start_server(db: str, port: int, workers: int | None, worker_class: str) -> 
     if worker_class != "sync":
         cmd += ["--worker-class", worker_class, "--threads", "2"]
     server = subprocess.Popen(cmd, cwd=ROOT, env=_env(db))
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
@@ -250,6 +252,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--db", default="hg_bench_api")
     parser.add_argument(
+        "--start-seconds", type=float, default=30, help="how long gunicorn may take to start"
+    )
+    parser.add_argument(
         "--async-commit",
         action="store_true",
         help="diagnostic: synchronous_commit=off on the bench database (no fsync wait)",
@@ -258,7 +263,7 @@ def main() -> None:
 
     print(f"preparing database {args.db} ...", flush=True)
     data = prepare(args.db, args.clients, args.async_commit)
-    server = start_server(args.db, args.port, args.workers, args.worker_class)
+    server = start_server(args.db, args.port, args.workers, args.worker_class, args.start_seconds)
     base = f"http://127.0.0.1:{args.port}"
     try:
         ping, play = Stats(), Stats()

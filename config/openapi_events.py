@@ -268,6 +268,9 @@ TOURNAMENT_EVENT_DATA: dict[str, dict[str, Any]] = {
         ("changes",),
     ),
     "RoundDeadlineMoved": _object({**_ROUND, "deadline": _TIME, "previous": _TIME}, ("round",)),
+    "RoundClockStarted": _object(
+        {**_ROUND, "started_at": _TIME, "deadline": _TIME}, ("round", "started_at")
+    ),
     "RoundCompleted": _object(_ROUND, ("round",)),
     "TournamentFinished": _object({}),
 }

@@ -102,8 +102,8 @@ ERROR_REASON_VALUES = [
     "already_registered", "not_registered", "match_finished", "entry_open", "match_in_play",
     "hand_in_play", "dependent_match_in_play", "dispute_window_closed", "too_many_webhooks",
     "event_immutable", "rematch", "forbidden_pair", "round_robin", "top_cut_too_large",
-    "forbidden_pair_in_round_robin", "bracket_inconsistent", "bracket_fixed",
-    "already_paired",
+    "forbidden_pair_in_round_robin", "bracket_inconsistent", "bracket_fixed", "clock_started",
+    "before_schedule", "already_paired",
     # permission_denied, not_found
     "not_yours", "bundle_forbidden", "disputes_forbidden", "match_not_found",
     "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",

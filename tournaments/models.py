@@ -185,6 +185,10 @@ class Round(models.Model):
         blank=True,
         related_name="+",
     )
+    # When the round's time started running (its deadline follows it): when it was
+    # (re-)paired, or when the director started the clock as play began (by hand).
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_started_by_hand = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -276,8 +276,9 @@ def tournament_standings(*, tournament: Tournament) -> QuerySet[Standing]:
 
 def tournament_round_clock(*, tournament: Tournament, now: dt.datetime | None = None) -> dict:
     """The round clock: the current round (None before round 1), its status, when it
-    started (was paired) and ends (its deadline), the seconds left while it is in play
-    with a deadline; and when the next round is scheduled, if it is."""
+    started (was paired, or the director started its clock) and ends (its deadline), the
+    seconds left while it is in play with a deadline; and when the next round is scheduled,
+    if it is."""
     now = now or timezone.now()
     round_ = tournament.rounds.filter(number=tournament.current_round).first()
     clock: dict[str, Any] = {
@@ -288,7 +289,8 @@ def tournament_round_clock(*, tournament: Tournament, now: dt.datetime | None = 
         in_play = round_.status == Round.Status.PAIRED
         left = round_.deadline - now if in_play and round_.deadline is not None else None
         clock |= {
-            "round": round_.number, "status": round_.status, "starts_at": round_.paired_at,
+            "round": round_.number, "status": round_.status,
+            "starts_at": round_.clock_started_at or round_.paired_at,
             "ends_at": round_.deadline,
             "seconds_left": max(0, int(left.total_seconds())) if left is not None else None,
         }  # fmt: skip
@@ -456,15 +458,14 @@ def tournament_stream_events(
 def round_start(*, tournament: Tournament, number: int) -> dt.datetime | None:
     """When round `number` is scheduled to be paired (UTC), or None: as soon as possible
     (the domain's rule, on the row's schedule). Never raises."""
-    from tournaments.domain.state import TournamentState
-    from tournaments.domain.state import round_start as scheduled
+    from tournaments.domain.state import scheduled_start
 
-    state = TournamentState(
+    return scheduled_start(
+        number,
         starts_at=tournament.starts_at,
         round_interval=tournament.round_interval,
-        round_starts=tuple(tournament.round_starts or ()),
+        round_starts=tournament.round_starts or (),
     )
-    return scheduled(state, number)
 
 
 def active_registration_count(*, tournament: Tournament) -> int:

@@ -279,14 +279,34 @@ class RoundOutputSerializer(serializers.ModelSerializer):
     paired_at = ZonedDateTimeField(allow_null=True)
     deadline = ZonedDateTimeField(allow_null=True)
     completed_at = ZonedDateTimeField(allow_null=True)
+    clock_started_at = ZonedDateTimeField(
+        allow_null=True,
+        help_text="When the round's time started running (its deadline follows it): when it "
+        "was paired or re-paired, or when the director started the clock.",
+    )
+    clock_started_by_hand = serializers.BooleanField(
+        help_text="The director started the clock (POST …/rounds/{n}/clock/)."
+    )
 
     class Meta:
         model = Round
-        fields = ["number", "status", "scheduled_at", "paired_at", "deadline", "completed_at"]
+        fields = [
+            "number", "status", "scheduled_at", "paired_at", "deadline", "completed_at",
+            "clock_started_at", "clock_started_by_hand",
+        ]  # fmt: skip
 
 
 class ReasonInputSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RoundStartInputSerializer(ReasonInputSerializer):
+    confirm = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Start round 1 although it is scheduled more than an hour from now "
+        "(otherwise 409 conflict, reason before_schedule, with its `scheduled_at`).",
+    )
 
 
 class RepairInputSerializer(serializers.Serializer):

@@ -58,6 +58,11 @@ urlpatterns = [
         name="api-tournament-round-deadline",
     ),
     path(
+        "<int:tournament_id>/rounds/<int:number>/clock/",
+        apis.RoundClockApi.as_view(),
+        name="api-tournament-round-clock",
+    ),
+    path(
         "<int:tournament_id>/rounds/<int:number>/rulings/",
         apis.RoundRuleApi.as_view(),
         name="api-tournament-round-rulings",

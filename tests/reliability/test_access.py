@@ -287,6 +287,10 @@ ROWS: dict[str, tuple] = {
         no_get,
         {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
     ),
+    "api/tournaments/<int:tournament_id>/rounds/<int:number>/clock/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, False)},
+    ),
     "api/tournaments/<int:tournament_id>/rounds/<int:number>/rulings/": (
         no_get,
         {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},

@@ -52,6 +52,11 @@ def _evening(organiser: Any, jobs: Any, seed: int, format: str = "swiss") -> Any
                     tournament_id=t.pk, round_number=t.current_round, by=organiser,
                     reason="family",
                 )  # fmt: skip
+        current = Round.objects.get(tournament=t, number=t.current_round)
+        if current.number % 2 and current.status == "paired":  # the director starts the clock
+            services.tournament_round_clock_start(
+                tournament_id=t.pk, round_number=current.number, by=organiser
+            )
         if rng.random() < 0.4:  # someone leaves, their match forfeited
             leaving = rng.choice(players)
             with jobs():

@@ -22,6 +22,7 @@ from tournaments.apis.reads import (
 )
 from tournaments.apis.rounds import (
     ResultsTakeApi,
+    RoundClockApi,
     RoundDeadlineApi,
     RoundListApi,
     RoundPairingsApi,
@@ -39,6 +40,7 @@ __all__ = [
     "RegistrationListApi",
     "ResultsCsvApi",
     "ResultsTakeApi",
+    "RoundClockApi",
     "RoundDeadlineApi",
     "RoundListApi",
     "RoundPairingsApi",

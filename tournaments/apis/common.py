@@ -4,15 +4,17 @@ rendering in the tournament's zone."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext_noop
+from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ApiPagination
+from core.api import ApiPagination, error_responses
 from core.errors import NotFoundError, ValidationError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER
 from players.models import Player
@@ -22,6 +24,15 @@ from tournaments import serializers as s
 from tournaments.models import Tournament
 
 WRITE = {"parameters": [IDEMPOTENCY_KEY_PARAMETER]}
+COMMAND_ERRORS = (400, 403, 404, 409, 422)
+
+
+def command_schema(body: Any, out: Any, *, status: int = 200) -> Any:
+    """The schema of a tournament command: its body, what it answers, the errors every
+    command may answer, the Idempotency-Key header."""
+    return extend_schema(
+        request=body, responses={status: out, **error_responses(*COMMAND_ERRORS)}, **WRITE
+    )
 
 
 class TournamentApi(APIView):
@@ -51,6 +62,28 @@ def _render(
             user=request.user, tournament=tournament
         )
     return serializer(obj, context=context, **kwargs).data
+
+
+def tournament_write(
+    request: Request,
+    tournament_id: int,
+    *,
+    body: type,
+    out: type,
+    act: Callable[[Tournament, dict[str, Any]], Any],
+    status: int = 200,
+    zoned: bool = False,
+) -> Response:
+    """The shape of every tournament command's view: the tournament the caller may see,
+    the body checked by the `body` serializer (`zoned`: its times read in the tournament's
+    zone), `act(tournament, validated data)` calling one service, and what it returns
+    rendered by `out` in the tournament's zone."""
+    tournament = _tournament(request, tournament_id)
+    context = s.zone_context(tournament) if zoned else {}
+    data = body(data=request.data, context=context)
+    data.is_valid(raise_exception=True)
+    result = act(tournament, data.validated_data)
+    return Response(_render(out, result, tournament), status=status)
 
 
 def _number(raw: str, name: str) -> int:

@@ -15,7 +15,16 @@ from core.api import ApiPagination, error_responses
 from core.idempotency import idempotent
 from tournaments import selectors, services
 from tournaments import serializers as s
-from tournaments.apis.common import WRITE, TournamentApi, _page, _player, _render, _tournament
+from tournaments.apis.common import (
+    WRITE,
+    TournamentApi,
+    _page,
+    _player,
+    _render,
+    _tournament,
+    command_schema,
+    tournament_write,
+)
 from tournaments.models import Tournament
 from tournaments.services._common import field_error
 
@@ -130,42 +139,34 @@ class RegistrationListApi(TournamentApi):
         regs = selectors.tournament_registrations(tournament=tournament)
         return _page(self, request, regs, s.RegistrationOutputSerializer, tournament)
 
-    @extend_schema(
-        request=s.PlayerRefInputSerializer,
-        responses={201: s.RegistrationOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
-        **WRITE,
-    )
+    @command_schema(s.PlayerRefInputSerializer, s.RegistrationOutputSerializer, status=201)
     @idempotent
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = _tournament(request, tournament_id)
-        data = s.PlayerRefInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        reg = services.tournament_register(
-            tournament_id=tournament.pk,
-            player=_player(request, data.validated_data.get("player")),
-            by=request.user,
+        return tournament_write(
+            request,
+            tournament_id,
+            body=s.PlayerRefInputSerializer,
+            out=s.RegistrationOutputSerializer,
+            act=lambda t, data: services.tournament_register(
+                tournament_id=t.pk, player=_player(request, data.get("player")), by=request.user
+            ),
+            status=status.HTTP_201_CREATED,
         )
-        body = _render(s.RegistrationOutputSerializer, reg, tournament)
-        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class CheckInApi(TournamentApi):
-    @extend_schema(
-        request=s.PlayerRefInputSerializer,
-        responses={200: s.RegistrationOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
-        **WRITE,
-    )
+    @command_schema(s.PlayerRefInputSerializer, s.RegistrationOutputSerializer)
     @idempotent
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = _tournament(request, tournament_id)
-        data = s.PlayerRefInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        reg = services.tournament_check_in(
-            tournament_id=tournament.pk,
-            player=_player(request, data.validated_data.get("player")),
-            by=request.user,
+        return tournament_write(
+            request,
+            tournament_id,
+            body=s.PlayerRefInputSerializer,
+            out=s.RegistrationOutputSerializer,
+            act=lambda t, data: services.tournament_check_in(
+                tournament_id=t.pk, player=_player(request, data.get("player")), by=request.user
+            ),
         )
-        return Response(_render(s.RegistrationOutputSerializer, reg, tournament))
 
 
 class CheckInUndoApi(TournamentApi):
@@ -192,21 +193,19 @@ class CheckInUndoApi(TournamentApi):
 
 
 class WithdrawApi(TournamentApi):
-    @extend_schema(
-        request=s.WithdrawInputSerializer,
-        responses={200: s.RegistrationOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
-        **WRITE,
-    )
+    @command_schema(s.WithdrawInputSerializer, s.RegistrationOutputSerializer)
     @idempotent
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = _tournament(request, tournament_id)
-        data = s.WithdrawInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        reg = services.tournament_withdraw(
-            tournament_id=tournament.pk,
-            player=_player(request, data.validated_data.get("player")),
-            by=request.user,
-            reason=data.validated_data["reason"],
-            forfeit_current=data.validated_data["forfeit_current"],
+        return tournament_write(
+            request,
+            tournament_id,
+            body=s.WithdrawInputSerializer,
+            out=s.RegistrationOutputSerializer,
+            act=lambda t, data: services.tournament_withdraw(
+                tournament_id=t.pk,
+                player=_player(request, data.get("player")),
+                by=request.user,
+                reason=data["reason"],
+                forfeit_current=data["forfeit_current"],
+            ),
         )
-        return Response(_render(s.RegistrationOutputSerializer, reg, tournament))

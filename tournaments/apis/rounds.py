@@ -3,6 +3,8 @@ the results from the matches."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -12,7 +14,17 @@ from core.api import ApiPagination, error_responses
 from core.idempotency import idempotent
 from tournaments import selectors, services
 from tournaments import serializers as s
-from tournaments.apis.common import WRITE, TournamentApi, _page, _player, _render, _tournament
+from tournaments.apis.common import (
+    WRITE,
+    TournamentApi,
+    _page,
+    _player,
+    _render,
+    _tournament,
+    command_schema,
+    tournament_write,
+)
+from tournaments.models import Pairing, Round, Tournament
 
 
 class RoundListApi(TournamentApi):
@@ -28,31 +40,25 @@ class RoundListApi(TournamentApi):
 class RoundStartApi(TournamentApi):
     """Organisers: pair and start the next round now (round 1 starts the tournament)."""
 
-    @extend_schema(
-        request=s.ReasonInputSerializer,
-        responses={201: s.RoundOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
-        **WRITE,
-    )
+    @command_schema(s.RoundStartInputSerializer, s.RoundOutputSerializer, status=201)
     @idempotent
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = _tournament(request, tournament_id)
-        data = s.ReasonInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        round_ = services.tournament_round_start_next(
-            tournament_id=tournament.pk, by=request.user, reason=data.validated_data["reason"]
+        return tournament_write(
+            request,
+            tournament_id,
+            body=s.RoundStartInputSerializer,
+            out=s.RoundOutputSerializer,
+            act=lambda t, data: services.tournament_round_start_next(
+                tournament_id=t.pk, by=request.user, reason=data["reason"], confirm=data["confirm"]
+            ),
+            status=status.HTTP_201_CREATED,
         )
-        body = _render(s.RoundOutputSerializer, round_, tournament)
-        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class RoundRepairApi(TournamentApi):
     """Organisers: re-pair a round, only while none of its matches has started."""
 
-    @extend_schema(
-        request=s.RepairInputSerializer,
-        responses={200: s.RoundOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
-        **WRITE,
-    )
+    @command_schema(s.RepairInputSerializer, s.RoundOutputSerializer)
     @idempotent
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         return _round_repair(request, tournament_id, number, s.RepairInputSerializer)
@@ -60,20 +66,22 @@ class RoundRepairApi(TournamentApi):
 
 def _round_repair(request: Request, tournament_id: int, number: int, serializer: type) -> Response:
     """Re-pair round `number` (afresh, or with the pairs sent) and render it."""
-    tournament = _tournament(request, tournament_id)
-    data = serializer(data=request.data)
-    data.is_valid(raise_exception=True)
-    pairs = data.validated_data.get("pairs")
-    round_ = services.tournament_round_repair(
-        tournament_id=tournament.pk,
-        round_number=number,
-        by=request.user,
-        reason=data.validated_data["reason"],
-        pairs=[tuple(p) for p in pairs] if pairs is not None else None,
-        expected_version=data.validated_data.get("expected_version"),
-        confirm=data.validated_data["confirm"],
+
+    def act(tournament: Tournament, data: dict[str, Any]) -> Round:
+        pairs = data.get("pairs")
+        return services.tournament_round_repair(
+            tournament_id=tournament.pk,
+            round_number=number,
+            by=request.user,
+            reason=data["reason"],
+            pairs=[tuple(p) for p in pairs] if pairs is not None else None,
+            expected_version=data.get("expected_version"),
+            confirm=data["confirm"],
+        )
+
+    return tournament_write(
+        request, tournament_id, body=serializer, out=s.RoundOutputSerializer, act=act
     )
-    return Response(_render(s.RoundOutputSerializer, round_, tournament))
 
 
 class RoundPairingsApi(TournamentApi):
@@ -82,11 +90,7 @@ class RoundPairingsApi(TournamentApi):
     pairing or breaks a forbidden pair is 409 conflict (reason rematch / forbidden_pair,
     `conflicts` naming them) unless sent again with `"confirm": true`."""
 
-    @extend_schema(
-        request=s.HandPairingsInputSerializer,
-        responses={200: s.RoundOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
-        **WRITE,
-    )
+    @command_schema(s.HandPairingsInputSerializer, s.RoundOutputSerializer)
     @idempotent
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         return _round_repair(request, tournament_id, number, s.HandPairingsInputSerializer)
@@ -95,49 +99,67 @@ class RoundPairingsApi(TournamentApi):
 class RoundDeadlineApi(TournamentApi):
     """Organisers: move (or, with null, lift) a round's deadline."""
 
-    @extend_schema(
-        request=s.DeadlineInputSerializer,
-        responses={200: s.RoundOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
-        **WRITE,
-    )
+    @command_schema(s.DeadlineInputSerializer, s.RoundOutputSerializer)
     @idempotent
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = _tournament(request, tournament_id)
-        data = s.DeadlineInputSerializer(data=request.data, context=s.zone_context(tournament))
-        data.is_valid(raise_exception=True)
-        round_ = services.tournament_round_deadline_move(
-            tournament_id=tournament.pk,
-            round_number=number,
-            deadline=data.validated_data["deadline"],
-            by=request.user,
-            reason=data.validated_data["reason"],
+        return tournament_write(
+            request,
+            tournament_id,
+            body=s.DeadlineInputSerializer,
+            out=s.RoundOutputSerializer,
+            act=lambda t, data: services.tournament_round_deadline_move(
+                tournament_id=t.pk,
+                round_number=number,
+                deadline=data["deadline"],
+                by=request.user,
+                reason=data["reason"],
+            ),
+            zoned=True,
         )
-        return Response(_render(s.RoundOutputSerializer, round_, tournament))
+
+
+class RoundClockApi(TournamentApi):
+    """Organisers: start the round's clock now, as play begins (its clock started when it
+    was paired). The deadline becomes one round duration from now, and the deadline job's
+    forfeits follow it. Once per pairing: again is 409 conflict, reason clock_started."""
+
+    @command_schema(s.ReasonInputSerializer, s.RoundOutputSerializer)
+    @idempotent
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        return tournament_write(
+            request,
+            tournament_id,
+            body=s.ReasonInputSerializer,
+            out=s.RoundOutputSerializer,
+            act=lambda t, data: services.tournament_round_clock_start(
+                tournament_id=t.pk, round_number=number, by=request.user, reason=data["reason"]
+            ),
+        )
 
 
 class RoundRuleApi(TournamentApi):
     """Organisers: rule a match of the round won by forfeit."""
 
-    @extend_schema(
-        request=s.RuleInputSerializer,
-        responses={200: s.PairingOutputSerializer, **error_responses(400, 403, 404, 409, 422)},
-        **WRITE,
-    )
+    @command_schema(s.RuleInputSerializer, s.PairingOutputSerializer)
     @idempotent
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = _tournament(request, tournament_id)
-        data = s.RuleInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        pairing = services.tournament_result_rule(
-            tournament_id=tournament.pk,
-            round_number=number,
-            table=data.validated_data["table"],
-            winner=_player(request, data.validated_data["winner"]),
-            by=request.user,
-            reason=data.validated_data["reason"],
-        )
-        pairing.refresh_from_db()
-        return Response(_render(s.PairingOutputSerializer, pairing, tournament))
+
+        def act(tournament: Tournament, data: dict[str, Any]) -> Pairing:
+            pairing = services.tournament_result_rule(
+                tournament_id=tournament.pk,
+                round_number=number,
+                table=data["table"],
+                winner=_player(request, data["winner"]),
+                by=request.user,
+                reason=data["reason"],
+            )
+            pairing.refresh_from_db()
+            return pairing
+
+        return tournament_write(
+            request, tournament_id, body=s.RuleInputSerializer, out=s.PairingOutputSerializer,
+            act=act,
+        )  # fmt: skip
 
 
 class ResultsTakeApi(TournamentApi):

@@ -16,14 +16,11 @@ from tournaments.domain.errors import (
     TournamentError,
     TournamentInputError,
 )
-from tournaments.domain.events import (
-    EVENT_TYPES,
-    TournamentEvent,
-    event_from_stored,
-    event_to_stored,
-    event_type_of,
-)
-from tournaments.domain.state import TournamentState, evolve, fold, standings_of
+from tournaments.domain.events import EVENT_TYPES, TournamentEvent
+from tournaments.domain.evolve import evolve, fold
+from tournaments.domain.standings import standings_of
+from tournaments.domain.state import TournamentState
+from tournaments.domain.stored import event_from_stored, event_to_stored, event_type_of
 
 __all__ = [
     "EVENT_TYPES",

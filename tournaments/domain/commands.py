@@ -45,6 +45,9 @@ class PairRound:
     by_scheduler: bool = False
     ratings: dict[int, float] = field(default_factory=dict)  # seeds round 1, a top cut's ties
     lots: tuple[int, ...] = ()  # a draw of lots (the service's), for a top cut's last ties
+    # An organiser starting round 1 more than EARLY_START before its scheduled time is asked
+    # to confirm (409 before_schedule) where this is False: the API and the desk ask.
+    confirm: bool = True
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,9 @@ class RepairRound:
     # Hand-set pairs that repeat an earlier pairing or break a forbidden pair are refused
     # (409 rematch / forbidden_pair) unless the organiser confirms them.
     confirm: bool = False
+    # When: the round's clock starts again from here (its deadline one round duration
+    # later). None: the round keeps its deadline.
+    now: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,15 @@ class MoveDeadline:
 
 
 @dataclass(frozen=True)
+class StartRoundClock:
+    """The director starts a round's clock now, when play begins (it started when the
+    round was paired): its deadline is one round duration from `now`."""
+
+    round: int
+    now: dt.datetime
+
+
+@dataclass(frozen=True)
 class ChangeSettings:
     """`current` and `wanted`: each named setting's value now and as asked (checked and in
     the row's form); `as_json` turns a value into the event's JSON."""
@@ -127,5 +142,6 @@ TournamentCommand = (
     | WithdrawResult
     | RuleResult
     | MoveDeadline
+    | StartRoundClock
     | ChangeSettings
 )

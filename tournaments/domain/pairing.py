@@ -6,15 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from tournaments.domain.state import (
-    CHECKED_IN,
-    FINISHED,
-    REGISTERED,
-    TournamentState,
-    results_of,
-    standings_of,
-    tiebreak_order,
-)
+from tournaments.domain.standings import results_of, standings_of, tiebreak_order
+from tournaments.domain.state import CHECKED_IN, FINISHED, REGISTERED, TournamentState
 from tournaments.pairing import Pair
 from tournaments.pairing.double_elimination import DoubleElimination, double_elimination
 from tournaments.pairing.forbidden import knockout_first_round_avoiding, swiss_pair_avoiding

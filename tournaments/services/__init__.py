@@ -28,6 +28,7 @@ from tournaments.services.rounds import (
 from tournaments.services.rulings import (
     tournament_deadlines_enforce,
     tournament_result_rule,
+    tournament_round_clock_start,
     tournament_round_deadline_move,
 )
 from tournaments.services.settings import tournament_settings_change
@@ -50,6 +51,7 @@ __all__ = [
     "tournament_result_rule",
     "tournament_results_reconcile",
     "tournament_results_take",
+    "tournament_round_clock_start",
     "tournament_round_deadline_move",
     "tournament_round_pair",
     "tournament_round_repair",

@@ -97,14 +97,16 @@ def tournament_round_pair(
     round_number: int,
     by: AbstractBaseUser | None = None,
     reason: str = "",
+    confirm: bool = True,
 ) -> Round | None:
     """Pair round `round_number` and create its matches. Returns None, writing nothing, when
     the round is already paired (a repeated job) or, for the scheduler (`by` None), when its
-    start time has not come. An organiser (`by`) may pair a round early."""
+    start time has not come. An organiser (`by`) may pair a round early; round 1 more than
+    an hour early only with `confirm` (else 409, reason before_schedule)."""
     with service_transaction():
         try:
             with transaction.atomic():  # a savepoint: a lost race leaves the rest usable
-                return _round_pair(tournament_id, round_number, by, reason)
+                return _round_pair(tournament_id, round_number, by, reason, confirm)
         except (IntegrityError, eventstore.ConcurrencyError):
             # Another transaction paired it between our read and our append (no row lock on
             # SQLite): the expected version or the unique constraint stopped us.
@@ -114,7 +116,7 @@ def tournament_round_pair(
 
 
 def _round_pair(
-    tournament_id: int, number: int, by: AbstractBaseUser | None, reason: str
+    tournament_id: int, number: int, by: AbstractBaseUser | None, reason: str, confirm: bool
 ) -> Round | None:
     write = tournament_load(tournament_id=tournament_id)
     require_organiser(by, write.row)
@@ -128,6 +130,7 @@ def _round_pair(
         by_scheduler=by is None,
         ratings=_ratings(write.row, write.state),
         lots=tuple(lots),
+        confirm=confirm,
     )
     events = decided(write, command)
     if not any(isinstance(e, RoundPaired) for e in events):
@@ -137,17 +140,18 @@ def _round_pair(
 
 
 def tournament_round_start_next(
-    *, tournament_id: int, by: AbstractBaseUser, reason: str = ""
+    *, tournament_id: int, by: AbstractBaseUser, reason: str = "", confirm: bool = True
 ) -> Round:
     """Pair and start the round after the current one now (round 1 starts the
     tournament); a round that cannot be paired now (already paired, previous round in
-    play) is 409 `conflict`, reason round_not_startable."""
+    play) is 409 `conflict`, reason round_not_startable; round 1 more than an hour before
+    its scheduled time needs `confirm` (409, reason before_schedule)."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         raise NotFoundError("no such tournament")
     number = tournament.current_round + 1
     round_ = tournament_round_pair(
-        tournament_id=tournament_id, round_number=number, by=by, reason=reason
+        tournament_id=tournament_id, round_number=number, by=by, reason=reason, confirm=confirm
     )
     if round_ is None:
         raise ConflictError(
@@ -158,9 +162,14 @@ def tournament_round_start_next(
     return round_
 
 
-def tournament_start(*, tournament_id: int, by: AbstractBaseUser, reason: str = "") -> Round | None:
-    """Start the tournament now: pair round 1 (by hand, before any scheduled time)."""
-    return tournament_round_pair(tournament_id=tournament_id, round_number=1, by=by, reason=reason)
+def tournament_start(
+    *, tournament_id: int, by: AbstractBaseUser, reason: str = "", confirm: bool = True
+) -> Round | None:
+    """Start the tournament now: pair round 1 (by hand, before any scheduled time; more
+    than an hour before it only with `confirm`)."""
+    return tournament_round_pair(
+        tournament_id=tournament_id, round_number=1, by=by, reason=reason, confirm=confirm
+    )
 
 
 def match_started(*, match_id: str | None, version_at_pairing: int) -> bool:
@@ -203,8 +212,10 @@ def tournament_round_repair(
         write = tournament_load(tournament_id=tournament_id)
         if not user_can_organise(user=by, tournament=write.row):
             raise PermissionDeniedError(ORGANISERS_ONLY)
+        now = timezone.now()
         command = RepairRound(
             number=round_number,
+            now=now,
             started=round_started(write.state, round_number),
             pairs=tuple(tuple(p) for p in pairs) if pairs is not None else None,  # type: ignore[misc]
             expected_version=expected_version,
@@ -215,7 +226,9 @@ def tournament_round_repair(
         _matches_cancel(
             repaired.replaced, by=by, reason=f"round {round_number} re-paired: {reason.strip()}"
         )
-        tournament_save(write, _with_matches(write, events, by), by=by, reason=reason.strip())
+        tournament_save(
+            write, _with_matches(write, events, by), by=by, reason=reason.strip(), at=now
+        )
         return Round.objects.get(tournament=write.row, number=round_number)
 
 

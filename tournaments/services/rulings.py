@@ -19,7 +19,7 @@ from core.transactions import service_transaction
 from games.selectors import MatchOutcome, match_get, match_outcomes, user_can_organise_match
 from games.services import match_rule_in_tx
 from players.models import Player
-from tournaments.domain.commands import MoveDeadline, RuleResult
+from tournaments.domain.commands import MoveDeadline, RuleResult, StartRoundClock
 from tournaments.domain.state import PAIRED, PENDING, Table, TournamentState
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.repository import TournamentWrite, system_user, tournament_load, tournament_save
@@ -108,6 +108,22 @@ def tournament_round_deadline_move(
         return Round.objects.get(tournament=write.row, number=round_number)
 
 
+def tournament_round_clock_start(
+    *, tournament_id: int, round_number: int, by: AbstractBaseUser, reason: str = ""
+) -> Round:
+    """Start a round's clock now, as play begins (RoundClockStarted): its deadline is one
+    round duration from now, and the deadline job's forfeits follow it. Once per pairing:
+    a second start is 409 (reason clock_started); a re-pairing starts the clock again."""
+    with service_transaction():
+        write = tournament_load(tournament_id=tournament_id)
+        if not user_can_organise(user=by, tournament=write.row):
+            raise PermissionDeniedError(ORGANISERS_ONLY)
+        now = timezone.now()
+        command = StartRoundClock(round=round_number, now=now)
+        tournament_save(write, decided(write, command), by=by, reason=reason, at=now)
+        return Round.objects.get(tournament=write.row, number=round_number)
+
+
 def _overdue_loser(
     table: Table, state: TournamentState, number: int, turn_time: dt.timedelta | None,
     match: MatchOutcome | None, now: dt.datetime,
@@ -117,7 +133,7 @@ def _overdue_loser(
     if match is None or match.status != "in_progress" or match.turn_player is None:
         return None
     round_ = state.rounds[number]
-    since = match.last_action_at or round_.paired_at
+    since = match.last_action_at or round_.clock_started_at or round_.paired_at
     if turn_time is not None and since is not None and now - since > turn_time:
         return match.turn_player, "turn time exceeded"
     if round_.deadline is not None and now > round_.deadline:

@@ -1,6 +1,7 @@
-"""The desk during a round: its tables with their status and the round clock, the results
-screen of a table (hands one by one beside the Hollywood scoresheet, corrections and voids
-of earlier hands), re-pairing a round nobody has started and pairing the next one."""
+"""The desk during a round: its tables with their status and the round clock (started when
+the round is paired; the director starts it again when play begins), the results screen
+of a table (hands one by one beside the Hollywood scoresheet, corrections and voids of
+earlier hands), re-pairing a round nobody has started and pairing the next one."""
 
 from __future__ import annotations
 
@@ -170,6 +171,23 @@ def round_repair(request: HttpRequest, tournament: Any, number: int) -> HttpResp
         "error": error,
     }
     return render(request, "desk/round.html", context, status=400)
+
+
+@require_POST
+@desk_tournament
+def round_clock_start(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
+    """Start the round's clock now, as play begins (its deadline follows)."""
+    try:
+        services.tournament_round_clock_start(
+            tournament_id=tournament.pk,
+            round_number=number,
+            by=request.user,
+            reason="clock started from the desk",  # the log's reason: stored as written
+        )
+    except FORM_ERRORS as exc:
+        context = {**_round_context(tournament, number, request.user), "error": error_message(exc)}
+        return render(request, "desk/round.html", context, status=409)
+    return redirect("desk-round", tournament_id=tournament.pk, number=number)
 
 
 @require_POST

@@ -6,6 +6,7 @@ goes through the tournament services, so every change is an event."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
@@ -92,6 +93,7 @@ def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
         "language_form": forms.get("language_form")
         or TournamentLanguageForm(initial={"language": tournament.language}),
         "error": forms.get("error"),
+        "confirm_start": forms.get("confirm_start"),  # round 1's time, when starting early
         **roster,
         **_formats_context(tournament),
     }
@@ -258,11 +260,20 @@ def login_code_issue(request: HttpRequest, tournament: Any, player_id: int) -> H
 @require_POST
 @desk_tournament
 def start(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """Pair round 1 now; more than an hour before its scheduled time, only once the
+    organiser confirms (the page asks, with the scheduled time)."""
     try:
         services.tournament_start(
-            tournament_id=tournament.pk, by=request.user, reason="started from the desk"
+            tournament_id=tournament.pk,
+            by=request.user,
+            reason="started from the desk",
+            confirm=request.POST.get("confirm") == "1",
         )
     except FORM_ERRORS as exc:
+        extra = getattr(exc, "extra", None) or {}
+        if "before_schedule" in (getattr(exc, "code", None), extra.get("reason")):
+            scheduled = dt.datetime.fromisoformat(extra["scheduled_at"])
+            return _again(request, tournament, confirm_start=scheduled)
         return _again(request, tournament, error=error_message(exc))
     tournament.refresh_from_db()
     return redirect(

@@ -53,6 +53,7 @@ urlpatterns = [
     path(R + "repair/", rounds.round_repair, name="desk-round-repair"),
     path(R + "by-hand/", pairs.round_pairings_by_hand, name="desk-round-by-hand"),
     path(R + "pair-next/", rounds.round_pair_next, name="desk-round-pair-next"),
+    path(R + "clock/", rounds.round_clock_start, name="desk-round-clock"),
     path(R + "results/take/", rounds.round_results_take, name="desk-round-results-take"),
     path(R + "pairings/print/", prints.print_pairings, name="desk-print-pairings"),
     path(R + "slips/print/", prints.print_slips, name="desk-print-slips"),

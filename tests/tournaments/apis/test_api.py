@@ -200,6 +200,7 @@ def test_the_schema_covers_the_tournament_endpoints(org_client):
     assert "/api/tournaments/{tournament_id}/bracket/" in paths
     assert "/api/tournaments/{tournament_id}/forbidden-pairs/" in paths
     assert "/api/tournaments/{tournament_id}/registrations/check-in/undo/" in paths
+    assert "/api/tournaments/{tournament_id}/rounds/{number}/clock/" in paths
     assert len([p for p in paths if "/webhooks" not in p]) == 21
 
 

@@ -20,12 +20,14 @@ from tournaments.domain.commands import (
     Register,
     RepairRound,
     RuleResult,
+    StartRoundClock,
     Withdraw,
     WithdrawResult,
 )
 from tournaments.domain.events import ResultEntry, RoundPaired, TournamentCreated
 from tournaments.domain.snapshot import state_from_dict, state_to_dict
-from tournaments.domain.state import COMPLETED, FINISHED, PENDING, TournamentState, standings_of
+from tournaments.domain.standings import standings_of
+from tournaments.domain.state import COMPLETED, FINISHED, PENDING, TournamentState
 
 NOW = dt.datetime(2026, 12, 1, 19, 30, tzinfo=dt.UTC)
 
@@ -54,6 +56,7 @@ def _check(state: TournamentState, withdrawn_before: dict[int, int]) -> None:
         assert [t.table for t in round_.tables] == list(range(1, len(round_.tables) + 1))
         if round_.status == COMPLETED:
             assert all(t.status == FINISHED for t in round_.tables)
+        assert not round_.clock_by_hand or round_.clock_started_at is not None
         for p in seated:  # nobody is paired after withdrawing
             assert withdrawn_before.get(p, 10**9) >= number or round_.repaired
         for t in round_.tables:
@@ -76,7 +79,7 @@ commands = st.lists(
     st.tuples(
         st.sampled_from(
             ["register", "check_in", "withdraw", "pair", "result", "correct", "reopen",
-             "rule", "repair", "deadline", "forbid", "allow"]
+             "rule", "repair", "deadline", "forbid", "allow", "clock"]
         ),
         st.integers(min_value=1, max_value=12),
         st.integers(min_value=0, max_value=5),
@@ -107,6 +110,8 @@ def _command(state: TournamentState, kind: str, a: int, b: int):  # noqa: PLR091
         return AllowPair(players=(a, b + 1))
     if kind == "deadline":
         return MoveDeadline(round=number, deadline=NOW + dt.timedelta(minutes=a))
+    if kind == "clock":
+        return StartRoundClock(round=number, now=NOW + dt.timedelta(minutes=a))
     if table is None or table.player2 is None:
         return None
     if kind == "rule":

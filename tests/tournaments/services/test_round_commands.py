@@ -1,4 +1,4 @@
-"""Re-pairing and moving a deadline share one first step (decide's round-in-play
+"""Re-pairing, moving a deadline and starting the clock share one first step (decide's round-in-play
 check): the caller organises the tournament and the round is in play. Each command
 keeps its own message when the round is not in play."""
 
@@ -34,9 +34,16 @@ def move(t: Any, number: int, by: Any) -> Any:
     )
 
 
+def clock(t: Any, number: int, by: Any) -> Any:
+    return services.tournament_round_clock_start(
+        tournament_id=t.pk, round_number=number, by=by, reason="play begins"
+    )
+
+
 COMMANDS = {
     "repair": (repair, "only a round in play can be re-paired"),
     "move": (move, "only a round in play has a deadline to move"),
+    "clock": (clock, "only a round in play has a clock to start"),
 }
 
 

@@ -1,26 +1,14 @@
-"""The tournament's read models, written from its events and nothing else.
-
-The rows of Tournament (its state fields), Registration, Round, Pairing and Standing are
-projections of the stream "tournament-<id>": the repository calls `project_in_tx` with the
-events it has just appended and the state they fold into, in the same transaction; the
-rebuild (`tournament_rebuild_in_tx`, `manage.py rebuild_projections`/`rebuild_standings`)
-folds every event again and writes every row the same way. Both paths copy the rows from
-the folded state (`tournaments.domain`), so they cannot disagree; the times in the rows are
-those the store recorded the events at.
-"""
+"""Writing the projected rows from a tournament's state: after each save, the rows its new
+events touched (`project_in_tx`); the rebuild uses the same writers for every row."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
-
-import eventstore
-from tournaments.domain import TournamentState, event_from_stored, fold, standings_of
+from tournaments.domain import TournamentState, standings_of
 from tournaments.domain.events import (
     PlayerCheckedIn,
     PlayerCheckInUndone,
@@ -28,6 +16,7 @@ from tournaments.domain.events import (
     PlayerWithdrawn,
     ResultCorrected,
     ResultRecorded,
+    RoundClockStarted,
     RoundCompleted,
     RoundDeadlineMoved,
     RoundPaired,
@@ -37,7 +26,7 @@ from tournaments.domain.events import (
     TournamentFinished,
     TournamentStarted,
 )
-from tournaments.domain.state import REGISTRATION, tiebreak_order
+from tournaments.domain.state import REGISTRATION
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.pairing.standings import Standing as StandingLine
 
@@ -95,10 +84,24 @@ def _created_fields(e: TournamentCreated) -> dict[str, Any]:
     }
 
 
+def settings_fields(event: TournamentEvent) -> dict[str, Any]:
+    """The tournament row's settings an event sets (TournamentCreated: all of them,
+    SettingsChanged: those it changes; others: none), as the row holds them."""
+    if isinstance(event, TournamentCreated):
+        return _created_fields(event)
+    if isinstance(event, SettingsChanged):
+        out = {}
+        for name, change in event.changes.items():
+            reader = _ROW_SETTING.get(name)
+            out[name] = reader(change["new"]) if reader else change["new"]
+        return out
+    return {}
+
+
 def _touch(t: _Touched, event: TournamentEvent) -> None:
     match event:
         case TournamentCreated():
-            t.settings.update(_created_fields(event))
+            t.settings.update(settings_fields(event))
         case PlayerRegistered() | PlayerCheckedIn() | PlayerCheckInUndone() | PlayerWithdrawn():
             t.players.add(event.player)
             t.standings = True
@@ -115,12 +118,10 @@ def _touch(t: _Touched, event: TournamentEvent) -> None:
             t.tables.add((event.round, event.table))
             t.rounds.add(event.round)
             t.standings = True
-        case RoundDeadlineMoved() | RoundCompleted():
+        case RoundDeadlineMoved() | RoundClockStarted() | RoundCompleted():
             t.rounds.add(event.round)
         case SettingsChanged():
-            for name, change in event.changes.items():
-                reader = _ROW_SETTING.get(name)
-                t.settings[name] = reader(change["new"]) if reader else change["new"]
+            t.settings.update(settings_fields(event))
             t.standings = t.standings or "tiebreaks" in event.changes
         case TournamentFinished():
             pass
@@ -142,7 +143,7 @@ def _registration_fields(state: TournamentState, player: int) -> dict[str, Any]:
     }
 
 
-def _write_registrations(tournament: Tournament, state: TournamentState, players: set[int]) -> None:
+def write_registrations(tournament: Tournament, state: TournamentState, players: set[int]) -> None:
     existing = {
         r.player_id: r
         for r in Registration.objects.filter(tournament=tournament, player_id__in=players)
@@ -179,7 +180,17 @@ def _round_fields(state: TournamentState, number: int) -> dict[str, Any]:
         "deadline": r.deadline,
         "completed_at": r.completed_at,
         "paired_by_id": r.paired_by,
+        "clock_started_at": r.clock_started_at,
+        "clock_started_by_hand": r.clock_by_hand,
     }
+
+
+# The columns the writers set (what a rebuild compares).
+REGISTRATION_COLUMNS = ("status", "seed", "late", "registered_at", "checked_in_at", "withdrawn_at")
+ROUND_COLUMNS = (
+    "status", "scheduled_at", "paired_at", "deadline", "completed_at", "paired_by_id",
+    "clock_started_at", "clock_started_by_hand",
+)  # fmt: skip
 
 
 def _pairing_fields(state: TournamentState, number: int, table: int) -> dict[str, Any]:
@@ -200,7 +211,7 @@ def _pairing_fields(state: TournamentState, number: int, table: int) -> dict[str
     }
 
 
-def _write_rounds(
+def write_rounds(
     tournament: Tournament, state: TournamentState, rounds: set[int], repaired: set[int]
 ) -> dict[int, Round]:
     rows = {r.number: r for r in Round.objects.filter(tournament=tournament, number__in=rounds)}
@@ -231,7 +242,7 @@ def _write_tables(
         ).update(**_pairing_fields(state, number, table))
 
 
-def _row_fields(state: TournamentState) -> dict[str, Any]:
+def row_fields(state: TournamentState) -> dict[str, Any]:
     return {
         "status": state.status,
         "current_round": state.current_round,
@@ -241,8 +252,8 @@ def _row_fields(state: TournamentState) -> dict[str, Any]:
     }
 
 
-def _write_row(tournament: Tournament, state: TournamentState, settings: dict[str, Any]) -> None:
-    fields = {**settings, **_row_fields(state)}
+def write_row(tournament: Tournament, state: TournamentState, settings: dict[str, Any]) -> None:
+    fields = {**settings, **row_fields(state)}
     Tournament.objects.filter(pk=tournament.pk).update(**fields)
     for name, value in fields.items():
         setattr(tournament, name, value)
@@ -279,160 +290,14 @@ def project_in_tx(
     touched = _Touched()
     for event in events:
         _touch(touched, event)
-    _write_registrations(tournament, state, touched.players)
-    _write_rounds(tournament, state, touched.rounds, touched.rounds_repaired)
+    write_registrations(tournament, state, touched.players)
+    write_rounds(tournament, state, touched.rounds, touched.rounds_repaired)
     _write_tables(tournament, state, touched.tables - _tables_of(state, touched.rounds_repaired))
     if touched.row:
-        _write_row(tournament, state, touched.settings)
+        write_row(tournament, state, touched.settings)
     if touched.standings:
         standings_write_in_tx(tournament=tournament, state=state)
 
 
 def _tables_of(state: TournamentState, rounds: Iterable[int]) -> set[tuple[int, int]]:
     return {(n, t.table) for n in rounds for t in state.rounds[n].tables}
-
-
-# --- reading the events, and the rebuild ----------------------------------------------------
-
-
-def typed_events(recorded: Iterable[Any]) -> list[TournamentEvent]:
-    return [event_from_stored(e.type, e.data, e.recorded_at) for e in recorded]
-
-
-def tournament_state(*, tournament: Tournament) -> TournamentState:
-    """The tournament's state folded from its whole stream (no snapshot: audits, rebuilds)."""
-    return fold(typed_events(eventstore.load(stream_id=tournament.stream_id)))
-
-
-def tournament_tiebreaks(*, tournament: Tournament) -> list[str]:
-    """The tournament's setting, or: match wins, games, points (+ Buchholz, SB for Swiss)."""
-    return tiebreak_order(
-        TournamentState(format=tournament.format, tiebreaks=tuple(tournament.tiebreaks or ()))
-    )
-
-
-def standings_from_events(
-    *, events: Iterable[Any], tiebreaks: Sequence[str] | None = None
-) -> tuple[list[StandingLine], set[int]]:
-    """Standings folded from stored tournament events, and the withdrawn player ids."""
-    state = fold(typed_events(events))
-    return standings_of(state, tiebreaks=tiebreaks), set(state.withdrawn)
-
-
-def pairing_results(*, tournament: Tournament) -> dict[tuple[int, int], tuple]:
-    """The finished pairings' results as the pairing rows hold them (a drift check)."""
-    rows = Pairing.objects.filter(
-        round__tournament=tournament, status=Pairing.Status.FINISHED
-    ).select_related("round")
-    return {
-        (p.round.number, p.table): (p.player1_id, p.player2_id, p.winner_id, p.games1, p.games2)
-        for p in rows
-    }
-
-
-def projected_rows(*, tournament: Tournament) -> dict[str, list[tuple]]:
-    """Every projected row of the tournament as comparable tuples (ids left out): what a
-    rebuild must reproduce, and what `verify_projections` compares."""
-    t = Tournament.objects.get(pk=tournament.pk)
-    settings = [
-        "name", "club_id", "format", "ruleset", "rounds_planned", "play_mode", "time_zone",
-        "language", "tiebreaks", "is_public", "check_in_required", "starts_at", "round_starts",
-        "round_interval", "round_duration", "turn_time", "dispute_window",
-    ]  # fmt: skip
-    row = [tuple(getattr(t, name) for name in [*settings, *_row_fields(TournamentState())])]
-    regs = Registration.objects.filter(tournament=tournament).order_by("player_id")
-    rounds = Round.objects.filter(tournament=tournament).order_by("number")
-    pairings = Pairing.objects.filter(round__tournament=tournament).order_by(
-        "round__number", "table"
-    )
-    standings = Standing.objects.filter(tournament=tournament).order_by("rank", "player_id")
-    reg_fields = ["player_id", *_registration_fields_names()]
-    return {
-        "tournament": row,
-        "registrations": [tuple(getattr(r, f) for f in reg_fields) for r in regs],
-        "rounds": [(r.number, *(getattr(r, f) for f in _round_field_names())) for r in rounds],
-        "pairings": list(
-            pairings.values_list(
-                "round__number",
-                "table",
-                "player1_id",
-                "player2_id",
-                "match_id",
-                "match_version_at_pairing",
-                "status",
-                "winner_id",
-                "games1",
-                "games2",
-                "points1",
-                "points2",
-                "result_reason",
-            )  # fmt: skip
-        ),
-        "standings": list(
-            standings.values_list(
-                "player_id",
-                "rank",
-                "match_wins",
-                "played",
-                "games_won",
-                "points_diff",
-                "buchholz",
-                "sonneborn_berger",
-                "byes",
-                "withdrawn",
-            )  # fmt: skip
-        ),
-    }
-
-
-def _registration_fields_names() -> list[str]:
-    return ["status", "seed", "late", "registered_at", "checked_in_at", "withdrawn_at"]
-
-
-def _round_field_names() -> list[str]:
-    return ["status", "scheduled_at", "paired_at", "deadline", "completed_at", "paired_by_id"]
-
-
-def tournament_rebuild_in_tx(*, tournament: Tournament) -> TournamentState:
-    """Every projected row of the tournament from its events alone: rows the events do not
-    account for are deleted, the others written as the fold says."""
-    events = typed_events(eventstore.load(stream_id=tournament.stream_id))
-    state = fold(events)
-    Registration.objects.filter(tournament=tournament).exclude(
-        player_id__in=list(state.entries)
-    ).delete()
-    Pairing.objects.filter(round__tournament=tournament).delete()
-    Round.objects.filter(tournament=tournament).exclude(number__in=list(state.rounds)).delete()
-    _write_registrations(tournament, state, set(state.entries))
-    _write_rounds(tournament, state, set(state.rounds), set(state.rounds))
-    settings: dict[str, Any] = {}
-    for event in events:
-        if isinstance(event, TournamentCreated):
-            settings.update(_created_fields(event))
-        elif isinstance(event, SettingsChanged):
-            for name, change in event.changes.items():
-                reader = _ROW_SETTING.get(name)
-                settings[name] = reader(change["new"]) if reader else change["new"]
-    _write_row(tournament, state, settings)
-    standings_write_in_tx(tournament=tournament, state=state)
-    return state
-
-
-@transaction.atomic
-def standings_rebuild(*, tournament: Tournament) -> list[StandingLine]:
-    """Rebuild path: every projected row of the tournament from its events (the standings
-    returned)."""
-    state = tournament_rebuild_in_tx(tournament=tournament)
-    return standings_of(state) if state.status != REGISTRATION else []
-
-
-def rows_differences(before: dict[str, list[tuple]], after: dict[str, list[tuple]]) -> list[str]:
-    """Each row that is in one set and not the other, named by table and key (its first
-    values): what a forged or drifted read model looks like against a replay."""
-    out = []
-    for table in before:
-        old = {json.dumps(r, default=str, sort_keys=True) for r in before[table]}
-        new = {json.dumps(r, default=str, sort_keys=True) for r in after[table]}
-        out += [f"{table}: stored {row} (not what the events say)" for row in sorted(old - new)]
-        out += [f"{table}: the events say {row}" for row in sorted(new - old)]
-    return out

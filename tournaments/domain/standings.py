@@ -1,0 +1,88 @@
+"""The standings of a tournament's state: the one standings fold (the read model, the
+pairing of the next round and a rebuild all use it), by the tournament's tiebreak order,
+and a finished top cut's one final standing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from tournaments.domain.state import IN_PROGRESS, TournamentState
+from tournaments.pairing.standings import TIEBREAKS, Result, Standing, standings
+
+
+def tiebreak_order(state: TournamentState) -> list[str]:
+    """The tournament's setting, or: match wins, games, points (+ Buchholz, SB for Swiss)."""
+    if state.tiebreaks:
+        return list(state.tiebreaks)
+    return list(TIEBREAKS) if state.format == "swiss" else list(TIEBREAKS[:3])
+
+
+def results_of(state: TournamentState) -> list[Result]:
+    return [
+        Result(
+            round=r.round,
+            player1=r.player1,
+            player2=r.player2,
+            winner=r.winner,
+            games1=r.games1,
+            games2=r.games2,
+            points1=r.points1,
+            points2=r.points2,
+        )
+        for _, r in sorted(state.results.items())
+    ]
+
+
+def standings_of(
+    state: TournamentState, *, also: Sequence[int] = (), tiebreaks: Sequence[str] | None = None
+) -> list[Standing]:
+    """The standings: everyone paired so far (and `also`, e.g. the players about to be
+    paired), by the tournament's tiebreak order (or `tiebreaks`)."""
+    order = tiebreak_order(state) if tiebreaks is None else list(tiebreaks)
+    players = sorted(set(state.paired) | set(also))
+    lines = standings(
+        players=players,
+        results=results_of(state),
+        tiebreaks=order,
+        bye_points=state.bye_points,
+        bye_buchholz=state.bye_buchholz,
+    )
+    if state.top_cut and state.finished and state.cut_seeds:
+        return _top_cut_final(state, lines)
+    return lines
+
+
+def _top_cut_final(state: TournamentState, lines: list[Standing]) -> list[Standing]:
+    """A finished top cut's one final standing: the knockout's places first, then the
+    rest in their Swiss order (tournaments.pairing.top_cut)."""
+    from tournaments.pairing.top_cut import top_cut_standing
+
+    swiss_only = replace(
+        state,
+        status=IN_PROGRESS,
+        rounds={n: r for n, r in state.rounds.items() if n <= (state.swiss_rounds or 0)},
+    )
+    swiss = [line.player for line in standings_of(swiss_only)]
+    swiss += [line.player for line in lines if line.player not in set(swiss)]
+    last = max(state.rounds)
+    knockout: list[list[tuple[int, int | None]]] = []
+    third = None
+    for n in range((state.swiss_rounds or 0) + 1, last + 1):
+        games = []
+        for t in state.rounds[n].tables:
+            loser = t.player2 if t.winner == t.player1 else t.player1
+            if n == last and len(state.rounds[n].tables) == 2 and t.table == 2:
+                third = (t.winner, loser) if t.winner is not None and loser else None
+                continue
+            if t.winner is not None:
+                games.append((t.winner, loser))
+        knockout.append(games)
+    try:
+        places = top_cut_standing(
+            order=swiss, seeds=state.cut_seeds, knockout_rounds=knockout, third_place=third
+        )
+    except ValueError:
+        return lines  # withdrawals left the knockout short: the standings as they are
+    by_player = {line.player: line for line in lines}
+    return [replace(by_player[p.player], rank=p.place) for p in places if p.player in by_player]
