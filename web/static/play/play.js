@@ -9,6 +9,7 @@
 // #play[data-match][data-version][data-phase], my cards button[data-card], the actions
 // button[data-action], scoresheet totals [data-game][data-player].
 import { arrangements, best, bySuit, byRank, rank, suit } from "./melds.js";
+import { sortable } from "./drag.js";
 
 var root = document.getElementById("play");
 var S = JSON.parse(document.getElementById("play-strings").textContent);
@@ -18,10 +19,34 @@ var apiUrl = root.dataset.api;
 var practice = root.dataset.practice === "true";
 var turnSeconds = Number(root.dataset.turnSeconds || 0);
 
-var shownHands = view.hands.length; // hand records already shown (their end seen)
+// The hand-over state (a hand's end on screen until I press next-hand) outlives a reload:
+// how many hand records I have acknowledged is kept in this browser's localStorage, per
+// match and player (the server has dealt the next hand already; only the page waits).
+var seenKey = "hg-play:" + root.dataset.match + ":" + me + ":hands-seen";
+function storedSeen() {
+  try {
+    var raw = window.localStorage.getItem(seenKey);
+    var n = raw === null ? NaN : Number(raw);
+    return isFinite(n) && n >= 0 && n <= view.hands.length ? n : null;
+  } catch (e) { return null; }
+}
+function storeSeen(n) {
+  try { window.localStorage.setItem(seenKey, String(n)); } catch (e) { /* private mode */ }
+}
+var shownHands = storedSeen();        // hand records already shown (their end seen)
+if (shownHands === null) { shownHands = view.hands.length; storeSeen(shownHands); }
 var handOver = null;                 // the hand record whose end is on screen
+if (shownHands < view.hands.length && view.status === "in_progress") {
+  handOver = view.hands[view.hands.length - 1]; // ended before the reload, not yet seen
+}
 var selected = null;                 // the card chosen to discard or knock with
-var sortMode = "melds";
+var sortMode = "melds";               // melds, suit, rank, or "own": my order (dragged)
+var ownKey = "hg-play:" + root.dataset.match + ":" + me + ":order";
+var ownOrder = [];                    // my order of the cards, codes (kept on reload)
+try {
+  var savedOrder = JSON.parse(window.localStorage.getItem(ownKey) || "null");
+  if (Array.isArray(savedOrder)) { ownOrder = savedOrder.map(String); sortMode = "own"; }
+} catch (e) { /* none kept */ }
 var confirming = null;               // {kind: "knock", card} or {kind: "resign"}
 var chosen = -1;                     // the knock's arrangement: -1 = let the server lay it
 var busy = false, message = "", clockFrom = Date.now(), lastShownVersion = view.version;
@@ -57,6 +82,7 @@ function cardName(code) {
 }
 function cardFace(code, extra) {
   var red = suit(code) === 1 || suit(code) === 2 ? " red" : "";
+  if (code.charAt(0) === "T") red += " ten"; // "10♠": three signs in a face made for two
   return '<span class="face' + red + (extra || "") + '" aria-label="' + esc(cardName(code)) +
     '"><bdi>' + esc(cardLabel(code)) + "</bdi></span>";
 }
@@ -86,10 +112,45 @@ function knockCards() {
 
 // -- rendering -----------------------------------------------------------------------------
 
+// The cards in my own order: those I placed, then any new card (a draw) at the end.
+function inOwnOrder(cards) {
+  var kept = ownOrder.filter(function (c) { return cards.indexOf(c) >= 0; });
+  return kept.concat(cards.filter(function (c) { return kept.indexOf(c) < 0; }));
+}
+
+function shownOrder() {
+  return Array.prototype.map.call(root.querySelectorAll("[data-hand] [data-card]"), function (el) {
+    return el.dataset.card;
+  });
+}
+
+// Move `code` before or after `target` (or by `step` places): my order from then on.
+function reorder(code, target, after, step) {
+  var order = sortMode === "own" ? inOwnOrder(view.your_cards || []) : shownOrder();
+  var from = order.indexOf(code);
+  if (from < 0) return;
+  order.splice(from, 1);
+  var to;
+  if (target) {
+    to = order.indexOf(target);
+    if (to < 0) return;
+    if (after) to += 1;
+  } else {
+    to = Math.max(0, Math.min(order.length, from + step));
+  }
+  order.splice(to, 0, code);
+  ownOrder = order; sortMode = "own";
+  try { window.localStorage.setItem(ownKey, JSON.stringify(ownOrder)); } catch (e) { /* kept for this page only */ }
+  $("[data-order-note]").textContent = t("moved_card", { card: cardName(code), n: to + 1, of: order.length });
+  render();
+}
+
 function renderHand() {
   var cards = (view.your_cards || []).slice();
   var groups;
-  if (sortMode === "melds") {
+  if (sortMode === "own") {
+    groups = [{ cards: inOwnOrder(cards), meld: false }];
+  } else if (sortMode === "melds") {
     var arr = cards.length ? best(cards) : { melds: [], deadwood: [] };
     groups = arr.melds.map(function (m) { return { cards: m, meld: true }; });
     if (arr.deadwood.length) groups.push({ cards: arr.deadwood, meld: false });
@@ -99,8 +160,9 @@ function renderHand() {
   var canPick = phase() === "discard";
   return groups.map(function (g) {
     return '<div class="group' + (g.meld ? " meld" : "") + '">' + g.cards.map(function (c) {
+      // Never disabled: a card I may not pick now can still be moved (dragged, Alt+arrows).
       return '<button type="button" class="card" data-card="' + esc(c) + '" aria-pressed="' +
-        (c === selected) + '"' + (canPick ? "" : " disabled") + ">" + cardFace(c) + "</button>";
+        (c === selected) + '"' + (canPick ? "" : ' aria-disabled="true"') + ">" + cardFace(c) + "</button>";
     }).join("") + "</div>";
   }).join("");
 }
@@ -267,7 +329,9 @@ function renderAll() {
   $("[data-discard-label]").textContent = view.phase === "upcard" ? t("upcard") : t("discard_pile");
   $("[data-status]").textContent = status();
   $("[data-message]").textContent = message;
-  $("[data-hand]").innerHTML = p === "match-over" && !(view.your_cards || []).length ? "" : renderHand();
+  if (!(drag && drag.dragging())) {
+    $("[data-hand]").innerHTML = p === "match-over" && !(view.your_cards || []).length ? "" : renderHand();
+  }
   $("[data-actions]").innerHTML = renderActions();
   $("[data-confirm]").innerHTML = renderConfirm();
   var ended = handOver || (p === "match-over" ? view.hands[view.hands.length - 1] : null);
@@ -298,13 +362,15 @@ function apply(next) {
   view = next;
   if (ended) {
     handOver = next.hands[next.hands.length - 1];
-    if (next.status !== "in_progress") { shownHands = next.hands.length; handOver = null; }
+    if (next.status !== "in_progress") { acknowledge(next.hands.length); handOver = null; }
     selected = null; confirming = null;
   }
   if (selected && (view.your_cards || []).indexOf(selected) < 0) selected = null;
   if (confirming && confirming.kind === "knock" && phase() !== "discard") confirming = null;
   render();
 }
+
+function acknowledge(n) { shownHands = n; storeSeen(n); }
 
 // A practice match: the bot's move (made by a job at once under eager jobs) is shown after
 // a short pause, so the player sees that something happened.
@@ -367,6 +433,7 @@ root.addEventListener("click", function (e) {
   if (!el || el.disabled) return;
   if (el.name === "arrangement") { chosen = Number(el.value); return; }
   if (el.dataset.card) {
+    if (el.getAttribute("aria-disabled") === "true") return;
     selected = selected === el.dataset.card ? null : el.dataset.card;
     confirming = null; chosen = -1; render();
     return;
@@ -381,7 +448,7 @@ root.addEventListener("click", function (e) {
     case "resign": confirming = { kind: "resign" }; render(); focusConfirm(); break;
     case "cancel": confirming = null; render(); break;
     case "confirm": confirm(); break;
-    case "next-hand": shownHands = view.hands.length; handOver = null; render(); break;
+    case "next-hand": acknowledge(view.hands.length); handOver = null; render(); break;
   }
 });
 
@@ -407,6 +474,22 @@ function confirm() {
 
 root.addEventListener("keydown", function (e) {
   if (e.key === "Escape" && confirming) { confirming = null; render(); }
+  // The keyboard's way to arrange my cards: Alt + an arrow key moves the focused card one
+  // place (left and right as they look, in a right-to-left page too; Home / End to the ends).
+  var card = e.target.closest && e.target.closest("[data-hand] [data-card]");
+  if (card && e.altKey && ["ArrowLeft", "ArrowRight", "Home", "End"].indexOf(e.key) >= 0) {
+    e.preventDefault();
+    var rtl = getComputedStyle(root).direction === "rtl";
+    var step = { ArrowLeft: -1, ArrowRight: 1, Home: -99, End: 99 }[e.key];
+    if (rtl && (e.key === "ArrowLeft" || e.key === "ArrowRight")) step = -step;
+    reorder(card.dataset.card, null, false, step);
+  }
+});
+
+var drag = sortable($("[data-hand]"), {
+  items: "[data-card]",
+  onDrop: function (code, target, after) { reorder(code, target, after, 0); },
+  onEnd: function () { render(); }, // what changed meanwhile (the hand waited for the drop)
 });
 
 // -- live ----------------------------------------------------------------------------------
