@@ -53,9 +53,16 @@ var busy = false, message = "", clockFrom = Date.now(), lastShownVersion = view.
 
 var $ = function (sel) { return root.querySelector(sel); };
 
+// Numbers in the page language's digits (Persian digits on a Persian page), as the
+// server's own templates write them; card codes and data-* values stay Latin.
+var lang = document.documentElement.lang || "en";
+function num(n) {
+  return typeof n === "number" ? n.toLocaleString(lang, { useGrouping: false }) : String(n);
+}
+
 function t(key, values) {
   var text = S[key] || key;
-  Object.keys(values || {}).forEach(function (k) { text = text.split("%(" + k + ")s").join(values[k]); });
+  Object.keys(values || {}).forEach(function (k) { text = text.split("%(" + k + ")s").join(num(values[k])); });
   return text;
 }
 
@@ -238,7 +245,7 @@ function renderHandOver(record) {
     : t("hand_drawn");
   var out = '<div class="hand-end" data-hand-end="' + record.hand_number + '"><h2>' +
     esc(t("hand_n", { n: record.hand_number })) + ": " + esc(kind) + "</h2><p><strong>" + esc(head) +
-    "</strong>" + (record.games && record.games.length ? " · " + esc(t("to_games", { games: record.games.join(", ") })) : "") + "</p>";
+    "</strong>" + (record.games && record.games.length ? " · " + esc(t("to_games", { games: record.games.map(num).join(", ") })) : "") + "</p>";
   if (record.knock) {
     out += "<h3>" + esc(t("laid_by", { name: nameOf(record.knock.player) })) + " · " +
       esc(t("deadwood_n", { n: record.knock.deadwood_value })) + "</h3>" +
@@ -270,17 +277,18 @@ function renderSheet() {
   var rows = sheet.games.map(function (g) {
     return "<tr><th scope=\"row\">" + esc(t("game_n", { n: g.game })) + "</th>" + ps.map(function (p) {
       var won = g.winner === p.id ? " won" : "";
-      return '<td class="num' + won + '" data-game="' + g.game + '" data-player="' + p.id + '">' +
-        g.scores[String(p.id)] + "</td>";
+      var score = g.scores[String(p.id)];
+      return '<td class="num' + won + '" data-game="' + g.game + '" data-player="' + p.id +
+        '" data-value="' + score + '">' + num(score) + "</td>";
     }).join("") + "</tr>";
   }).join("");
   return '<table class="sheet"><thead><tr><th></th>' + ps.map(function (p) {
     return '<th class="num"><bdi>' + esc(p.name) + "</bdi></th>";
   }).join("") + "</tr></thead><tbody>" + rows + "</tbody><tfoot><tr><th>" + esc(t("games_won")) +
     "</th>" + ps.map(function (p) {
-      return '<td class="num" data-games-won="' + p.id + '">' + sheet.games_won[String(p.id)] + "</td>";
+      return '<td class="num" data-games-won="' + p.id + '">' + num(sheet.games_won[String(p.id)]) + "</td>";
     }).join("") + "</tr><tr><th>" + esc(t("total")) + "</th>" + ps.map(function (p) {
-      return '<td class="num" data-total="' + p.id + '">' + sheet.totals[String(p.id)] + "</td>";
+      return '<td class="num" data-total="' + p.id + '">' + num(sheet.totals[String(p.id)]) + "</td>";
     }).join("") + "</tr></tfoot></table>";
 }
 
@@ -349,7 +357,8 @@ function tick() {
   if (!turnSeconds || view.status !== "in_progress" || !view.turn) { clock.hidden = true; return; }
   var left = Math.max(0, turnSeconds - Math.floor((Date.now() - clockFrom) / 1000));
   clock.hidden = false;
-  clock.textContent = t("clock", { name: nameOf(view.turn), time: Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") });
+  var time = num(Math.floor(left / 60)) + ":" + num(Math.floor(left % 60 / 10)) + num(left % 10);
+  clock.textContent = t("clock", { name: nameOf(view.turn), time: time });
   clock.dataset.secondsLeft = String(left);
 }
 
@@ -408,6 +417,12 @@ function send(action) {
                  "X-CSRFToken": root.dataset.csrf, "Idempotency-Key": key },
       body: body,
     }).then(function (r) {
+      // The server could not reach its database just then (503, Retry-After): the same
+      // move again, with the same key, so it is still one move.
+      if (r.status === 503 && tries > 0) {
+        var pause = Math.min(Number(r.headers.get("Retry-After")) || 1, 3) * 1000;
+        return new Promise(function (ok) { window.setTimeout(ok, pause); }).then(function () { return attempt(tries - 1); });
+      }
       return r.json().then(function (data) { return { ok: r.ok, status: r.status, data: data }; });
     }, function (err) {
       if (tries > 0) return new Promise(function (ok) { window.setTimeout(ok, 800); }).then(function () { return attempt(tries - 1); });
