@@ -242,7 +242,7 @@ async def page_times(
 def page_weight(html: bytes) -> dict[str, Any]:
     static = ROOT / "web" / "static" / "play"
     parts = {"html": html}
-    for name in ("play.js", "melds.js", "play.css"):
+    for name in ("play.js", "melds.js", "drag.js", "play.css"):
         parts[name] = (static / name).read_bytes()
     sizes = {k: len(gzip.compress(v, 6)) for k, v in parts.items()}
     return {

@@ -95,6 +95,9 @@ class Waker:
     def __init__(self, channel: str) -> None:
         self.channel = channel
         self.waiting: dict[str, set[asyncio.Event]] = {}
+        # How many times each followed key has been woken: followers woken by the same
+        # notification share a read (`follow_loaded`), never one begun before it.
+        self.wakes: dict[str, int] = {}
         self.task: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.ready: asyncio.Event | None = None  # made in the loop that listens
@@ -117,8 +120,11 @@ class Waker:
                     self._wake_all()  # anything committed while we were not listening
                     self.ready.set()
                     async for note in conn.notifies():
-                        for event in self.waiting.get(note.payload, ()):
-                            event.set()
+                        events = self.waiting.get(note.payload)
+                        if events:
+                            self.wakes[note.payload] = self.wakes.get(note.payload, 0) + 1
+                            for event in events:
+                                event.set()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -128,7 +134,8 @@ class Waker:
             await asyncio.sleep(1.0)
 
     def _wake_all(self) -> None:
-        for events in self.waiting.values():
+        for key, events in self.waiting.items():
+            self.wakes[key] = self.wakes.get(key, 0) + 1
             for event in events:
                 event.set()
 
@@ -150,6 +157,11 @@ class Waker:
             events.discard(event)
             if not events:
                 del self.waiting[key]
+                self.wakes.pop(key, None)
+
+    def wakes_of(self, key: str) -> int:
+        """How many times `key`'s followers have been woken so far."""
+        return self.wakes.get(key, 0)
 
     def listening(self) -> bool:
         return connection.vendor == "postgresql" and bool(self.ready and self.ready.is_set())
@@ -303,6 +315,33 @@ def follow_shared(
         return await shared(
             (*audience, version, on_connecting), lambda: batch(version, on_connecting)
         )
+
+    return stream_response(follow(channel=channel, key=key, after=after, read=read))
+
+
+def follow_loaded(
+    *,
+    channel: str,
+    key: str,
+    after: int,
+    load: Callable[[], T],
+    messages: Callable[[T, int, bool], tuple[list[bytes], int]],
+) -> StreamingHttpResponse:
+    """The streaming response of `follow` where each read is `load()` (run on the readers'
+    pool), shared by every follower of `key` in this process woken by the same
+    notification, then `messages(loaded, version, first)` for this follower (on the pool
+    too; `first` on connecting): one read of what changed per commit however many follow
+    it, each follower shown only its own share of it."""
+    wake = waker(channel)
+    first = True
+
+    async def read(version: int) -> tuple[list[bytes], int]:
+        nonlocal first
+        on_connecting, first = first, False
+        # Read before any await: a notification after this follower was woken counts.
+        wakes = -1 if on_connecting else wake.wakes_of(key)
+        loaded = await (db(load) if on_connecting else shared((channel, key, wakes), load))
+        return await db(lambda: messages(loaded, version, on_connecting))
 
     return stream_response(follow(channel=channel, key=key, after=after, read=read))
 

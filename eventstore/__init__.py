@@ -62,6 +62,7 @@ _EXPORTS = {
     # tail
     "StreamTail": "tail",
     "read_tail": "tail",
+    "load_from": "tail",
     # snapshots
     "BadSnapshot": "snapshots",
     "snapshot_delete": "snapshots",

@@ -138,3 +138,27 @@ def _tail(
         return None
     head = (events[-1].version, events[-1].hash) if events else (0, GENESIS_HASH)
     return StreamTail(snapshot, events[1:] if at else events, head)
+
+
+def load_from(
+    *, stream_id: str, version: int, first: tuple[str, list[Any]]
+) -> tuple[list[tuple], list[RecordedEvent]]:
+    """The rows of `first` (a statement: sql, params) and the stream's events from
+    `version` on (that one included), in one round trip on PostgreSQL: what a live
+    stream's follower reads after each commit, from the head it holds (whose hash it checks)."""
+    if connection.vendor == "postgresql":
+        events_sql, events_params = _PG_EVENTS_FROM.statement([stream_id, version])
+        with connection.cursor() as cursor:
+            cursor.execute(f"{first[0]}; {events_sql}", [*first[1], *events_params])
+            first_rows = cursor.fetchall()
+            cursor.nextset()
+            return first_rows, decode_rows(cursor.fetchall())
+    with connection.cursor() as cursor:
+        cursor.execute(*first)
+        first_rows = cursor.fetchall()
+    return first_rows, load(stream_id=stream_id, after_version=version - 1)
+
+
+_PG_EVENTS_FROM = PreparedStatement(
+    "eventstore_events_from", PG_SELECT + "stream_id = $1 AND version >= $2 ORDER BY version", 2
+)

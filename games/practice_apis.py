@@ -14,7 +14,7 @@ from core.authentication import request_profile as request_player
 from core.errors import PermissionDeniedError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from games import practice, selectors
-from games.serializers import MatchViewSerializer, RulesetSerializer
+from games.serializers import PracticeMatchViewSerializer, RulesetSerializer
 
 
 class PracticeStartInputSerializer(serializers.Serializer):
@@ -31,7 +31,7 @@ class PracticeStartApi(APIView):
     @extend_schema(
         request=PracticeStartInputSerializer,
         parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        responses={201: MatchViewSerializer, **error_responses(400, 401, 403, 422)},
+        responses={201: PracticeMatchViewSerializer, **error_responses(400, 401, 403, 422)},
     )
     @idempotent
     def post(self, request: Request) -> Response:
@@ -42,6 +42,5 @@ class PracticeStartApi(APIView):
             raise PermissionDeniedError("practice is for players", code="not_a_player")
         match = practice.practice_start(player=player, **data.validated_data)
         body = selectors.match_view_for(match=match, user=request.user)
-        body["practice"] = True
         body["play_url"] = f"/play/{match.pk}/"
         return Response(body, status=status.HTTP_201_CREATED)

@@ -273,6 +273,10 @@ class MatchViewSerializer(serializers.Serializer):
     preset_deals = serializers.BooleanField(
         help_text="An organiser chose this match's deals (a seed or decks): never a tournament's."
     )
+    practice = serializers.BooleanField(
+        help_text="A practice match against the bot (POST /api/practice/): never rated, never a"
+        " tournament's."
+    )
     ruleset = RulesetSerializer()
     players = MatchPlayerSerializer(many=True)
     hand_number = serializers.IntegerField()
@@ -312,6 +316,12 @@ class MatchViewSerializer(serializers.Serializer):
         " signed (a checkpoint). Keep it: `verify_events --receipts` names a later rewrite"
         " of the history that no longer matches it.",
     )
+
+
+class PracticeMatchViewSerializer(MatchViewSerializer):
+    """A new practice match as its player sees it, and where the play page is."""
+
+    play_url = serializers.CharField(help_text="The match's play page: `/play/{id}/`.")
 
 
 class MatchSummarySerializer(serializers.Serializer):

@@ -31,11 +31,26 @@ from games.serializers import EventSerializer
 
 def _batch(*, match_id: str, user: Any, after: int, with_view: bool) -> tuple[list[bytes], int]:
     """The messages after version `after` for this viewer, and the version they reach."""
-    match = selectors.match_get(match_id=match_id)
-    events = selectors.match_events_for(match=match, user=user, after=after, as_players=True)
+    return _messages(selectors.match_followed(match_id=match_id), user, after, with_view)
+
+
+def _messages(followed: Any, user: Any, after: int, with_view: bool) -> tuple[list[bytes], int]:
+    """The messages after version `after` for this viewer from the match as read after a
+    commit (`match_followed`, shared by every follower woken by it): the events as this
+    viewer may see them, then this viewer's view."""
+    match = followed.match
+    events = selectors.match_events_for(
+        match=match, user=user, after=after, as_players=True, recorded=followed.events
+    )
     messages = [live.sse(EventSerializer(e).data, event="event", id=e["version"]) for e in events]
     if events or with_view:
-        messages.append(live.sse(selectors.match_view_for(match=match, user=user), event="view"))
+        view = selectors.match_view_for(
+            match=match,
+            user=user,
+            latest=(followed.state, followed.version),
+            head_hash=followed.head_hash,
+        )
+        messages.append(live.sse(view, event="view"))
     return messages, events[-1]["version"] if events else after
 
 
@@ -64,15 +79,14 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponse:
     match_id = str(match.pk)
     if match.mode == "table" and await live.db(lambda: _sees_entries(match, user)):
         return _table_follow(match=match, user=user, after=after)
-    return live.follow_shared(
+    return live.follow_loaded(
         channel=eventstore.NOTIFY_CHANNEL,
         key=match.stream_id,
         after=after,
-        # One read per viewer and version: a viewer's two tabs share it.
-        audience=("match", match_id, user.pk),
-        batch=lambda version, first: _batch(
-            match_id=match_id, user=user, after=version, with_view=first
-        ),
+        # One read per commit for every follower of the match in this process (both
+        # players, spectators), then each one's own events and view from it.
+        load=lambda: selectors.match_followed(match_id=match_id),
+        messages=lambda followed, version, first: _messages(followed, user, version, first),
     )
 
 

@@ -24,7 +24,13 @@ from games.selectors.lists import (
     ruleset_normalise,
 )
 from games.selectors.replay import match_events_for, match_replay
-from games.selectors.views import match_state_at, match_view_for, scoresheet_for, seats_as_players
+from games.selectors.views import (
+    match_followed,
+    match_state_at,
+    match_view_for,
+    scoresheet_for,
+    seats_as_players,
+)
 from games.selectors.visibility import (
     User,
     match_get,
@@ -41,6 +47,7 @@ __all__ = [
     "MatchOutcome",
     "User",
     "match_events_for",
+    "match_followed",
     "match_get",
     "match_hand_rows",
     "match_has_preset_deals",

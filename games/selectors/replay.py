@@ -3,12 +3,14 @@ play), and the full state at a version for an audit once that hand is over."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from eventstore import RecordedEvent
 from games.engine.match import MatchState
 from games.engine.state import state_to_dict
 from games.engine.view import ends_hand, hands_over
@@ -19,7 +21,12 @@ from games.selectors.visibility import User, _may_audit, match_is_public, match_
 
 
 def match_events_for(
-    *, match: Match, user: User, after: int = 0, as_players: bool = False
+    *,
+    match: Match,
+    user: User,
+    after: int = 0,
+    as_players: bool = False,
+    recorded: Sequence[RecordedEvent] | None = None,
 ) -> list[dict[str, Any]]:
     """The stream as this user may see it. While a hand is in play nothing reveals a card
     of the stock or of the opponent's hand: a deal shows only its commitment, a draw from
@@ -30,8 +37,10 @@ def match_events_for(
     spectator of the hand in play (seat None: no card drawn from the stock, no deal).
     `as_players`: each event's data with its players by id (`seats_as_players`), as the
     events API and the stream show it; without, the data as stored (seats), which the
-    audit compares with the stored events and hashes."""
-    recorded = eventstore.load(stream_id=match.stream_id)
+    audit compares with the stored events and hashes. `recorded`: the whole stream where
+    the caller has read it (a live stream's copy, `match_followed`)."""
+    if recorded is None:
+        recorded = eventstore.load(stream_id=match.stream_id)
     seat = match_seat_for(user=user, match=match)
     sees_ended = _may_audit(user=user, match=match, seat=seat) or match_is_public(match=match)
     ended = hands_over((e.type, e.data) for e in recorded) if sees_ended else set()

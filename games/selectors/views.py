@@ -21,6 +21,12 @@ def match_state_at(
     return repository.match_state_at(match=match, version=version, hand_results=hand_results)
 
 
+def match_followed(*, match_id: Any) -> repository.MatchFollowed:
+    """The match's row, whole stream and latest state as a live stream's followers read
+    them after each commit (from this process's copy of the stream: `repository`)."""
+    return repository.match_followed(match_id=match_id)
+
+
 def _players(match: Match) -> list[dict[str, Any]]:
     return [
         {"id": match.player1_id, "name": match.player1.name, "seat": 0},
@@ -57,6 +63,7 @@ def match_view_for(
         "mode": view["mode"],
         "label": match.label,
         "preset_deals": match_has_preset_deals(match=match),
+        "practice": match.practice,
         "ruleset": view["ruleset"],
         "players": _players(match),
         "hand_number": view["hand_number"],

@@ -93,4 +93,5 @@ def play_strings() -> dict[str, str]:
         "live_connecting": _("Connecting…"),
         "live_reconnecting": _("Reconnecting…"),
         "live_polling": _("Updates every 5 s"),
+        "moved_card": _("%(card)s moved to place %(n)s of %(of)s."),
     }

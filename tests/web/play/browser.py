@@ -125,7 +125,7 @@ def sheet_on_page(page: Any) -> dict[tuple[int, int], int]:
     cells = page.eval_on_selector_all(
         "[data-sheet] [data-game][data-player]",
         "els => els.map(e => [Number(e.dataset.game), Number(e.dataset.player),"
-        " Number(e.textContent)])",
+        " Number(e.dataset.value)])",
     )
     return {(g, p): v for g, p, v in cells}
 

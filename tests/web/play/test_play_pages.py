@@ -83,6 +83,31 @@ def test_the_practice_api_starts_a_match_for_any_player(
     assert [m["practice"] for m in listed] == [True]  # marked in the match list too
 
 
+def test_the_match_view_says_whether_the_match_is_practice(
+    api_client, pair, django_capture_on_commit_callbacks
+):
+    """`practice` is in every match view (GET, an action's answer, the stream's `view`),
+    false for an ordinary match; the schema describes it as a required boolean."""
+    from games.practice import practice_start
+    from games.selectors import match_view_for
+
+    ada, ben = pair
+    friendly = online_match(ada, ben)
+    with django_capture_on_commit_callbacks(execute=True):
+        practice = practice_start(player=ada, seed="view-field")
+    api_client.force_authenticate(ada.user)
+    assert api_client.get(f"/api/matches/{friendly.pk}/").json()["practice"] is False
+    body = api_client.get(f"/api/matches/{practice.pk}/").json()
+    assert body["practice"] is True
+    assert match_view_for(match=practice, user=ada.user)["practice"] is True
+    schema = api_client.get("/api/schema/?format=json").json()
+    view = schema["components"]["schemas"]["MatchView"]
+    assert view["properties"]["practice"]["type"] == "boolean"
+    assert "practice" in view["required"]
+    started = schema["components"]["schemas"]["PracticeMatchView"]
+    assert {"practice", "play_url"} <= set(started["required"])
+
+
 def test_practice_needs_a_player(api_client):
     from django.contrib.auth import get_user_model
 

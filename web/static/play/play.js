@@ -9,6 +9,7 @@
 // #play[data-match][data-version][data-phase], my cards button[data-card], the actions
 // button[data-action], scoresheet totals [data-game][data-player].
 import { arrangements, best, bySuit, byRank, rank, suit } from "./melds.js";
+import { sortable } from "./drag.js";
 
 var root = document.getElementById("play");
 var S = JSON.parse(document.getElementById("play-strings").textContent);
@@ -18,19 +19,50 @@ var apiUrl = root.dataset.api;
 var practice = root.dataset.practice === "true";
 var turnSeconds = Number(root.dataset.turnSeconds || 0);
 
-var shownHands = view.hands.length; // hand records already shown (their end seen)
+// The hand-over state (a hand's end on screen until I press next-hand) outlives a reload:
+// how many hand records I have acknowledged is kept in this browser's localStorage, per
+// match and player (the server has dealt the next hand already; only the page waits).
+var seenKey = "hg-play:" + root.dataset.match + ":" + me + ":hands-seen";
+function storedSeen() {
+  try {
+    var raw = window.localStorage.getItem(seenKey);
+    var n = raw === null ? NaN : Number(raw);
+    return isFinite(n) && n >= 0 && n <= view.hands.length ? n : null;
+  } catch (e) { return null; }
+}
+function storeSeen(n) {
+  try { window.localStorage.setItem(seenKey, String(n)); } catch (e) { /* private mode */ }
+}
+var shownHands = storedSeen();        // hand records already shown (their end seen)
+if (shownHands === null) { shownHands = view.hands.length; storeSeen(shownHands); }
 var handOver = null;                 // the hand record whose end is on screen
+if (shownHands < view.hands.length && view.status === "in_progress") {
+  handOver = view.hands[view.hands.length - 1]; // ended before the reload, not yet seen
+}
 var selected = null;                 // the card chosen to discard or knock with
-var sortMode = "melds";
+var sortMode = "melds";               // melds, suit, rank, or "own": my order (dragged)
+var ownKey = "hg-play:" + root.dataset.match + ":" + me + ":order";
+var ownOrder = [];                    // my order of the cards, codes (kept on reload)
+try {
+  var savedOrder = JSON.parse(window.localStorage.getItem(ownKey) || "null");
+  if (Array.isArray(savedOrder)) { ownOrder = savedOrder.map(String); sortMode = "own"; }
+} catch (e) { /* none kept */ }
 var confirming = null;               // {kind: "knock", card} or {kind: "resign"}
 var chosen = -1;                     // the knock's arrangement: -1 = let the server lay it
 var busy = false, message = "", clockFrom = Date.now(), lastShownVersion = view.version;
 
 var $ = function (sel) { return root.querySelector(sel); };
 
+// Numbers in the page language's digits (Persian digits on a Persian page), as the
+// server's own templates write them; card codes and data-* values stay Latin.
+var lang = document.documentElement.lang || "en";
+function num(n) {
+  return typeof n === "number" ? n.toLocaleString(lang, { useGrouping: false }) : String(n);
+}
+
 function t(key, values) {
   var text = S[key] || key;
-  Object.keys(values || {}).forEach(function (k) { text = text.split("%(" + k + ")s").join(values[k]); });
+  Object.keys(values || {}).forEach(function (k) { text = text.split("%(" + k + ")s").join(num(values[k])); });
   return text;
 }
 
@@ -59,6 +91,7 @@ function cardName(code) {
 }
 function cardFace(code, extra) {
   var red = suit(code) === 1 || suit(code) === 2 ? " red" : "";
+  if (code.charAt(0) === "T") red += " ten"; // "10♠": three signs in a face made for two
   return '<span class="face' + red + (extra || "") + '" aria-label="' + esc(cardName(code)) +
     '"><bdi>' + esc(cardLabel(code)) + "</bdi></span>";
 }
@@ -88,10 +121,45 @@ function knockCards() {
 
 // -- rendering -----------------------------------------------------------------------------
 
+// The cards in my own order: those I placed, then any new card (a draw) at the end.
+function inOwnOrder(cards) {
+  var kept = ownOrder.filter(function (c) { return cards.indexOf(c) >= 0; });
+  return kept.concat(cards.filter(function (c) { return kept.indexOf(c) < 0; }));
+}
+
+function shownOrder() {
+  return Array.prototype.map.call(root.querySelectorAll("[data-hand] [data-card]"), function (el) {
+    return el.dataset.card;
+  });
+}
+
+// Move `code` before or after `target` (or by `step` places): my order from then on.
+function reorder(code, target, after, step) {
+  var order = sortMode === "own" ? inOwnOrder(view.your_cards || []) : shownOrder();
+  var from = order.indexOf(code);
+  if (from < 0) return;
+  order.splice(from, 1);
+  var to;
+  if (target) {
+    to = order.indexOf(target);
+    if (to < 0) return;
+    if (after) to += 1;
+  } else {
+    to = Math.max(0, Math.min(order.length, from + step));
+  }
+  order.splice(to, 0, code);
+  ownOrder = order; sortMode = "own";
+  try { window.localStorage.setItem(ownKey, JSON.stringify(ownOrder)); } catch (e) { /* kept for this page only */ }
+  $("[data-order-note]").textContent = t("moved_card", { card: cardName(code), n: to + 1, of: order.length });
+  render();
+}
+
 function renderHand() {
   var cards = (view.your_cards || []).slice();
   var groups;
-  if (sortMode === "melds") {
+  if (sortMode === "own") {
+    groups = [{ cards: inOwnOrder(cards), meld: false }];
+  } else if (sortMode === "melds") {
     var arr = cards.length ? best(cards) : { melds: [], deadwood: [] };
     groups = arr.melds.map(function (m) { return { cards: m, meld: true }; });
     if (arr.deadwood.length) groups.push({ cards: arr.deadwood, meld: false });
@@ -101,8 +169,9 @@ function renderHand() {
   var canPick = phase() === "discard";
   return groups.map(function (g) {
     return '<div class="group' + (g.meld ? " meld" : "") + '">' + g.cards.map(function (c) {
+      // Never disabled: a card I may not pick now can still be moved (dragged, Alt+arrows).
       return '<button type="button" class="card" data-card="' + esc(c) + '" aria-pressed="' +
-        (c === selected) + '"' + (canPick ? "" : " disabled") + ">" + cardFace(c) + "</button>";
+        (c === selected) + '"' + (canPick ? "" : ' aria-disabled="true"') + ">" + cardFace(c) + "</button>";
     }).join("") + "</div>";
   }).join("");
 }
@@ -178,7 +247,7 @@ function renderHandOver(record) {
     : t("hand_drawn");
   var out = '<div class="hand-end" data-hand-end="' + record.hand_number + '"><h2>' +
     esc(t("hand_n", { n: record.hand_number })) + ": " + esc(kind) + "</h2><p><strong>" + esc(head) +
-    "</strong>" + (record.games && record.games.length ? " · " + esc(t("to_games", { games: record.games.join(", ") })) : "") + "</p>";
+    "</strong>" + (record.games && record.games.length ? " · " + esc(t("to_games", { games: record.games.map(num).join(", ") })) : "") + "</p>";
   if (record.knock) {
     out += "<h3>" + esc(t("laid_by", { name: nameOf(record.knock.player) })) + " · " +
       esc(t("deadwood_n", { n: record.knock.deadwood_value })) + "</h3>" +
@@ -210,17 +279,18 @@ function renderSheet() {
   var rows = sheet.games.map(function (g) {
     return "<tr><th scope=\"row\">" + esc(t("game_n", { n: g.game })) + "</th>" + ps.map(function (p) {
       var won = g.winner === p.id ? " won" : "";
-      return '<td class="num' + won + '" data-game="' + g.game + '" data-player="' + p.id + '">' +
-        g.scores[String(p.id)] + "</td>";
+      var score = g.scores[String(p.id)];
+      return '<td class="num' + won + '" data-game="' + g.game + '" data-player="' + p.id +
+        '" data-value="' + score + '">' + num(score) + "</td>";
     }).join("") + "</tr>";
   }).join("");
   return '<table class="sheet"><thead><tr><th></th>' + ps.map(function (p) {
     return '<th class="num"><bdi>' + esc(p.name) + "</bdi></th>";
   }).join("") + "</tr></thead><tbody>" + rows + "</tbody><tfoot><tr><th>" + esc(t("games_won")) +
     "</th>" + ps.map(function (p) {
-      return '<td class="num" data-games-won="' + p.id + '">' + sheet.games_won[String(p.id)] + "</td>";
+      return '<td class="num" data-games-won="' + p.id + '">' + num(sheet.games_won[String(p.id)]) + "</td>";
     }).join("") + "</tr><tr><th>" + esc(t("total")) + "</th>" + ps.map(function (p) {
-      return '<td class="num" data-total="' + p.id + '">' + sheet.totals[String(p.id)] + "</td>";
+      return '<td class="num" data-total="' + p.id + '">' + num(sheet.totals[String(p.id)]) + "</td>";
     }).join("") + "</tr></tfoot></table>";
 }
 
@@ -269,7 +339,9 @@ function renderAll() {
   $("[data-discard-label]").textContent = view.phase === "upcard" ? t("upcard") : t("discard_pile");
   $("[data-status]").textContent = status();
   $("[data-message]").textContent = message;
-  $("[data-hand]").innerHTML = p === "match-over" && !(view.your_cards || []).length ? "" : renderHand();
+  if (!(drag && drag.dragging())) {
+    $("[data-hand]").innerHTML = p === "match-over" && !(view.your_cards || []).length ? "" : renderHand();
+  }
   $("[data-actions]").innerHTML = renderActions();
   $("[data-confirm]").innerHTML = renderConfirm();
   var ended = handOver || (p === "match-over" ? view.hands[view.hands.length - 1] : null);
@@ -287,7 +359,8 @@ function tick() {
   if (!turnSeconds || view.status !== "in_progress" || !view.turn) { clock.hidden = true; return; }
   var left = Math.max(0, turnSeconds - Math.floor((Date.now() - clockFrom) / 1000));
   clock.hidden = false;
-  clock.textContent = t("clock", { name: nameOf(view.turn), time: Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") });
+  var time = num(Math.floor(left / 60)) + ":" + num(Math.floor(left % 60 / 10)) + num(left % 10);
+  clock.textContent = t("clock", { name: nameOf(view.turn), time: time });
   clock.dataset.secondsLeft = String(left);
 }
 
@@ -300,13 +373,15 @@ function apply(next) {
   view = next;
   if (ended) {
     handOver = next.hands[next.hands.length - 1];
-    if (next.status !== "in_progress") { shownHands = next.hands.length; handOver = null; }
+    if (next.status !== "in_progress") { acknowledge(next.hands.length); handOver = null; }
     selected = null; confirming = null;
   }
   if (selected && (view.your_cards || []).indexOf(selected) < 0) selected = null;
   if (confirming && confirming.kind === "knock" && phase() !== "discard") confirming = null;
   render();
 }
+
+function acknowledge(n) { shownHands = n; storeSeen(n); }
 
 // A practice match: the bot's move (made by a job at once under eager jobs) is shown after
 // a short pause, so the player sees that something happened.
@@ -344,6 +419,12 @@ function send(action) {
                  "X-CSRFToken": root.dataset.csrf, "Idempotency-Key": key },
       body: body,
     }).then(function (r) {
+      // The server could not reach its database just then (503, Retry-After): the same
+      // move again, with the same key, so it is still one move.
+      if (r.status === 503 && tries > 0) {
+        var pause = Math.min(Number(r.headers.get("Retry-After")) || 1, 3) * 1000;
+        return new Promise(function (ok) { window.setTimeout(ok, pause); }).then(function () { return attempt(tries - 1); });
+      }
       return r.json().then(function (data) { return { ok: r.ok, status: r.status, data: data }; });
     }, function (err) {
       if (tries > 0) return new Promise(function (ok) { window.setTimeout(ok, 800); }).then(function () { return attempt(tries - 1); });
@@ -369,6 +450,7 @@ root.addEventListener("click", function (e) {
   if (!el || el.disabled) return;
   if (el.name === "arrangement") { chosen = Number(el.value); return; }
   if (el.dataset.card) {
+    if (el.getAttribute("aria-disabled") === "true") return;
     selected = selected === el.dataset.card ? null : el.dataset.card;
     confirming = null; chosen = -1; render();
     return;
@@ -383,7 +465,7 @@ root.addEventListener("click", function (e) {
     case "resign": confirming = { kind: "resign" }; render(); focusConfirm(); break;
     case "cancel": confirming = null; render(); break;
     case "confirm": confirm(); break;
-    case "next-hand": shownHands = view.hands.length; handOver = null; render(); break;
+    case "next-hand": acknowledge(view.hands.length); handOver = null; render(); break;
   }
 });
 
@@ -409,6 +491,22 @@ function confirm() {
 
 root.addEventListener("keydown", function (e) {
   if (e.key === "Escape" && confirming) { confirming = null; render(); }
+  // The keyboard's way to arrange my cards: Alt + an arrow key moves the focused card one
+  // place (left and right as they look, in a right-to-left page too; Home / End to the ends).
+  var card = e.target.closest && e.target.closest("[data-hand] [data-card]");
+  if (card && e.altKey && ["ArrowLeft", "ArrowRight", "Home", "End"].indexOf(e.key) >= 0) {
+    e.preventDefault();
+    var rtl = getComputedStyle(root).direction === "rtl";
+    var step = { ArrowLeft: -1, ArrowRight: 1, Home: -99, End: 99 }[e.key];
+    if (rtl && (e.key === "ArrowLeft" || e.key === "ArrowRight")) step = -step;
+    reorder(card.dataset.card, null, false, step);
+  }
+});
+
+var drag = sortable($("[data-hand]"), {
+  items: "[data-card]",
+  onDrop: function (code, target, after) { reorder(code, target, after, 0); },
+  onEnd: function () { render(); }, // what changed meanwhile (the hand waited for the drop)
 });
 
 // -- live ----------------------------------------------------------------------------------
