@@ -276,11 +276,35 @@ def period_apply(
     return entries
 
 
-def club_rate(periods: Iterable[Iterable[PeriodGame]], settings: RatingSettings) -> ClubRatings:
-    """Every period of a club in order, from nobody rated: the whole rating history
-    (`current` brought up to date after the last period)."""
-    state = ClubRatings()
-    for index, games in enumerate(periods):
+def club_rate(
+    periods: Iterable[Iterable[PeriodGame]],
+    settings: RatingSettings,
+    *,
+    state: ClubRatings | None = None,
+) -> ClubRatings:
+    """Every period of a club in order, from nobody rated (or from `state`, the ratings
+    after the periods before the first of `periods`, as `state_after` restores them): the
+    rating history (`current` brought up to date after the last period)."""
+    if state is None:
+        state = ClubRatings()
+    for index, games in enumerate(periods, start=state.last + 1):
         period_apply(state, games, settings, period=index)
     ratings_now(state, settings)
+    return state
+
+
+def state_after(
+    entries: Iterable[PeriodEntry], matches: Mapping[int, int], *, last: int
+) -> ClubRatings:
+    """The ratings after period `last` as `club_rate` leaves them before widening them to
+    the end, restored from the entries of the periods up to `last` (in order) and each
+    player's rated matches in them: everyone's rating as of the last period they played,
+    widened lazily from there as `club_rate` would. (Re-rating from a later period then
+    computes only from it, with exactly the same numbers.)"""
+    state = ClubRatings(last=last)
+    for entry in entries:
+        state.current[entry.player] = entry.after
+        state.as_of[entry.player] = entry.period
+        state.periods[entry.player] = state.periods.get(entry.player, 0) + 1
+    state.matches.update(matches)
     return state

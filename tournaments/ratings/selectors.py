@@ -110,13 +110,25 @@ def club_ratings_for(*, club_id: int, player_ids: Iterable[int]) -> dict[int, fl
     return dict(rows.values_list("player_id", "rating"))
 
 
+def seeding_ratings(*, club: Club | None, player_ids: Iterable[int]) -> dict[int, float]:
+    """Each player's rating for seeding (Swiss first rounds, knockout seeds, a top cut's
+    ties): their club rating, else the club's initial rating (its settings: 1500 unless
+    changed); a tournament without a club seeds everyone at the default 1500."""
+    ids = list(player_ids)
+    settings = club_settings(club=club) if club is not None else RatingSettings()
+    ratings = dict.fromkeys(ids, float(settings.initial_rating))
+    if club is not None:
+        ratings.update(club_ratings_for(club_id=club.pk, player_ids=ids))
+    return ratings
+
+
 def tournament_ratings_before(*, tournament_id: int) -> dict[int, float]:
     """For a finished, rated tournament: each player's rating as it stood before it (a
     player new to the club: the club's initial rating). Empty for any other tournament."""
     tournament = Tournament.objects.filter(pk=tournament_id).select_related("club").first()
     if tournament is None or tournament.club is None:
         return {}
-    rows = RatingEntry.objects.filter(tournament_id=tournament_id)
+    rows = RatingEntry.objects.filter(club_id=tournament.club_id, tournament_id=tournament_id)
     return dict(rows.values_list("player_id", "rating_before"))
 
 

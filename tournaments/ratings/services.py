@@ -68,7 +68,7 @@ def club_ratings_apply_in_tx(*, tournament_id: int) -> str:
         else:
             projection.club_period_append_in_tx(club_id=club_id, period=period, index=index)
             outcome = "applied"
-        club_seasons_refresh_in_tx(club_id=club_id)
+        club_seasons_refresh_in_tx(club_id=club_id, tournament_ids=[tournament_id])
         return outcome
     changed = any(getattr(existing, name) != inputs[name] for name in _FIELDS)
     known = {c["position"] for c in existing.causes}
@@ -97,7 +97,7 @@ def club_ratings_rerate_from_in_tx(*, club_id: int, tournament_id: int, reason: 
         ).count()
     log.info("re-rating club %s from tournament %s: %s", club_id, tournament_id, reason)
     projection.club_rerate_in_tx(club_id=club_id, from_index=index)
-    club_seasons_refresh_in_tx(club_id=club_id)
+    club_seasons_refresh_in_tx(club_id=club_id, tournament_ids=[tournament_id])
 
 
 def club_ratings_sync(*, tournament_id: int) -> str:
