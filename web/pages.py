@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import NotFoundError
 from games.audit import match_bundle_allowed, match_disputes, match_may_audit
 from games.selectors import match_get, match_hand_rows, match_has_preset_deals
+from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
     match_followable,
     matches_followable,
@@ -46,7 +47,13 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     standings = standings_sorted(
         tournament_standings(tournament=tournament).select_related("player")
     )
-    context = {"tournament": tournament, "rounds": rounds, "standings": standings}
+    ratings = tournament_ratings_shown(tournament=tournament)
+    context = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "standings": standings,
+        "ratings": ratings,
+    }
     return render(request, _live("pages/tournament.html", request), context)
 
 

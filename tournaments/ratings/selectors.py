@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -120,6 +121,50 @@ def seeding_ratings(*, club: Club | None, player_ids: Iterable[int]) -> dict[int
     if club is not None:
         ratings.update(club_ratings_for(club_id=club.pk, player_ids=ids))
     return ratings
+
+
+@dataclass(frozen=True)
+class ShownRating:
+    """A player's club rating as a tournament's pages show it beside the name."""
+
+    rating: float
+    provisional: bool
+    before: bool  # as it stood before the (finished) tournament, not as it stands now
+
+
+def tournament_ratings_shown(*, tournament: Tournament) -> dict[int, ShownRating]:
+    """The club rating of each player entered in the tournament who has one, by player
+    id: for a finished tournament already rated, as it stood before it (its history
+    entries, or for one who played no rated match in it their last entry before it);
+    otherwise as it stands. Empty for a tournament without a club."""
+    if tournament.club_id is None:
+        return {}
+    limit = club_settings(club=tournament.club).provisional_rd
+    players = list(tournament.registrations.values_list("player_id", flat=True))
+    position = (
+        ClubPeriod.objects.filter(tournament_id=tournament.pk)
+        .values_list("finished_position", flat=True)
+        .first()
+    )
+    if position is None:
+        rows = ClubRating.objects.filter(club_id=tournament.club_id, player_id__in=players)
+        return {
+            player: ShownRating(rating, rd > limit, False)
+            for player, rating, rd in rows.values_list("player_id", "rating", "rd")
+        }
+    entries = RatingEntry.objects.filter(club_id=tournament.club_id, tournament_id=tournament.pk)
+    shown = {
+        player: ShownRating(rating, rd > limit, True)
+        for player, rating, rd in entries.values_list("player_id", "rating_before", "rd_before")
+    }
+    earlier = RatingEntry.objects.filter(
+        club_id=tournament.club_id,
+        player_id__in=[p for p in players if p not in shown],
+        finished_position__lt=position,
+    ).order_by("player_id", "finished_position")
+    for player, rating, rd in earlier.values_list("player_id", "rating", "rd"):
+        shown[player] = ShownRating(rating, rd > limit, True)  # the last one stays
+    return shown
 
 
 def tournament_ratings_before(*, tournament_id: int) -> dict[int, float]:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.selectors import match_get
 from tournaments.pairing import TIEBREAKS
+from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
     tournament_pairings,
     tournament_results_table,
@@ -93,15 +94,30 @@ def print_pairings(request: HttpRequest, tournament: Any, number: int) -> HttpRe
     pairings = list(tournament_pairings(tournament=tournament, round_number=number))
     by_name = []
     for p in pairings:
-        by_name.append({"name": p.player1.name, "table": p.table, "opponent": p.player2})
+        by_name.append(
+            {
+                "name": p.player1.name,
+                "player": p.player1_id,
+                "table": p.table,
+                "opponent": p.player2,
+            }
+        )
         if p.player2 is not None:
-            by_name.append({"name": p.player2.name, "table": p.table, "opponent": p.player1})
+            by_name.append(
+                {
+                    "name": p.player2.name,
+                    "player": p.player2_id,
+                    "table": p.table,
+                    "opponent": p.player1,
+                }
+            )
     by_name = sort_by_name(by_name, lambda row: row["name"])  # the page language's order
     context = {
         "tournament": tournament,
         "round": round_,
         "pairings": pairings,
         "by_name": by_name,
+        "ratings": tournament_ratings_shown(tournament=tournament),
         "printed": _printed(tournament),
     }
     return render(request, "desk/print_pairings.html", context)
@@ -138,6 +154,7 @@ def print_standings(request: HttpRequest, tournament: Any) -> HttpResponse:
         "completed": tournament_rounds(tournament=tournament).filter(status="completed").count(),
         "tiebreaks": tiebreak_order(tournament),
         "sep": gettext(", then "),
+        "ratings": tournament_ratings_shown(tournament=tournament),
         "printed": _printed(tournament),
     }
     return render(request, "desk/print_standings.html", context)

@@ -28,6 +28,7 @@ from players.selectors import (
 )
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
+from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import tournament_list_for
 from web.desk.access import (
     FORM_ERRORS,
@@ -89,7 +90,8 @@ def _roster(tournament: Any) -> dict[str, Any]:
         r.may_get_code = player_may_get_login_code(player=r.player)
         r.code_expires_at = codes.get(r.player_id)
     counts["total"] = len(registrations)
-    return {"registrations": registrations, "counts": counts}
+    ratings = tournament_ratings_shown(tournament=tournament)
+    return {"registrations": registrations, "counts": counts, "ratings": ratings}
 
 
 def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:

@@ -62,3 +62,10 @@ def test_round_one_seeds_by_club_rating_with_newcomers_at_the_initial_rating(
     expected = sorted(field, key=lambda p: -ratings[p.pk])
     assert [seeds[p.pk] for p in expected] == list(range(1, len(field) + 1))
     assert ratings[newcomer.pk] == 1510.0
+
+
+def test_a_player_in_the_api_has_no_rating_of_their_own(alice_client, alice) -> None:
+    body = alice_client.get(f"/api/players/{alice.pk}/").json()
+    assert body["id"] == alice.pk and "rating" not in body
+    schema = alice_client.get("/api/schema/?format=json").json()
+    assert "rating" not in schema["components"]["schemas"]["PlayerOutput"]["properties"]
