@@ -19,6 +19,7 @@ urlpatterns = [
     path("new/", setup.tournament_new, name="desk-tournament-new"),
     path(T, setup.tournament_desk, name="desk-tournament"),
     path(T + "walk-in/", setup.walk_in, name="desk-walk-in"),
+    path(T + "walk-in/similar/", setup.walk_in_similar, name="desk-walk-in-similar"),
     path(T + "paste/", setup.paste_names, name="desk-paste"),
     path(T + "add/", setup.add_player, name="desk-add-player"),
     path(T + "check-in/", setup.check_in, name="desk-check-in"),
