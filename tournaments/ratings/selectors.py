@@ -265,6 +265,30 @@ def season_standings(*, season: Season) -> QuerySet[SeasonStanding]:
     return SeasonStanding.objects.filter(season=season).select_related("player")
 
 
+SEASON_TABLE_COLUMNS = ["rank", "player_id", "player", "points", "played", "counted",
+                        "tournaments_won", "match_wins", "shared"]  # fmt: skip
+
+
+def season_standings_table(*, season: Season) -> tuple[list[str], list[list[Any]]]:
+    """The season's standings as a table for the spreadsheets (column codes, rows in rank
+    order): `counted` is how many tournaments count, `shared` true for a shared rank."""
+    rows = [
+        [s.rank, s.player_id, s.player.name, s.points, s.played, len(s.counted),
+         s.tournaments_won, s.match_wins, s.shared]
+        for s in season_standings(season=season)
+    ]  # fmt: skip
+    return list(SEASON_TABLE_COLUMNS), rows
+
+
+def clubs_managed_by(*, user: User) -> QuerySet[Club]:
+    """The clubs the user organises (staff: every club)."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    if user.is_staff or user.is_superuser:
+        return club_list()
+    return club_list().filter(organisers=user)
+
+
 # --- players' pages --------------------------------------------------------------------------
 
 

@@ -346,6 +346,39 @@ def season_create(
     return season
 
 
+_SEASON_FIELDS = (
+    "name", "starts_on", "ends_on", "place_points", "participation_points", "best_of",
+    "tie_order",
+)  # fmt: skip
+
+
+@write_service
+def season_update(*, season_id: int, by: AbstractBaseUser, **changes: Any) -> Season:
+    """Change a season's name, days or scoring (its club's organisers and staff); its
+    standings are computed again at once."""
+    season = Season.objects.select_related("club").filter(pk=season_id).first()
+    if season is None:
+        raise NotFoundError("no such season", extra={"reason": "season_not_found"})
+    club = club_get_for_manage(club_id=season.club_id, user=by)
+    unknown = sorted(set(changes) - set(_SEASON_FIELDS))
+    if unknown:
+        raise ValidationError(f"unknown season fields: {', '.join(unknown)}")
+    for name, value in changes.items():
+        setattr(season, name, list(value) if isinstance(value, list | tuple) else value)
+    season.name = season.name.strip()
+    if not season.name:
+        raise ValidationError("a season needs a name", extra={"fields": {"name": ["required"]}})
+    if season.ends_on < season.starts_on:
+        raise ValidationError(
+            "a season ends after it starts", extra={"fields": {"ends_on": ["before starts_on"]}}
+        )
+    season.tie_order = list(season.tie_order or Season.TIE_ORDER)
+    season.save()
+    projection.club_lock(club_id=club.pk)
+    season_refresh_in_tx(season=season, zone=ZoneInfo(club.time_zone or "UTC"))
+    return season
+
+
 @write_service
 def player_page_visibility_set(*, player_id: int, by: AbstractBaseUser, visibility: str) -> None:
     """A player keeps their page to their clubs (members and organisers) or opens it to

@@ -68,6 +68,11 @@ COLUMN_LABELS = {
     "points2": _("Points 2"),
     "result": _("Result"),
     "match_id": _("Match id"),
+    # A season's table.
+    "points": _("Points"),
+    "counted": _("Counted"),
+    "tournaments_won": _("Tournaments won"),
+    "shared": _("Shared"),
 }
 # Excel's list separator where the decimal sign is a comma (its CSV import splits on it).
 CSV_SEPARATORS = {"ro": ";", "de": ";", "lt": ";"}
@@ -215,11 +220,25 @@ def _cell(value: Any, separator: str = ",") -> Any:
 def tournament_xlsx(request: HttpRequest, tournament: Any) -> HttpResponse:
     """Standings and results as one .xlsx (openpyxl): a sheet each, headings in words,
     numbers as numbers (the spreadsheet formats them in the viewer's locale)."""
-    book = openpyxl.Workbook()
     sheets = [
         (gettext("Standings"), tournament_standings_table(tournament=tournament)),
         (gettext("Results"), tournament_results_table(tournament=tournament)),
     ]
+    return xlsx_response(f"tournament-{tournament.pk}.xlsx", sheets)
+
+
+def csv_response(filename: str, header: list[str], rows: list[list[Any]]) -> HttpResponse:
+    """A table as the desk's CSV (see `_csv`), for other desk pages (a season's)."""
+    return _csv(filename, header, rows)
+
+
+def xlsx_response(
+    filename: str, sheets: list[tuple[str, tuple[list[str], list[list[Any]]]]]
+) -> HttpResponse:
+    """Tables as one .xlsx (openpyxl): a sheet each (title, (column codes, rows)),
+    headings in words, numbers as numbers (the spreadsheet formats them in the viewer's
+    locale), right to left in a right-to-left language."""
+    book = openpyxl.Workbook()
     book.remove(book.active)
     for title, (header, rows) in sheets:
         sheet = book.create_sheet(title=title[:31])
@@ -234,7 +253,7 @@ def tournament_xlsx(request: HttpRequest, tournament: Any) -> HttpResponse:
         out.getvalue(),
         content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
-    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.xlsx"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 

@@ -29,7 +29,7 @@ from players.selectors import (
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
 from tournaments.ratings.names import SimilarPlayer, club_players, club_players_like
-from tournaments.ratings.selectors import tournament_ratings_shown
+from tournaments.ratings.selectors import clubs_managed_by, tournament_ratings_shown
 from tournaments.selectors import tournament_list_for
 from web.desk.access import (
     FORM_ERRORS,
@@ -57,7 +57,11 @@ def desk_home(request: HttpRequest) -> HttpResponse:
     may_create = user_is_organiser(user=user)
     if not may_create and not tournaments.exists():
         raise PermissionDenied("the desk is for organisers")
-    context = {"tournaments": tournaments[:100], "may_create": may_create}
+    context = {
+        "tournaments": tournaments[:100],
+        "may_create": may_create,
+        "clubs": list(clubs_managed_by(user=user)[:50]),
+    }
     return render(request, "desk/home.html", context)
 
 
