@@ -196,7 +196,9 @@ def _current_write(club_id: int, state: ClubRatings) -> None:
     )
 
 
-def _state_before(club_id: int, periods: Sequence[ClubPeriod], index: int) -> ClubRatings:
+def _state_before(
+    club_id: int, periods: Sequence[ClubPeriod], index: int, settings: RatingSettings
+) -> ClubRatings:
     """The club's ratings after its periods before `index`, restored from their stored
     history rows (written by the same computation) instead of computed again: a correction
     of last week's evening re-rates one period, not the club's whole past."""
@@ -213,10 +215,13 @@ def _state_before(club_id: int, periods: Sequence[ClubPeriod], index: int) -> Cl
             "volatility_before", "rating", "rd", "volatility",
         )
     )  # fmt: skip
-    entries = [
-        PeriodEntry(order[pos], player, Rating(r0, d0, v0), Rating(r1, d1, v1), ())
-        for pos, player, r0, d0, v0, r1, d1, v1 in rows.iterator(chunk_size=5000)
-    ]
+    try:
+        entries = [
+            PeriodEntry(order[pos], player, Rating(r0, d0, v0), Rating(r1, d1, v1), ())
+            for pos, player, r0, d0, v0, r1, d1, v1 in rows.iterator(chunk_size=5000)
+        ]
+    except KeyError:  # a history row of no period of the club's: compute from the first
+        return _computed_before(periods, index, settings)
     matches: dict[int, int] = {}
     for period in periods[:index]:
         for winner, loser in period.games:
@@ -226,6 +231,17 @@ def _state_before(club_id: int, periods: Sequence[ClubPeriod], index: int) -> Cl
     return state_after(entries, matches, last=index - 1)
 
 
+def _computed_before(
+    periods: Sequence[ClubPeriod], index: int, settings: RatingSettings
+) -> ClubRatings:
+    """The ratings after the periods before `index`, computed from their inputs."""
+    state = ClubRatings()
+    for i, period in enumerate(periods[:index]):
+        period_apply(state, _games(period), settings, period=i)
+    state.entries.clear()
+    return state
+
+
 def club_rerate_in_tx(*, club_id: int, from_index: int = 0) -> ClubRatings:
     """Re-rate the club from its period `from_index` on: the ratings before it restored
     from the history (`_state_before`), the periods from it computed again from their
@@ -233,7 +249,7 @@ def club_rerate_in_tx(*, club_id: int, from_index: int = 0) -> ClubRatings:
     periods = club_periods(club_id=club_id)
     club = club_settings_from_events(club_id=club_id)
     from_index = max(0, min(from_index, len(periods)))
-    start = _state_before(club_id, periods, from_index)
+    start = _state_before(club_id, periods, from_index, club.settings)
     state = club_rate((_games(p) for p in periods[from_index:]), club.settings, state=start)
     if from_index < len(periods):
         rewritten = [p.tournament_id for p in periods[from_index:]]
