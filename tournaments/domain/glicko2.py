@@ -294,17 +294,22 @@ def club_rate(
 
 
 def state_after(
-    entries: Iterable[PeriodEntry], matches: Mapping[int, int], *, last: int
+    latest: Mapping[int, tuple[int, Rating]],
+    periods: Mapping[int, int],
+    matches: Mapping[int, int],
+    *,
+    last: int,
 ) -> ClubRatings:
     """The ratings after period `last` as `club_rate` leaves them before widening them to
-    the end, restored from the entries of the periods up to `last` (in order) and each
-    player's rated matches in them: everyone's rating as of the last period they played,
-    widened lazily from there as `club_rate` would. (Re-rating from a later period then
-    computes only from it, with exactly the same numbers.)"""
+    the end, restored from each player's latest entry up to `last` (`latest`: player ->
+    (its period, the rating after it)), how many periods they played (`periods`) and their
+    rated matches (`matches`): everyone's rating as of the last period they played, widened
+    lazily from there as `club_rate` would. (Re-rating from a later period then computes
+    only from it, with exactly the same numbers.)"""
     state = ClubRatings(last=last)
-    for entry in entries:
-        state.current[entry.player] = entry.after
-        state.as_of[entry.player] = entry.period
-        state.periods[entry.player] = state.periods.get(entry.player, 0) + 1
+    for player, (period, rating) in latest.items():
+        state.current[player] = rating
+        state.as_of[player] = period
+    state.periods.update(periods)
     state.matches.update(matches)
     return state

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count
 
 import eventstore
 from games.selectors_ratings import MatchRatingFacts, match_rating_facts
@@ -201,34 +202,34 @@ def _state_before(
 ) -> ClubRatings:
     """The club's ratings after its periods before `index`, restored from their stored
     history rows (written by the same computation) instead of computed again: a correction
-    of last week's evening re-rates one period, not the club's whole past."""
+    of last week's evening re-rates one period, not the club's whole past. Each player's
+    latest row (PostgreSQL: DISTINCT ON, one row a player) and their count of rows."""
     if index <= 0:
         return ClubRatings()
     order = {p.finished_position: i for i, p in enumerate(periods[:index])}
-    rows = (
-        RatingEntry.objects.filter(
-            club_id=club_id, finished_position__lt=periods[index].finished_position
-        )
-        .order_by("finished_position", "player_id")
-        .values_list(
-            "finished_position", "player_id", "rating_before", "rd_before",
-            "volatility_before", "rating", "rd", "volatility",
-        )
-    )  # fmt: skip
-    try:
-        entries = [
-            PeriodEntry(order[pos], player, Rating(r0, d0, v0), Rating(r1, d1, v1), ())
-            for pos, player, r0, d0, v0, r1, d1, v1 in rows.iterator(chunk_size=5000)
-        ]
-    except KeyError:  # a history row of no period of the club's: compute from the first
-        return _computed_before(periods, index, settings)
+    rows = RatingEntry.objects.filter(
+        club_id=club_id, finished_position__lt=periods[index].finished_position
+    )
+    columns = ("player_id", "finished_position", "rating", "rd", "volatility")
+    if connection.features.can_distinct_on_fields:
+        rows_latest = rows.order_by("player_id", "-finished_position").distinct("player_id")
+    else:
+        rows_latest = rows.order_by("finished_position")  # the last one of each stays
+    latest: dict[int, tuple[int, Rating]] = {}
+    for player, position, rating, rd, volatility in rows_latest.values_list(*columns):
+        if position not in order:  # a history row of no period: compute from the first
+            return _computed_before(periods, index, settings)
+        latest[player] = (order[position], Rating(rating, rd, volatility))
+    played = dict(
+        rows.order_by().values("player_id").annotate(n=Count("pk")).values_list("player_id", "n")
+    )
     matches: dict[int, int] = {}
     for period in periods[:index]:
         for winner, loser in period.games:
             if winner != loser:
                 matches[winner] = matches.get(winner, 0) + 1
                 matches[loser] = matches.get(loser, 0) + 1
-    return state_after(entries, matches, last=index - 1)
+    return state_after(latest, played, matches, last=index - 1)
 
 
 def _computed_before(

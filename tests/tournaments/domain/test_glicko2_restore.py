@@ -28,13 +28,17 @@ def test_rating_on_from_a_restored_state_equals_rating_everything(seed, count, d
     split = data.draw(st.integers(0, count))
     rules = RatingSettings(tau=0.4)
     whole = club_rate(periods, rules)
-    before = [e for e in whole.entries if e.period < split]
+    latest = {e.player: (e.period, e.after) for e in whole.entries if e.period < split}
+    played: dict[int, int] = {}
+    for e in whole.entries:
+        if e.period < split:
+            played[e.player] = played.get(e.player, 0) + 1
     matches: dict[int, int] = {}
     for games in periods[:split]:
         for g in games:
             matches[g.winner] = matches.get(g.winner, 0) + 1
             matches[g.loser] = matches.get(g.loser, 0) + 1
-    restored = state_after(before, matches, last=split - 1)
+    restored = state_after(latest, played, matches, last=split - 1)
     again = club_rate(periods[split:], rules, state=restored)
     assert again.current == whole.current
     assert again.matches == whole.matches and again.periods == whole.periods
