@@ -64,9 +64,7 @@ def _field(n: int, tag: str):  # noqa: ANN202
     user.groups.add(group)
     user.is_staff = True
     user.save()
-    players = Player.objects.bulk_create(
-        Player(name=f"P{n}-{i:04d}", rating=1500 + (i * 7919) % 400) for i in range(n)
-    )
+    players = Player.objects.bulk_create(Player(name=f"P{n}-{i:04d}") for i in range(n))
     t = services.tournament_create(
         name=f"Bench {n}", format="swiss", rounds=9, created_by=user,
         check_in_required=True, play_mode="table",

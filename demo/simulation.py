@@ -53,7 +53,7 @@ def tournament_simulate(
     organiser = organiser or simulation_organiser()
     count = Player.objects.filter(name__startswith=prefix).count()
     bots = [
-        Player.objects.create(name=f"{prefix} {count + i:03d}", is_bot=True, rating=1400 + 7 * i)
+        Player.objects.create(name=f"{prefix} {count + i:03d}", is_bot=True)
         for i in range(1, players + 1)
     ]
     tournament = services.tournament_create(

@@ -26,7 +26,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "user", "club", "is_bot", "rating", "created_at"]
+    list_display = ["name", "user", "club", "is_bot", "created_at"]
     list_filter = ["is_bot", "club"]
     search_fields = ["name", "user__username"]
     raw_id_fields = ["user"]

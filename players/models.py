@@ -68,7 +68,6 @@ class Player(models.Model):
         verbose_name=_("club"),
     )
     is_bot = models.BooleanField(_("bot"), default=False)
-    rating = models.IntegerField(_("rating"), default=1500)
     # The player's own choice of language for the pages (and the API without Accept-Language).
     language = language_field()
 

@@ -63,7 +63,7 @@ class PlayerOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "username", "club", "is_bot", "rating", "created_at"]
+        fields = ["id", "name", "username", "club", "is_bot", "created_at"]
         read_only_fields = fields
 
     def get_username(self, obj: Player) -> str | None:

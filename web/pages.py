@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import NotFoundError
 from games.audit import match_bundle_allowed, match_disputes, match_may_audit
 from games.selectors import match_get, match_hand_rows, match_has_preset_deals
+from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
     match_followable,
     matches_followable,
@@ -49,6 +50,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     standings = standings_sorted(
         tournament_standings(tournament=tournament).select_related("player")
     )
+    ratings = tournament_ratings_shown(tournament=tournament)
     rounds = list(rounds)
     # The wall screen: the round in play beside the standings, the rounds before below it
     # (newest first); a finished tournament's rounds in order.
@@ -66,6 +68,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         **_played(tournament, rounds),
         "bracket": bracket_drawn(tournament=tournament),
         "by_hand": tournament_rounds_set_by_hand(tournament=tournament),
+        "ratings": ratings,
     }
     return render(request, _live("pages/tournament.html", request), context)
 

@@ -36,7 +36,7 @@ def fields(instance) -> dict:
 
 def test_token_user_and_player_are_loaded_as_the_orm_loads_them(prepared, alice):
     alice.club = Club.objects.create(name="Riverside", slug="riverside")
-    alice.rating = 1642
+    alice.language = "ro"
     alice.save()
     alice.user.groups.clear()
     token = Token.objects.create(user=alice.user)

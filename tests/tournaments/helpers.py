@@ -13,10 +13,7 @@ FAST_RULES = {"game_target": 25, "end_when_decided": True}
 
 
 def make_bots(n: int, *, prefix: str = "Bot") -> list[Player]:
-    return [
-        Player.objects.create(name=f"{prefix} {i:02d}", is_bot=True, rating=1500 + 10 * (n - i))
-        for i in range(1, n + 1)
-    ]
+    return [Player.objects.create(name=f"{prefix} {i:02d}", is_bot=True) for i in range(1, n + 1)]
 
 
 def make_tournament(

@@ -276,11 +276,40 @@ def period_apply(
     return entries
 
 
-def club_rate(periods: Iterable[Iterable[PeriodGame]], settings: RatingSettings) -> ClubRatings:
-    """Every period of a club in order, from nobody rated: the whole rating history
-    (`current` brought up to date after the last period)."""
-    state = ClubRatings()
-    for index, games in enumerate(periods):
+def club_rate(
+    periods: Iterable[Iterable[PeriodGame]],
+    settings: RatingSettings,
+    *,
+    state: ClubRatings | None = None,
+) -> ClubRatings:
+    """Every period of a club in order, from nobody rated (or from `state`, the ratings
+    after the periods before the first of `periods`, as `state_after` restores them): the
+    rating history (`current` brought up to date after the last period)."""
+    if state is None:
+        state = ClubRatings()
+    for index, games in enumerate(periods, start=state.last + 1):
         period_apply(state, games, settings, period=index)
     ratings_now(state, settings)
+    return state
+
+
+def state_after(
+    latest: Mapping[int, tuple[int, Rating]],
+    periods: Mapping[int, int],
+    matches: Mapping[int, int],
+    *,
+    last: int,
+) -> ClubRatings:
+    """The ratings after period `last` as `club_rate` leaves them before widening them to
+    the end, restored from each player's latest entry up to `last` (`latest`: player ->
+    (its period, the rating after it)), how many periods they played (`periods`) and their
+    rated matches (`matches`): everyone's rating as of the last period they played, widened
+    lazily from there as `club_rate` would. (Re-rating from a later period then computes
+    only from it, with exactly the same numbers.)"""
+    state = ClubRatings(last=last)
+    for player, (period, rating) in latest.items():
+        state.current[player] = rating
+        state.as_of[player] = period
+    state.periods.update(periods)
+    state.matches.update(matches)
     return state

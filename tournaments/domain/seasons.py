@@ -54,15 +54,28 @@ def tournament_points(place: int, rules: SeasonRules) -> int:
     return (table[place - 1] if 0 < place <= len(table) else 0) + rules.participation
 
 
-def _mini_table(group: Sequence[int], tournaments: Sequence[SeasonTournament]) -> dict[int, int]:
-    """Wins of each player of `group` in the season's matches between players of it."""
+def _mini_table(
+    group: Sequence[int], results_of: dict[int, list[tuple[int, int, int | None]]]
+) -> dict[int, int]:
+    """Wins of each player of `group` in the season's matches between players of it
+    (`results_of`: each player's results in which they were player 1)."""
     members = set(group)
     wins = dict.fromkeys(group, 0)
-    for t in tournaments:
-        for p1, p2, winner in t.results:
-            if p1 in members and p2 in members and winner in members:
+    for player in group:
+        for _, p2, winner in results_of.get(player, ()):
+            if p2 in members and winner in members:
                 wins[winner] += 1
     return wins
+
+
+def _results_by_first(
+    tournaments: Sequence[SeasonTournament],
+) -> dict[int, list[tuple[int, int, int | None]]]:
+    out: dict[int, list[tuple[int, int, int | None]]] = {}
+    for t in tournaments:
+        for result in t.results:
+            out.setdefault(result[0], []).append(result)
+    return out
 
 
 def season_standings(
@@ -81,18 +94,25 @@ def season_standings(
             won[player] = won.get(player, 0) + (place == 1)
             wins[player] = wins.get(player, 0) + t.match_wins.get(player, 0)
     counted: dict[int, tuple[Counted, ...]] = {}
+    order = {t.tournament: i for i, t in enumerate(tournaments)}
     for player, items in per_player.items():
         # The best N; of equal points, the earlier tournament (the season's order).
-        order = {t.tournament: i for i, t in enumerate(tournaments)}
         best = sorted(items, key=lambda c: (-c.points, order[c.tournament]))
         chosen = best if rules.best_of is None else best[: rules.best_of]
         counted[player] = tuple(sorted(chosen, key=lambda c: order[c.tournament]))
     total = {p: sum(c.points for c in cs) for p, cs in counted.items()}
 
+    results_of: dict[int, list[tuple[int, int, int | None]]] = {}
+
+    def mini_table(group: Sequence[int]) -> dict[int, int]:
+        if not results_of:  # indexed once, when a tie first needs it
+            results_of.update(_results_by_first(tournaments))
+        return _mini_table(group, results_of)
+
     keys: dict[str, Callable[[Sequence[int]], dict[int, int]]] = {
         "tournaments_won": lambda group: {p: won[p] for p in group},
         "match_wins": lambda group: {p: wins[p] for p in group},
-        "mini_table": lambda group: _mini_table(group, tournaments),
+        "mini_table": mini_table,
     }
 
     def refine(group: list[int], order: Sequence[str]) -> list[list[int]]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count
 
 import eventstore
 from games.selectors_ratings import MatchRatingFacts, match_rating_facts
@@ -25,6 +26,7 @@ from tournaments.domain.glicko2 import (
     club_rate,
     period_apply,
     ratings_now,
+    state_after,
 )
 from tournaments.domain.rating_periods import (
     RerateCause,
@@ -148,16 +150,16 @@ def _entry_values(club_id: int, period: ClubPeriod, entry: PeriodEntry) -> tuple
     )
 
 
-def _copy_line(row: tuple[Any, ...]) -> str:
-    """A history row in COPY's text format: ids, floats (repr: exact) and one instant."""
-    return "\t".join(v.isoformat() if isinstance(v, dt.datetime) else repr(v) for v in row)
+# The history columns' types for a binary COPY (`_ENTRY_COLUMNS`' order).
+_COPY_TYPES = ["int8", "int8", "int8", "int8", "timestamptz"] + ["float8"] * 6
 
 
 def _entries_write(rows: list[tuple[Any, ...]]) -> None:
-    """Insert history rows. On PostgreSQL with one COPY of text built here: re-rating a
-    club rewrites every entry after the corrected period (about 20,000 rows for 400
-    periods of 50 players), and `bulk_create` spent most of its time adapting its
-    parameter arrays (bench/README.md has the figures)."""
+    """Insert history rows. On PostgreSQL with one binary COPY: re-rating a club rewrites
+    every entry after the corrected period (about 20,000 rows for 400 periods of 50
+    players); `bulk_create` spent most of its time adapting its parameter arrays, a COPY
+    of text built here most of its own formatting floats and the server parsing them
+    (bench/README.md has the figures)."""
     if not rows:
         return
     if connection.vendor != "postgresql":
@@ -167,11 +169,13 @@ def _entries_write(rows: list[tuple[Any, ...]]) -> None:
         )
         return
     table = RatingEntry._meta.db_table
-    text = "".join(_copy_line(row) + "\n" for row in rows)
+    sql = f"COPY {table} ({', '.join(_ENTRY_COLUMNS)}) FROM STDIN (FORMAT BINARY)"
     with connection.cursor() as cursor:
         raw = cursor.cursor  # psycopg's own cursor, inside Django's transaction
-        with raw.copy(f"COPY {table} ({', '.join(_ENTRY_COLUMNS)}) FROM STDIN") as copy:
-            copy.write(text)
+        with raw.copy(sql) as copy:
+            copy.set_types(_COPY_TYPES)
+            for row in rows:
+                copy.write_row(row)
 
 
 def _current_write(club_id: int, state: ClubRatings) -> None:
@@ -193,24 +197,67 @@ def _current_write(club_id: int, state: ClubRatings) -> None:
     )
 
 
+def _state_before(
+    club_id: int, periods: Sequence[ClubPeriod], index: int, settings: RatingSettings
+) -> ClubRatings:
+    """The club's ratings after its periods before `index`, restored from their stored
+    history rows (written by the same computation) instead of computed again: a correction
+    of last week's evening re-rates one period, not the club's whole past. Each player's
+    latest row (PostgreSQL: DISTINCT ON, one row a player) and their count of rows."""
+    if index <= 0:
+        return ClubRatings()
+    order = {p.finished_position: i for i, p in enumerate(periods[:index])}
+    rows = RatingEntry.objects.filter(
+        club_id=club_id, finished_position__lt=periods[index].finished_position
+    )
+    columns = ("player_id", "finished_position", "rating", "rd", "volatility")
+    if connection.features.can_distinct_on_fields:
+        rows_latest = rows.order_by("player_id", "-finished_position").distinct("player_id")
+    else:
+        rows_latest = rows.order_by("finished_position")  # the last one of each stays
+    latest: dict[int, tuple[int, Rating]] = {}
+    for player, position, rating, rd, volatility in rows_latest.values_list(*columns):
+        if position not in order:  # a history row of no period: compute from the first
+            return _computed_before(periods, index, settings)
+        latest[player] = (order[position], Rating(rating, rd, volatility))
+    played = dict(
+        rows.order_by().values("player_id").annotate(n=Count("pk")).values_list("player_id", "n")
+    )
+    matches: dict[int, int] = {}
+    for period in periods[:index]:
+        for winner, loser in period.games:
+            if winner != loser:
+                matches[winner] = matches.get(winner, 0) + 1
+                matches[loser] = matches.get(loser, 0) + 1
+    return state_after(latest, played, matches, last=index - 1)
+
+
+def _computed_before(
+    periods: Sequence[ClubPeriod], index: int, settings: RatingSettings
+) -> ClubRatings:
+    """The ratings after the periods before `index`, computed from their inputs."""
+    state = ClubRatings()
+    for i, period in enumerate(periods[:index]):
+        period_apply(state, _games(period), settings, period=i)
+    state.entries.clear()
+    return state
+
+
 def club_rerate_in_tx(*, club_id: int, from_index: int = 0) -> ClubRatings:
-    """Compute the club's ratings from its first period (from the stored inputs) and
-    rewrite the history from period `from_index` on, and the current ratings."""
+    """Re-rate the club from its period `from_index` on: the ratings before it restored
+    from the history (`_state_before`), the periods from it computed again from their
+    stored inputs, their history rewritten, and the current ratings."""
     periods = club_periods(club_id=club_id)
     club = club_settings_from_events(club_id=club_id)
-    state = club_rate((_games(p) for p in periods), club.settings)
+    from_index = max(0, min(from_index, len(periods)))
+    start = _state_before(club_id, periods, from_index, club.settings)
+    state = club_rate((_games(p) for p in periods[from_index:]), club.settings, state=start)
     if from_index < len(periods):
         rewritten = [p.tournament_id for p in periods[from_index:]]
         RatingEntry.objects.filter(club_id=club_id, tournament_id__in=rewritten).delete()
     elif not periods:
         RatingEntry.objects.filter(club_id=club_id).delete()
-    _entries_write(
-        [
-            _entry_values(club_id, periods[e.period], e)
-            for e in state.entries
-            if e.period >= from_index
-        ]
-    )
+    _entries_write([_entry_values(club_id, periods[e.period], e) for e in state.entries])
     _current_write(club_id, state)
     return state
 

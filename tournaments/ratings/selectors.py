@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -110,13 +111,69 @@ def club_ratings_for(*, club_id: int, player_ids: Iterable[int]) -> dict[int, fl
     return dict(rows.values_list("player_id", "rating"))
 
 
+def seeding_ratings(*, club: Club | None, player_ids: Iterable[int]) -> dict[int, float]:
+    """Each player's rating for seeding (Swiss first rounds, knockout seeds, a top cut's
+    ties): their club rating, else the club's initial rating (its settings: 1500 unless
+    changed); a tournament without a club seeds everyone at the default 1500."""
+    ids = list(player_ids)
+    settings = club_settings(club=club) if club is not None else RatingSettings()
+    ratings = dict.fromkeys(ids, float(settings.initial_rating))
+    if club is not None:
+        ratings.update(club_ratings_for(club_id=club.pk, player_ids=ids))
+    return ratings
+
+
+@dataclass(frozen=True)
+class ShownRating:
+    """A player's club rating as a tournament's pages show it beside the name."""
+
+    rating: float
+    provisional: bool
+    before: bool  # as it stood before the (finished) tournament, not as it stands now
+
+
+def tournament_ratings_shown(*, tournament: Tournament) -> dict[int, ShownRating]:
+    """The club rating of each player entered in the tournament who has one, by player
+    id: for a finished tournament already rated, as it stood before it (its history
+    entries, or for one who played no rated match in it their last entry before it);
+    otherwise as it stands. Empty for a tournament without a club."""
+    if tournament.club_id is None:
+        return {}
+    limit = club_settings(club=tournament.club).provisional_rd
+    players = list(tournament.registrations.values_list("player_id", flat=True))
+    position = (
+        ClubPeriod.objects.filter(tournament_id=tournament.pk)
+        .values_list("finished_position", flat=True)
+        .first()
+    )
+    if position is None:
+        rows = ClubRating.objects.filter(club_id=tournament.club_id, player_id__in=players)
+        return {
+            player: ShownRating(rating, rd > limit, False)
+            for player, rating, rd in rows.values_list("player_id", "rating", "rd")
+        }
+    entries = RatingEntry.objects.filter(club_id=tournament.club_id, tournament_id=tournament.pk)
+    shown = {
+        player: ShownRating(rating, rd > limit, True)
+        for player, rating, rd in entries.values_list("player_id", "rating_before", "rd_before")
+    }
+    earlier = RatingEntry.objects.filter(
+        club_id=tournament.club_id,
+        player_id__in=[p for p in players if p not in shown],
+        finished_position__lt=position,
+    ).order_by("player_id", "finished_position")
+    for player, rating, rd in earlier.values_list("player_id", "rating", "rd"):
+        shown[player] = ShownRating(rating, rd > limit, True)  # the last one stays
+    return shown
+
+
 def tournament_ratings_before(*, tournament_id: int) -> dict[int, float]:
     """For a finished, rated tournament: each player's rating as it stood before it (a
     player new to the club: the club's initial rating). Empty for any other tournament."""
     tournament = Tournament.objects.filter(pk=tournament_id).select_related("club").first()
     if tournament is None or tournament.club is None:
         return {}
-    rows = RatingEntry.objects.filter(tournament_id=tournament_id)
+    rows = RatingEntry.objects.filter(club_id=tournament.club_id, tournament_id=tournament_id)
     return dict(rows.values_list("player_id", "rating_before"))
 
 
@@ -206,6 +263,30 @@ def season_get(*, season_id: Any) -> Season:
 
 def season_standings(*, season: Season) -> QuerySet[SeasonStanding]:
     return SeasonStanding.objects.filter(season=season).select_related("player")
+
+
+SEASON_TABLE_COLUMNS = ["rank", "player_id", "player", "points", "played", "counted",
+                        "tournaments_won", "match_wins", "shared"]  # fmt: skip
+
+
+def season_standings_table(*, season: Season) -> tuple[list[str], list[list[Any]]]:
+    """The season's standings as a table for the spreadsheets (column codes, rows in rank
+    order): `counted` is how many tournaments count, `shared` true for a shared rank."""
+    rows = [
+        [s.rank, s.player_id, s.player.name, s.points, s.played, len(s.counted),
+         s.tournaments_won, s.match_wins, s.shared]
+        for s in season_standings(season=season)
+    ]  # fmt: skip
+    return list(SEASON_TABLE_COLUMNS), rows
+
+
+def clubs_managed_by(*, user: User) -> QuerySet[Club]:
+    """The clubs the user organises (staff: every club)."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    if user.is_staff or user.is_superuser:
+        return club_list()
+    return club_list().filter(organisers=user)
 
 
 # --- players' pages --------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def club_ratings_apply_in_tx(*, tournament_id: int) -> str:
         else:
             projection.club_period_append_in_tx(club_id=club_id, period=period, index=index)
             outcome = "applied"
-        club_seasons_refresh_in_tx(club_id=club_id)
+        club_seasons_refresh_in_tx(club_id=club_id, tournament_ids=[tournament_id])
         return outcome
     changed = any(getattr(existing, name) != inputs[name] for name in _FIELDS)
     known = {c["position"] for c in existing.causes}
@@ -97,7 +97,7 @@ def club_ratings_rerate_from_in_tx(*, club_id: int, tournament_id: int, reason: 
         ).count()
     log.info("re-rating club %s from tournament %s: %s", club_id, tournament_id, reason)
     projection.club_rerate_in_tx(club_id=club_id, from_index=index)
-    club_seasons_refresh_in_tx(club_id=club_id)
+    club_seasons_refresh_in_tx(club_id=club_id, tournament_ids=[tournament_id])
 
 
 def club_ratings_sync(*, tournament_id: int) -> str:
@@ -341,6 +341,39 @@ def season_create(
         best_of=best_of,
         tie_order=list(tie_order or Season.TIE_ORDER),
     )
+    projection.club_lock(club_id=club.pk)
+    season_refresh_in_tx(season=season, zone=ZoneInfo(club.time_zone or "UTC"))
+    return season
+
+
+_SEASON_FIELDS = (
+    "name", "starts_on", "ends_on", "place_points", "participation_points", "best_of",
+    "tie_order",
+)  # fmt: skip
+
+
+@write_service
+def season_update(*, season_id: int, by: AbstractBaseUser, **changes: Any) -> Season:
+    """Change a season's name, days or scoring (its club's organisers and staff); its
+    standings are computed again at once."""
+    season = Season.objects.select_related("club").filter(pk=season_id).first()
+    if season is None:
+        raise NotFoundError("no such season", extra={"reason": "season_not_found"})
+    club = club_get_for_manage(club_id=season.club_id, user=by)
+    unknown = sorted(set(changes) - set(_SEASON_FIELDS))
+    if unknown:
+        raise ValidationError(f"unknown season fields: {', '.join(unknown)}")
+    for name, value in changes.items():
+        setattr(season, name, list(value) if isinstance(value, list | tuple) else value)
+    season.name = season.name.strip()
+    if not season.name:
+        raise ValidationError("a season needs a name", extra={"fields": {"name": ["required"]}})
+    if season.ends_on < season.starts_on:
+        raise ValidationError(
+            "a season ends after it starts", extra={"fields": {"ends_on": ["before starts_on"]}}
+        )
+    season.tie_order = list(season.tie_order or Season.TIE_ORDER)
+    season.save()
     projection.club_lock(club_id=club.pk)
     season_refresh_in_tx(season=season, zone=ZoneInfo(club.time_zone or "UTC"))
     return season

@@ -42,16 +42,11 @@ _FORMAT_LABEL = {
 
 def _ratings(tournament: Tournament, state: TournamentState) -> dict[int, float]:
     """The players' ratings, which order the seeds of round 1 and break a top cut's ties:
-    the club's rating where the player has one (tournaments.ratings), else the player's
-    own fixed rating (`Player.rating`, 1500 unless set: a club without ratings yet, a
-    tournament without a club)."""
-    players = Player.objects.filter(pk__in=list(state.entries)).values_list("pk", "rating")
-    ratings = {pk: float(rating) for pk, rating in players}
-    if tournament.club_id is not None:
-        from tournaments.ratings.selectors import club_ratings_for
+    the club's rating where the player has one, else the club's initial rating (1500
+    unless its settings say otherwise; 1500 without a club)."""
+    from tournaments.ratings.selectors import seeding_ratings
 
-        ratings.update(club_ratings_for(club_id=tournament.club_id, player_ids=list(ratings)))
-    return ratings
+    return seeding_ratings(club=tournament.club, player_ids=list(state.entries))
 
 
 def _with_matches(

@@ -260,6 +260,9 @@ class TournamentCreateForm(forms.Form):
 
 class WalkInForm(forms.Form):
     name = forms.CharField(max_length=120, label=_("Walk-in (name)"))
+    # The answer to "is it one of the club's players?": one of those offered, or a new one.
+    player = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    new = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -315,7 +318,8 @@ class PasteNamesForm(forms.Form):
         label=_("Names"),
         help_text=_(
             "One name a line. A name that is exactly one existing player's is that "
-            "player; any other name makes a new player."
+            "player (in a club: but for case and accents); a name like some of the "
+            "club's players is asked about; any other name makes a new player."
         ),
     )
 

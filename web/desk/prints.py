@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.selectors import match_get
 from tournaments.pairing import TIEBREAKS
+from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
     tournament_pairings,
     tournament_results_table,
@@ -68,6 +69,11 @@ COLUMN_LABELS = {
     "points2": _("Points 2"),
     "result": _("Result"),
     "match_id": _("Match id"),
+    # A season's table.
+    "points": _("Points"),
+    "counted": _("Counted"),
+    "tournaments_won": _("Tournaments won"),
+    "shared": _("Shared"),
 }
 # Excel's list separator where the decimal sign is a comma (its CSV import splits on it).
 CSV_SEPARATORS = {"ro": ";", "de": ";", "lt": ";"}
@@ -94,15 +100,30 @@ def print_pairings(request: HttpRequest, tournament: Any, number: int) -> HttpRe
     pairings = list(tournament_pairings(tournament=tournament, round_number=number))
     by_name = []
     for p in pairings:
-        by_name.append({"name": p.player1.name, "table": p.table, "opponent": p.player2})
+        by_name.append(
+            {
+                "name": p.player1.name,
+                "player": p.player1_id,
+                "table": p.table,
+                "opponent": p.player2,
+            }
+        )
         if p.player2 is not None:
-            by_name.append({"name": p.player2.name, "table": p.table, "opponent": p.player1})
+            by_name.append(
+                {
+                    "name": p.player2.name,
+                    "player": p.player2_id,
+                    "table": p.table,
+                    "opponent": p.player1,
+                }
+            )
     by_name = sort_by_name(by_name, lambda row: row["name"])  # the page language's order
     context = {
         "tournament": tournament,
         "round": round_,
         "pairings": pairings,
         "by_name": by_name,
+        "ratings": tournament_ratings_shown(tournament=tournament),
         "printed": _printed(tournament),
     }
     return render(request, "desk/print_pairings.html", context)
@@ -142,6 +163,7 @@ def print_standings(request: HttpRequest, tournament: Any) -> HttpResponse:
         "completed": tournament_rounds(tournament=tournament).filter(status="completed").count(),
         "tiebreaks": tiebreak_order(tournament),
         "sep": gettext(", then "),
+        "ratings": tournament_ratings_shown(tournament=tournament),
         "printed": _printed(tournament),
     }
     return render(request, "desk/print_standings.html", context)
@@ -214,11 +236,25 @@ def _cell(value: Any, separator: str = ",") -> Any:
 def tournament_xlsx(request: HttpRequest, tournament: Any) -> HttpResponse:
     """Standings and results as one .xlsx (openpyxl): a sheet each, headings in words,
     numbers as numbers (the spreadsheet formats them in the viewer's locale)."""
-    book = openpyxl.Workbook()
     sheets = [
         (gettext("Standings"), tournament_standings_table(tournament=tournament)),
         (gettext("Results"), tournament_results_table(tournament=tournament)),
     ]
+    return xlsx_response(f"tournament-{tournament.pk}.xlsx", sheets)
+
+
+def csv_response(filename: str, header: list[str], rows: list[list[Any]]) -> HttpResponse:
+    """A table as the desk's CSV (see `_csv`), for other desk pages (a season's)."""
+    return _csv(filename, header, rows)
+
+
+def xlsx_response(
+    filename: str, sheets: list[tuple[str, tuple[list[str], list[list[Any]]]]]
+) -> HttpResponse:
+    """Tables as one .xlsx (openpyxl): a sheet each (title, (column codes, rows)),
+    headings in words, numbers as numbers (the spreadsheet formats them in the viewer's
+    locale), right to left in a right-to-left language."""
+    book = openpyxl.Workbook()
     book.remove(book.active)
     for title, (header, rows) in sheets:
         sheet = book.create_sheet(title=title[:31])
@@ -233,7 +269,7 @@ def tournament_xlsx(request: HttpRequest, tournament: Any) -> HttpResponse:
         out.getvalue(),
         content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
-    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.xlsx"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 

@@ -19,6 +19,7 @@ from core.transactions import request_transaction
 from players.selectors import login_codes_active, player_may_get_login_code
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
+from tournaments.ratings.selectors import tournament_ratings_shown
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.forms import MemberForm, WithdrawForm
 from web.desk.prints import qr_svg
@@ -47,6 +48,7 @@ def roster_context(tournament: Any) -> dict[str, Any]:
         ),
         "in_progress": tournament.status == "in_progress",
         "withdraw_form": WithdrawForm(),
+        "ratings": tournament_ratings_shown(tournament=tournament),
     }
 
 

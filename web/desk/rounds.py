@@ -23,6 +23,7 @@ from games.selectors import match_get, match_hand_rows
 from games.services import match_record_hand, match_rule
 from games.table_entries import table_entries_open, table_entry_decide, table_entry_open
 from tournaments import services
+from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
     pairing_overdue,
     results_corrected_after_pairing,
@@ -112,6 +113,7 @@ def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
         "corrected": results_corrected_after_pairing(tournament=tournament, round_number=number),
         "disputes_open": len(disputes),
         "stuck": sum(1 for t in tables if t["stuck"]),
+        "ratings": tournament_ratings_shown(tournament=tournament),
     }
 
 

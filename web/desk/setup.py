@@ -23,6 +23,8 @@ from core.transactions import request_transaction
 from players.selectors import player_get, player_list, players_named, user_is_organiser
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
+from tournaments.ratings.names import SimilarPlayer, club_players, club_players_like
+from tournaments.ratings.selectors import clubs_managed_by, tournament_ratings_shown
 from tournaments.selectors import tournament_forbidden_pairs, tournament_list_for
 from web.brackets import bracket_drawn
 from web.desk.access import (
@@ -58,7 +60,11 @@ def desk_home(request: HttpRequest) -> HttpResponse:
     may_create = user_is_organiser(user=user)
     if not may_create and not tournaments.exists():
         raise PermissionDenied("the desk is for organisers")
-    context = {"tournaments": tournaments[:100], "may_create": may_create}
+    context = {
+        "tournaments": tournaments[:100],
+        "may_create": may_create,
+        "clubs": list(clubs_managed_by(user=user)[:50]),
+    }
     return render(request, "desk/home.html", context)
 
 
@@ -84,10 +90,23 @@ def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
     players = [
         (p.pk, p.name) for p in sort_by_name(player_list(exclude_ids=entered), lambda p: p.name)
     ]
+    walk_in = forms.get("walk_in") or WalkInForm()
+    # Suggestions while the name is typed (htmx): the club's players with a name like it.
+    walk_in.fields["name"].widget.attrs.update(
+        {
+            "autocomplete": "off",
+            "hx-get": reverse("desk-walk-in-similar", args=[tournament.pk]),
+            "hx-trigger": "input changed delay:300ms",
+            "hx-target": "#walk-in-similar",
+            "hx-sync": "this:replace",
+        }
+    )
     return {
         "tournament": tournament,
         "rounds": list(tournament.rounds.order_by("number")),
-        "walk_in": forms.get("walk_in") or WalkInForm(),
+        "walk_in": walk_in,
+        "walk_in_similar": forms.get("walk_in_similar") or [],
+        "paste_review": forms.get("paste_review") or [],
         "paste": forms.get("paste") or PasteNamesForm(),
         "add": forms.get("add") or AddPlayerForm(players=players),
         "language_form": forms.get("language_form")
@@ -146,14 +165,30 @@ def tournament_language_set(request: HttpRequest, tournament: Any) -> HttpRespon
 @require_POST
 @desk_tournament
 def walk_in(request: HttpRequest, tournament: Any) -> HttpResponse:
-    """A walk-in by name: a new player (no login) entered in the tournament, in one unit of
-    work (no player is left behind when the entry is refused)."""
+    """A walk-in by name: in a club, the club's players with a name like it are offered
+    first (one person, one rating); else, or when the organiser says so, a new player (no
+    login) entered in the tournament, in one unit of work (no player is left behind when
+    the entry is refused)."""
     form = WalkInForm(request.POST)
     if not form.is_valid():
         return _again(request, tournament, walk_in=form)
+    name = form.cleaned_data["name"]
+    similar = club_players_like(club=tournament.club, name=name)
+    chosen = form.cleaned_data.get("player")
+    player = None
+    if chosen is not None:
+        player = next((s.player for s in similar if s.player.pk == chosen), None)
+        if player is None:
+            form.add_error(None, gettext("choose one of the players offered, or a new player"))
+            return _again(request, tournament, walk_in=form, walk_in_similar=similar)
+    elif similar and not form.cleaned_data["new"]:
+        # A question, not an error: is it one of these?
+        context = _tournament_context(tournament, walk_in=form, walk_in_similar=similar)
+        return render(request, "desk/tournament.html", context)
     try:
         with request_transaction():
-            player = player_create(name=form.cleaned_data["name"])
+            if player is None:
+                player = player_create(name=name)
             services.tournament_register(
                 tournament_id=tournament.pk, player=player, by=request.user
             )
@@ -163,18 +198,68 @@ def walk_in(request: HttpRequest, tournament: Any) -> HttpResponse:
     return redirect("desk-tournament", tournament_id=tournament.pk)
 
 
+@desk_tournament
+def walk_in_similar(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """The club's players with a name like the one being typed (htmx, as it is typed)."""
+    name = " ".join(request.GET.get("name", "").split())[:120]
+    similar = club_players_like(club=tournament.club, name=name) if len(name) > 1 else []
+    return render(
+        request, "desk/_similar_players.html", {"tournament": tournament, "similar": similar}
+    )
+
+
+def _pasted_player(
+    tournament: Any, name: str, pool: list[Any], picks: dict[str, str]
+) -> tuple[Any, list[SimilarPlayer]]:
+    """Who a pasted name is: (a player, []) — the picked one, the one player of the club
+    of that name but for case and accents, or the one of exactly that name without a
+    club; (None, []) a new player; (None, offers) a question for the organiser."""
+    if tournament.club is None:
+        named = players_named(name=name)
+        return (named[0] if len(named) == 1 else None), []
+    similar = club_players_like(club=tournament.club, name=name, candidates=pool)
+    pick = picks.get(name)
+    if pick == "new":
+        return None, []
+    chosen = next((s.player for s in similar if str(s.player.pk) == pick), None)
+    if chosen is not None:
+        return chosen, []
+    same = [s for s in similar if s.score == 1.0]
+    if len(same) == 1:
+        return same[0].player, []
+    return None, similar
+
+
+def _picks(request: HttpRequest) -> dict[str, str]:
+    """The organiser's answers to the paste's questions: {name: player id or "new"}."""
+    picks = {}
+    for key, name in request.POST.items():
+        if key.startswith("pick-for-"):
+            picks[name] = request.POST.get("pick-" + key.removeprefix("pick-for-"), "")
+    return picks
+
+
 @require_POST
 @desk_tournament
 def paste_names(request: HttpRequest, tournament: Any) -> HttpResponse:
-    """A pasted list: all the names are entered, or none (one unit of work)."""
+    """A pasted list: all the names are entered, or none (one unit of work). In a club, a
+    name like some of the club's players (but not exactly one of them) is asked about
+    first: which of them it is, or a new player."""
     form = PasteNamesForm(request.POST)
     if not form.is_valid():
         return _again(request, tournament, paste=form)
+    names = form.cleaned_data["names"]
+    pool = club_players(club=tournament.club) if tournament.club is not None else []
+    picks = _picks(request)
+    who = {name: _pasted_player(tournament, name, pool, picks) for name in names}
+    review = [{"name": n, "similar": offers} for n, (_, offers) in who.items() if offers]
+    if review:
+        context = _tournament_context(tournament, paste=form, paste_review=review)
+        return render(request, "desk/tournament.html", context)
     try:
         with request_transaction():
-            for name in form.cleaned_data["names"]:
-                named = players_named(name=name)
-                player = named[0] if len(named) == 1 else player_create(name=name)
+            for name in names:
+                player = who[name][0] or player_create(name=name)
                 try:
                     services.tournament_register(
                         tournament_id=tournament.pk, player=player, by=request.user

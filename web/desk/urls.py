@@ -1,11 +1,12 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.desk import amend, disputes, pairs, prints, roster, rounds, setup, sheet, signin
+from web.desk import amend, disputes, pairs, prints, roster, rounds, seasons, setup, sheet, signin
 
 T = "<int:tournament_id>/"
 R = T + "rounds/<int:number>/"
 TABLE = R + "tables/<int:table>/"
+S = "clubs/<int:club_id>/seasons/<int:season_id>/"
 
 urlpatterns = [
     # A username and password, or a player's one-time code from the desk.
@@ -17,9 +18,15 @@ urlpatterns = [
     path("", setup.desk_home, name="desk-home"),
     path("matches/<uuid:match_id>/", rounds.match_desk, name="desk-match"),
     path("new/", setup.tournament_new, name="desk-tournament-new"),
+    # A club's seasons (web/desk/seasons.py).
+    path("clubs/<int:club_id>/seasons/", seasons.club_seasons, name="desk-club-seasons"),
+    path(S, seasons.season_desk, name="desk-season"),
+    path(S + "standings.xlsx", seasons.season_xlsx, name="desk-season-xlsx"),
+    path(S + "standings.csv", seasons.season_csv, name="desk-season-csv"),
     path(T, setup.tournament_desk, name="desk-tournament"),
     path(T + "walk-in/", setup.walk_in, name="desk-walk-in"),
     path(T + "language/", setup.tournament_language_set, name="desk-tournament-language"),
+    path(T + "walk-in/similar/", setup.walk_in_similar, name="desk-walk-in-similar"),
     path(T + "paste/", setup.paste_names, name="desk-paste"),
     path(T + "add/", setup.add_player, name="desk-add-player"),
     path(T + "check-in/", setup.check_in, name="desk-check-in"),

@@ -20,6 +20,7 @@ from players.models import Club, Player
 from tests.tournaments.helpers import FAST_RULES, make_bots
 from tournaments import selectors, services
 from tournaments.models import Tournament
+from tournaments.ratings.models import ClubRating
 from tournaments.selectors import tournament_stream_events
 
 pytestmark = pytest.mark.django_db
@@ -41,6 +42,9 @@ def evening(jobs: Any) -> dict[str, Any]:
     pat = user(PLAYER)
     me = Player.objects.create(name="Pat", user=pat)
     bots = make_bots(3)
+    # The bots' club ratings seed them (Pat, new to the club, at its initial 1500).
+    for bot, rating in zip(bots, (1520, 1510, 1500), strict=True):
+        ClubRating.objects.create(club=club, player=bot, rating=rating, rd=80, volatility=0.06)
     t = services.tournament_create(
         name="Evening",
         format="swiss",

@@ -87,7 +87,7 @@ def test_round_one_pairs_only_checked_in_players_and_fixes_the_seeds(organiser, 
     paired = {p for pg in round_.pairings.all() for p in (pg.player1_id, pg.player2_id)}
     assert paired == {p.pk for p in players[:4]}
     seeds = dict(Registration.objects.filter(tournament=t).values_list("player_id", "seed"))
-    # Highest rating first (make_bots rates Bot 01 highest).
+    # No club: everyone at the default 1500, seeded in the order they entered.
     assert [seeds[p.pk] for p in players[:4]] == [1, 2, 3, 4] and seeds[players[4].pk] is None
     t.refresh_from_db()
     assert t.status == Tournament.Status.IN_PROGRESS and t.rounds_planned == 3
