@@ -24,7 +24,7 @@ from players.selectors import player_get, player_list, players_named, user_is_or
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
 from tournaments.ratings.names import SimilarPlayer, club_players, club_players_like
-from tournaments.ratings.selectors import clubs_managed_by, tournament_ratings_shown
+from tournaments.ratings.selectors import clubs_managed_by
 from tournaments.selectors import tournament_forbidden_pairs, tournament_list_for
 from web.brackets import bracket_drawn
 from web.desk.access import (
