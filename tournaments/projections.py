@@ -424,6 +424,60 @@ def standings_rebuild(*, tournament: Tournament) -> list[StandingLine]:
     return standings_of(state) if state.status != REGISTRATION else []
 
 
+_PAIRING_FIELDS = [
+    "player1_id", "player2_id", "match_id", "match_version_at_pairing", "status", "winner_id",
+    "games1", "games2", "points1", "points2", "result_reason",
+]  # fmt: skip
+_STANDING_FIELDS = [
+    "rank", "match_wins", "played", "games_won", "points_diff", "buchholz",
+    "sonneborn_berger", "byes", "withdrawn",
+]  # fmt: skip
+_TOURNAMENT_FIELDS = [
+    "name", "club_id", "format", "ruleset", "rounds_planned", "play_mode", "time_zone",
+    "tiebreaks", "is_public", "check_in_required", "starts_at", "round_starts",
+    "round_interval", "round_duration", "turn_time", "dispute_window",
+    "status", "current_round", "finished_at", "version",
+]  # fmt: skip
+
+
+def projected_pictures(*, tournament: Tournament) -> dict[str, dict[Any, dict[str, Any]]]:
+    """Every projected row of the tournament, by natural key and field (core.drift): what
+    `verify_projections` compares with a rebuild."""
+    t = Tournament.objects.get(pk=tournament.pk)
+    regs = Registration.objects.filter(tournament=tournament)
+    rounds = Round.objects.filter(tournament=tournament)
+    pairings = Pairing.objects.filter(round__tournament=tournament).select_related("round")
+    standings = Standing.objects.filter(tournament=tournament)
+    return {
+        TOURNAMENT_TABLE: {t.pk: {f: getattr(t, f) for f in _TOURNAMENT_FIELDS}},
+        Registration._meta.db_table: {
+            (t.pk, r.player_id): {f: getattr(r, f) for f in _registration_fields_names()}
+            for r in regs
+        },
+        Round._meta.db_table: {
+            (t.pk, r.number): {f: getattr(r, f) for f in _round_field_names()} for r in rounds
+        },
+        Pairing._meta.db_table: {
+            (t.pk, p.round.number, p.table): {f: getattr(p, f) for f in _PAIRING_FIELDS}
+            for p in pairings
+        },
+        Standing._meta.db_table: {
+            (t.pk, s.player_id): {f: getattr(s, f) for f in _STANDING_FIELDS} for s in standings
+        },
+    }
+
+
+TOURNAMENT_TABLE = Tournament._meta.db_table
+# How a row of each table is named in a difference (`tournament 3 round 2 table 1`).
+PICTURE_KEY_NAMES = {
+    TOURNAMENT_TABLE: lambda key: f"tournament {key}",
+    Registration._meta.db_table: lambda key: f"tournament {key[0]} player {key[1]}",
+    Round._meta.db_table: lambda key: f"tournament {key[0]} round {key[1]}",
+    Pairing._meta.db_table: lambda key: f"tournament {key[0]} round {key[1]} table {key[2]}",
+    Standing._meta.db_table: lambda key: f"tournament {key[0]} player {key[1]}",
+}
+
+
 def rows_differences(before: dict[str, list[tuple]], after: dict[str, list[tuple]]) -> list[str]:
     """Each row that is in one set and not the other, named by table and key (its first
     values): what a forged or drifted read model looks like against a replay."""
