@@ -1,5 +1,5 @@
 """A soak: bot matches played against gunicorn for --minutes, watching for errors and for
-worker memory that grows, with tracemalloc in the workers to say what grows.
+worker memory that grows; with --tracemalloc, what grows.
 
 1. Recreates the PostgreSQL database --db (default hg_bench_soak) and its players, as
    bench/api.py does, and starts gunicorn with bench/soak_gunicorn.py (config/gunicorn.py;
@@ -10,24 +10,29 @@ worker memory that grows, with tracemalloc in the workers to say what grows.
 3. Samples every gunicorn worker's resident memory every --sample seconds; prints it at
    the start (after a warm-up of --warmup seconds), in the middle and at the end, the
    minute-by-minute series, throughput, and the count of answers by status (5xx: 0).
-4. --tracemalloc: each worker traces its allocations from a warm baseline and writes its
-   growth (by line and the top tracebacks) every SOAK_TRACE_EVERY requests; the soak prints
-   the largest worker's at the end. (Tracing slows the workers and adds to their RSS: run
-   it to find what grows, and without it to measure.)
+4. --tracemalloc (instead of 2-3): the same clients play --actions actions against the app
+   in this process (Django's WSGI handler through httpx's WSGI transport), traced with
+   tracemalloc from a baseline after --warm-actions; prints the traced memory and the
+   growth by line at the middle and the end, and the largest growths' tracebacks.
+--game-target N: short matches (N points a game, ended when decided), many matches per
+action, so that whatever a worker keeps per match shows sooner.
 
-    .venv/bin/python bench/soak.py [--minutes 20] [--clients 4] [--workers 3] [--tracemalloc]
+    .venv/bin/python bench/soak.py [--minutes 20] [--clients 4] [--workers 3]
+    .venv/bin/python bench/soak.py --tracemalloc --actions 6000 --game-target 25
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -61,17 +66,49 @@ def describe(rss: dict[int, int]) -> str:
     )
 
 
-def start_server(args: argparse.Namespace, trace_dir: str | None) -> subprocess.Popen:
+class ShortTable(Table):
+    """A client whose matches may be short (--game-target): more matches per action, so
+    that what the workers keep per match (states, deal plans, hand records) shows. With a
+    `transport` (httpx.WSGITransport), it plays against the app in this process."""
+
+    game_target = 0
+    transport: httpx.BaseTransport | None = None
+
+    def serve_in_process(self, transport: httpx.BaseTransport) -> None:
+        self.transport = transport
+        self.http = [
+            httpx.Client(
+                base_url=self.base,
+                transport=transport,
+                headers={"Authorization": f"Token {p['token']}"},
+            )
+            for p in self.pair
+        ]
+
+    def new_match(self, n: int) -> tuple[str, list[dict | None]]:
+        with httpx.Client(
+            base_url=self.base,
+            headers={"Authorization": f"Token {self.organiser}"},
+            transport=self.transport,
+        ) as org:
+            body: dict[str, Any] = {"player1": self.pair[0]["id"], "player2": self.pair[1]["id"]}
+            if self.game_target:
+                body["ruleset"] = {"game_target": self.game_target, "end_when_decided": True}
+            created = self._timed_other(org.post, "/api/matches/", json=body).json()
+        url = f"/api/matches/{created['id']}/"
+        views = [self._timed_other(h.get, url).json() for h in self.http]
+        return url, views
+
+
+def start_server(args: argparse.Namespace) -> subprocess.Popen:
     cmd = [GUNICORN, "-c", "bench/soak_gunicorn.py", "config.wsgi:application"]
     cmd += ["--bind", f"127.0.0.1:{args.port}", "--log-level", "warning"]
     cmd += ["--workers", str(args.workers)]
     env = _env(args.db)
     if not args.recycle:
         env["SOAK_MAX_REQUESTS"] = "0"
-    if trace_dir:
-        env["SOAK_TRACE_DIR"] = trace_dir
     server = subprocess.Popen(cmd, cwd=ROOT, env=env)
-    deadline, last = time.monotonic() + 120, ""
+    deadline, last = time.monotonic() + 300, ""
     while time.monotonic() < deadline and server.poll() is None:
         try:
             answer = httpx.get(f"http://127.0.0.1:{args.port}/healthz", timeout=5)
@@ -85,6 +122,71 @@ def start_server(args: argparse.Namespace, trace_dir: str | None) -> subprocess.
     raise SystemExit(f"gunicorn did not start (exit {server.poll()}; last: {last})")
 
 
+def trace_in_process(args: argparse.Namespace, data: dict[str, Any]) -> None:
+    """--tracemalloc: the same clients against the app in this process (Django's WSGI
+    handler through httpx.WSGITransport, one request at a time), traced from a warm
+    baseline; the growth by line (and the largest growths' tracebacks) at the middle and
+    at the end. In process because a snapshot of a gunicorn worker on a busy machine took
+    longer than its timeout."""
+    for key, value in _env(args.db).items():
+        os.environ[key] = value
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.wsgi import get_wsgi_application
+
+    transport = httpx.WSGITransport(app=get_wsgi_application())
+    stats = Stats()
+    tables = [ShortTable("http://127.0.0.1", p, data["organiser"], stats) for p in data["pairs"]]
+    for table in tables:
+        table.game_target = args.game_target
+        table.serve_in_process(transport)
+
+    def play(actions: int) -> None:
+        goal = len(stats.latencies) + actions
+        while len(stats.latencies) < goal:
+            for table in tables:
+                errors = len(stats.errors)
+                table.play(time.monotonic() + 0.2)
+                if len(stats.errors) > errors:
+                    table.latest = None
+
+    tracemalloc.start(10)
+    play(args.warm_actions)
+    gc.collect()
+    baseline = tracemalloc.take_snapshot()
+    print(f"traced after {len(stats.latencies)} actions (warm): {_traced()}")
+    for label in ("middle", "end"):
+        play(args.actions // 2)
+        gc.collect()
+        snapshot = tracemalloc.take_snapshot()
+        matches = sum(t.matches for t in tables)
+        print(f"-- {label}: {len(stats.latencies)} actions, {matches} matches; {_traced()}")
+        ignore = [tracemalloc.Filter(False, tracemalloc.__file__)]
+        stats_by_line = snapshot.filter_traces(ignore).compare_to(baseline, "lineno")
+        for stat in [s for s in stats_by_line if s.size_diff > 0][:12]:
+            frame = stat.traceback[0]
+            print(
+                f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks"
+                f"  {frame.filename.replace(str(ROOT) + '/', '')}:{frame.lineno}"
+            )
+        if label == "end":
+            by_trace = snapshot.filter_traces(ignore).compare_to(baseline, "traceback")
+            for stat in by_trace[:3]:
+                print(f"{stat.size_diff / 1024:+9.1f} KiB, allocated at:")
+                for line in stat.traceback.format()[-14:]:
+                    print(f"      {line.replace(str(ROOT) + '/', '')}")
+    statuses = ", ".join(f"{code}: {n}" for code, n in sorted(stats.statuses.items()))
+    fivexx = sum(n for code, n in stats.statuses.items() if code >= 500)
+    print(f"answers by status: {statuses}; 5xx: {fivexx}; errors: {len(stats.errors)}")
+
+
+def _traced() -> str:
+    current, peak = tracemalloc.get_traced_memory()
+    return f"traced {current / 2**20:.1f} MiB (peak {peak / 2**20:.1f} MiB)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=20.0)
@@ -96,14 +198,22 @@ def main() -> None:
     parser.add_argument("--sample", type=float, default=10.0, help="seconds between samples")
     parser.add_argument("--warmup", type=float, default=30.0, help="seconds before 'start'")
     parser.add_argument("--recycle", action="store_true", help="keep max_requests as deployed")
-    parser.add_argument("--tracemalloc", action="store_true")
+    parser.add_argument(
+        "--tracemalloc", action="store_true", help="find what grows: in process, traced"
+    )
+    parser.add_argument("--warm-actions", type=int, default=1500, help="--tracemalloc")
+    parser.add_argument(
+        "--game-target", type=int, default=0, help="short matches (e.g. 25 points; 0: the rules')"
+    )
     args = parser.parse_args()
 
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     print(f"preparing database {args.db} ...", flush=True)
     data = prepare(args.db, args.clients, async_commit=False)
-    trace_dir = tempfile.mkdtemp(prefix="soak-trace-") if args.tracemalloc else None
-    server = start_server(args, trace_dir)
+    if args.tracemalloc:
+        trace_in_process(args, data)
+        return
+    server = start_server(args)
     base = f"http://127.0.0.1:{args.port}"
     stats = Stats()
     crashes: list[str] = []
@@ -113,7 +223,9 @@ def main() -> None:
     try:
         for pair in data["pairs"]:  # every worker's imports and connection
             httpx.get(f"{base}/api/ping/", headers={"Authorization": f"Token {pair[0]['token']}"})
-        tables = [Table(base, pair, data["organiser"], stats) for pair in data["pairs"]]
+        tables = [ShortTable(base, pair, data["organiser"], stats) for pair in data["pairs"]]
+        for table in tables:
+            table.game_target = args.game_target
         started = time.monotonic()
         deadline = started + args.minutes * 60
 
@@ -145,8 +257,6 @@ def main() -> None:
         stop.set()
         elapsed = time.monotonic() - started
         samples.append((elapsed, worker_rss(server.pid)))
-        growth = sorted(Path(trace_dir).glob("*.txt")) if trace_dir else []
-        growth_texts = [p.read_text() for p in growth]
     finally:
         stop.set()
         server.terminate()
@@ -160,7 +270,6 @@ def main() -> None:
         f" {done / elapsed:.0f} actions/s, p50 {ms[len(ms) // 2] if ms else 0:.1f} ms,"
         f" p99 {p99:.1f} ms; {sum(t.matches for t in tables)} matches,"
         f" {stats.other} other requests; recycling {'as deployed' if args.recycle else 'off'}"
-        f"{'; tracemalloc on' if args.tracemalloc else ''}"
     )
     if loads:
         print(f"load average (1 min) during the soak: {min(loads):.1f}-{max(loads):.1f}")
@@ -185,10 +294,6 @@ def main() -> None:
                 minute = int(t // 60)
                 print(f" {minute}:{max(rss.values()) / 1024:.0f}", end="")
         print()
-    if growth_texts:
-        biggest = max(growth_texts, key=lambda text: float(text.split("traced ")[1].split()[0]))
-        print("tracemalloc, the worker that traced the most:")
-        print(biggest)
 
 
 if __name__ == "__main__":

@@ -108,4 +108,3 @@ def pictures_differences(
             table, before[table], after[table], key_name=names.get(table, str)
         )
     return out
-

@@ -4,6 +4,7 @@ finished hands, never a card of a hand in play)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -14,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import NotFoundError
 from games.audit import match_bundle_allowed, match_disputes, match_may_audit
 from games.selectors import match_get, match_hand_rows, match_has_preset_deals
+from tournaments.anchors import tournament_anchors
 from tournaments.selectors import (
     match_followable,
     matches_followable,
@@ -47,6 +49,10 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tournament_standings(tournament=tournament).select_related("player")
     )
     context = {"tournament": tournament, "rounds": rounds, "standings": standings}
+    if not request.headers.get("HX-Request"):  # not in the live part: the page's own
+        anchors = tournament_anchors(tournament=tournament)
+        context["anchors"] = anchors
+        context["anchors_json"] = json.dumps(anchors, indent=1)
     return render(request, _live("pages/tournament.html", request), context)
 
 
