@@ -324,8 +324,14 @@ def match_state_remember(
     stream read holds an event of that version with that hash: one remembered from a
     transaction that rolled back, or of a stream changed since, is simply not used. An
     action in the same worker then replays only the events since its last one there
-    instead of all those since the hand's snapshot (about 15), and decodes no snapshot."""
+    instead of all those since the hand's snapshot (about 15), and decodes no snapshot.
+    A finished match's state is not kept (bench/README.md, "Soak": what grows)."""
     with _REMEMBERED_LOCK:
+        if state.status == "finished":
+            # Nobody plays a finished match: its state (its largest, every hand's records)
+            # would only sit here until pushed out. A correction reads it the usual way.
+            _REMEMBERED.pop(stream_id, None)
+            return
         _REMEMBERED[stream_id] = (version, head_hash, state)
         _REMEMBERED.move_to_end(stream_id)
         while len(_REMEMBERED) > REMEMBERED_STATES:

@@ -36,9 +36,10 @@ def asgi_server(*, static: bool = False) -> Iterator[str]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
+    deadline = time.monotonic() + 60  # a busy machine imports and binds slowly
+    while not server.started and time.monotonic() < deadline and thread.is_alive():
         time.sleep(0.02)
+    assert server.started, "uvicorn did not start"
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
