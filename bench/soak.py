@@ -10,15 +10,15 @@ worker memory that grows; with --tracemalloc, what grows.
 3. Samples every gunicorn worker's resident memory every --sample seconds; prints it at
    the start (after a warm-up of --warmup seconds), in the middle and at the end, the
    minute-by-minute series, throughput, and the count of answers by status (5xx: 0).
-4. --tracemalloc (instead of 2-3): the same clients play --actions actions against the app
-   in this process (Django's WSGI handler through httpx's WSGI transport), traced with
-   tracemalloc from a baseline after --warm-actions; prints the traced memory and the
+4. --tracemalloc (instead of 2-3): --matches bot matches played in this process through
+   the services the API calls (a transaction per move, the players' views read), traced
+   with tracemalloc from a baseline after --warm-matches; prints the traced memory and the
    growth by line at the middle and the end, and the largest growths' tracebacks.
 --game-target N: short matches (N points a game, ended when decided), many matches per
 action, so that whatever a worker keeps per match shows sooner.
 
     .venv/bin/python bench/soak.py [--minutes 20] [--clients 4] [--workers 3]
-    .venv/bin/python bench/soak.py --tracemalloc --actions 6000 --game-target 25
+    .venv/bin/python bench/soak.py --tracemalloc --matches 300 --game-target 25 [--keep-db]
 """
 
 from __future__ import annotations
@@ -68,28 +68,13 @@ def describe(rss: dict[int, int]) -> str:
 
 class ShortTable(Table):
     """A client whose matches may be short (--game-target): more matches per action, so
-    that what the workers keep per match (states, deal plans, hand records) shows. With a
-    `transport` (httpx.WSGITransport), it plays against the app in this process."""
+    that what the workers keep per match (states, deal plans, hand records) shows."""
 
     game_target = 0
-    transport: httpx.BaseTransport | None = None
-
-    def serve_in_process(self, transport: httpx.BaseTransport) -> None:
-        self.transport = transport
-        self.http = [
-            httpx.Client(
-                base_url=self.base,
-                transport=transport,
-                headers={"Authorization": f"Token {p['token']}"},
-            )
-            for p in self.pair
-        ]
 
     def new_match(self, n: int) -> tuple[str, list[dict | None]]:
         with httpx.Client(
-            base_url=self.base,
-            headers={"Authorization": f"Token {self.organiser}"},
-            transport=self.transport,
+            base_url=self.base, headers={"Authorization": f"Token {self.organiser}"}
         ) as org:
             body: dict[str, Any] = {"player1": self.pair[0]["id"], "player2": self.pair[1]["id"]}
             if self.game_target:
@@ -98,6 +83,26 @@ class ShortTable(Table):
         url = f"/api/matches/{created['id']}/"
         views = [self._timed_other(h.get, url).json() for h in self.http]
         return url, views
+
+
+def existing(db: str) -> dict[str, Any]:
+    """--keep-db: the organiser and the pairs of players of an earlier soak's database, with
+    their tokens (as `prepare` made them), instead of making it again (minutes when busy)."""
+    import psycopg
+
+    with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{db}") as c:
+        rows = c.execute(
+            "SELECT u.username, t.key, p.id FROM authtoken_token t"
+            " JOIN auth_user u ON u.id = t.user_id LEFT JOIN players_player p ON p.user_id = u.id"
+        ).fetchall()
+    by_name = {name: (key, pid) for name, key, pid in rows}
+    pairs = []
+    for i in range(len(rows)):
+        seats = [by_name.get(f"c{i}s{seat}") for seat in (1, 2)]
+        if None in seats:
+            break
+        pairs.append([{"id": pid, "token": key} for key, pid in seats])  # type: ignore[misc]
+    return {"organiser": by_name["organiser"][0], "pairs": pairs}
 
 
 def start_server(args: argparse.Namespace) -> subprocess.Popen:
@@ -122,64 +127,63 @@ def start_server(args: argparse.Namespace) -> subprocess.Popen:
     raise SystemExit(f"gunicorn did not start (exit {server.poll()}; last: {last})")
 
 
-def trace_in_process(args: argparse.Namespace, data: dict[str, Any]) -> None:
-    """--tracemalloc: the same clients against the app in this process (Django's WSGI
-    handler through httpx.WSGITransport, one request at a time), traced from a warm
-    baseline; the growth by line (and the largest growths' tracebacks) at the middle and
-    at the end. In process because a snapshot of a gunicorn worker on a busy machine took
-    longer than its timeout."""
+def trace_in_process(args: argparse.Namespace) -> None:
+    """--tracemalloc: bot matches played in this process through the services the API
+    calls (games.services.match_act, one transaction per move, each move's view read as
+    the API answers it), traced with tracemalloc from a warm baseline; the growth by line
+    (and the largest growths' tracebacks) at the middle and at the end. In process, not in
+    a gunicorn worker: a snapshot of a worker on a busy machine took longer than its
+    timeout. With --keep-db the database of an earlier soak is played on again."""
     for key, value in _env(args.db).items():
         os.environ[key] = value
     sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
-    from django.core.wsgi import get_wsgi_application
+    from demo.bots import match_play_bots
+    from games.selectors import match_view_for
+    from games.services import match_create
+    from players.models import Player
 
-    transport = httpx.WSGITransport(app=get_wsgi_application())
-    stats = Stats()
-    tables = [ShortTable("http://127.0.0.1", p, data["organiser"], stats) for p in data["pairs"]]
-    for table in tables:
-        table.game_target = args.game_target
-        table.serve_in_process(transport)
+    players = list(Player.objects.order_by("pk"))
+    pairs = list(zip(players[::2], players[1::2], strict=False))
+    ruleset = {"game_target": args.game_target, "end_when_decided": True}
+    played = [0, 0]  # matches, moves
 
-    def play(actions: int) -> None:
-        goal = len(stats.latencies) + actions
-        while len(stats.latencies) < goal:
-            for table in tables:
-                errors = len(stats.errors)
-                table.play(time.monotonic() + 0.2)
-                if len(stats.errors) > errors:
-                    table.latest = None
+    def play(matches: int) -> None:
+        for n in range(matches):
+            a, b = pairs[(played[0] + n) % len(pairs)]
+            match = match_create(
+                player1=a, player2=b, ruleset=ruleset if args.game_target else None
+            )
+            done = match_play_bots(match_id=match.pk, bots_only=False)
+            for seat in (a, b):
+                match_view_for(match=done, user=seat.user)
+            played[1] += done.version
+        played[0] += matches
 
-    tracemalloc.start(10)
-    play(args.warm_actions)
+    tracemalloc.start(int(os.environ.get("SOAK_TRACE_FRAMES", "6")))
+    play(args.warm_matches)
     gc.collect()
     baseline = tracemalloc.take_snapshot()
-    print(f"traced after {len(stats.latencies)} actions (warm): {_traced()}")
+    print(f"traced after {played[0]} matches (warm): {_traced()}", flush=True)
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__)]
     for label in ("middle", "end"):
-        play(args.actions // 2)
+        play(args.matches // 2)
         gc.collect()
-        snapshot = tracemalloc.take_snapshot()
-        matches = sum(t.matches for t in tables)
-        print(f"-- {label}: {len(stats.latencies)} actions, {matches} matches; {_traced()}")
-        ignore = [tracemalloc.Filter(False, tracemalloc.__file__)]
-        stats_by_line = snapshot.filter_traces(ignore).compare_to(baseline, "lineno")
-        for stat in [s for s in stats_by_line if s.size_diff > 0][:12]:
+        snapshot = tracemalloc.take_snapshot().filter_traces(ignore)
+        print(f"-- {label}: {played[0]} matches, {played[1]} events; {_traced()}", flush=True)
+        for stat in [s for s in snapshot.compare_to(baseline, "lineno") if s.size_diff > 0][:12]:
             frame = stat.traceback[0]
             print(
                 f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks"
                 f"  {frame.filename.replace(str(ROOT) + '/', '')}:{frame.lineno}"
             )
         if label == "end":
-            by_trace = snapshot.filter_traces(ignore).compare_to(baseline, "traceback")
-            for stat in by_trace[:3]:
+            for stat in snapshot.compare_to(baseline, "traceback")[:3]:
                 print(f"{stat.size_diff / 1024:+9.1f} KiB, allocated at:")
-                for line in stat.traceback.format()[-14:]:
+                for line in stat.traceback.format()[-12:]:
                     print(f"      {line.replace(str(ROOT) + '/', '')}")
-    statuses = ", ".join(f"{code}: {n}" for code, n in sorted(stats.statuses.items()))
-    fivexx = sum(n for code, n in stats.statuses.items() if code >= 500)
-    print(f"answers by status: {statuses}; 5xx: {fivexx}; errors: {len(stats.errors)}")
 
 
 def _traced() -> str:
@@ -201,7 +205,9 @@ def main() -> None:
     parser.add_argument(
         "--tracemalloc", action="store_true", help="find what grows: in process, traced"
     )
-    parser.add_argument("--warm-actions", type=int, default=1500, help="--tracemalloc")
+    parser.add_argument("--matches", type=int, default=300, help="--tracemalloc: matches")
+    parser.add_argument("--warm-matches", type=int, default=50, help="--tracemalloc: first")
+    parser.add_argument("--keep-db", action="store_true", help="play on --db as it is")
     parser.add_argument(
         "--game-target", type=int, default=0, help="short matches (e.g. 25 points; 0: the rules')"
     )
@@ -209,9 +215,12 @@ def main() -> None:
 
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     print(f"preparing database {args.db} ...", flush=True)
-    data = prepare(args.db, args.clients, async_commit=False)
+    if args.tracemalloc and args.keep_db:
+        trace_in_process(args)
+        return
+    data = existing(args.db) if args.keep_db else prepare(args.db, args.clients, False)
     if args.tracemalloc:
-        trace_in_process(args, data)
+        trace_in_process(args)
         return
     server = start_server(args)
     base = f"http://127.0.0.1:{args.port}"

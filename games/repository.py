@@ -222,7 +222,7 @@ def _state_of_snapshot(stream_id: str, version: int, data: dict[str, Any]) -> Ma
     return state_from_dict(data)
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=256)  # about one per match in play: a hand's snapshot
 def _hand_results_at(stream_id: str, version: int) -> tuple[dict[str, Any], ...]:
     """The finished-hand records of the snapshot at `version`, or, if it has been deleted
     since, of the state replayed from the events up to it.

@@ -67,7 +67,9 @@ class Follower:
     comments: int = 0
 
     def __post_init__(self) -> None:
-        self.client = httpx.Client(timeout=httpx.Timeout(10.0, read=10.0))
+        # Generous: on a busy machine the server in its thread may take many seconds to
+        # answer (a wait for a condition, not a measure of speed).
+        self.client = httpx.Client(timeout=httpx.Timeout(60.0, read=60.0))
         self.context = self.client.stream("GET", self.url, headers=self.headers)
         self.response = self.context.__enter__()
         self.lines = self.response.iter_lines()
@@ -76,7 +78,7 @@ class Follower:
     def status(self) -> int:
         return self.response.status_code
 
-    def next(self, within: float = 10.0) -> Message:
+    def next(self, within: float = 60.0) -> Message:
         """The next message; AssertionError if none comes `within` seconds (keep-alive
         comments do not count)."""
         deadline = time.monotonic() + within
