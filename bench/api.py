@@ -22,6 +22,7 @@ Targets: actions at least 40% of the trivial endpoint's rate; action p99 under 5
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import statistics
@@ -131,6 +132,7 @@ class Stats:
         self.latencies: list[float] = []
         self.other = 0
         self.errors: list[str] = []
+        self.statuses: collections.Counter[int] = collections.Counter()  # every answer's
 
     def add(self, latency: float) -> None:
         with self.lock:
@@ -182,9 +184,11 @@ class Table:
         self.last_type = ""
 
     def _timed_other(self, fn, *args, **kwargs) -> httpx.Response:
+        response = fn(*args, **kwargs)
         with self.stats.lock:
             self.stats.other += 1
-        return fn(*args, **kwargs)
+            self.stats.statuses[response.status_code] += 1
+        return response
 
     def new_match(self, n: int) -> tuple[str, list[dict | None]]:
         with httpx.Client(
@@ -217,6 +221,7 @@ class Table:
         t0 = time.perf_counter()
         response = self.http[seat].post(f"{url}actions/", json=action)
         self.stats.add(time.perf_counter() - t0)
+        self.stats.statuses[response.status_code] += 1
         if response.status_code != 201:
             self.stats.errors.append(f"{action} -> {response.text[:200]}")
             return False

@@ -1,30 +1,44 @@
-"""A short soak: a bounded number of game actions against gunicorn as deployed, to watch
-for errors and for worker memory that grows.
+"""A soak: bot matches played against gunicorn for --minutes, watching for errors and for
+worker memory that grows; with --tracemalloc, what grows.
 
 1. Recreates the PostgreSQL database --db (default hg_bench_soak) and its players, as
-   bench/api.py does, and starts gunicorn with config/gunicorn.py (workers recycle after
-   `max_requests` plus a jitter, staggered).
-2. --clients threads each play bot matches through POST /api/matches/{id}/actions/ until
-   --actions actions in all have been made (a few hundred by default: minutes at most).
-3. Prints throughput, the error count (any answer that is not the expected 201), and each
-   gunicorn worker's resident memory at the start and at the end.
+   bench/api.py does, and starts gunicorn with bench/soak_gunicorn.py (config/gunicorn.py;
+   by default with worker recycling off, --recycle keeps the deployed `max_requests`, which
+   would hide a leak behind restarts).
+2. --clients threads each play bot matches through POST /api/matches/{id}/actions/ (each
+   seat from its own view, a new match when one ends) for --minutes (or --actions).
+3. Samples every gunicorn worker's resident memory every --sample seconds; prints it at
+   the start (after a warm-up of --warmup seconds), in the middle and at the end, the
+   minute-by-minute series, throughput, and the count of answers by status (5xx: 0).
+4. --tracemalloc (instead of 2-3): --matches bot matches played in this process through
+   the services the API calls (a transaction per move, the players' views read), traced
+   with tracemalloc from a baseline after --warm-matches; prints the traced memory and the
+   growth by line at the middle and the end, and the largest growths' tracebacks.
+--game-target N: short matches (N points a game, ended when decided), many matches per
+action, so that whatever a worker keeps per match shows sooner.
 
-    .venv/bin/python bench/soak.py [--actions 600] [--clients 8] [--workers N]
+    .venv/bin/python bench/soak.py [--minutes 20] [--clients 4] [--workers 3]
+    .venv/bin/python bench/soak.py --tracemalloc --matches 300 --game-target 25 [--keep-db]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
+import subprocess
 import sys
 import threading
 import time
+import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from api import Stats, Table, prepare, start_server  # noqa: E402 (bench/api.py, beside this)
+from api import GUNICORN, ROOT, Stats, Table, _env, prepare  # noqa: E402 (bench/api.py)
 
 
 def worker_rss(server_pid: int) -> dict[int, int]:
@@ -42,53 +56,218 @@ def worker_rss(server_pid: int) -> dict[int, int]:
     return out
 
 
-def show(label: str, rss: dict[int, int]) -> None:
-    mib = [kib / 1024 for kib in rss.values()]
-    if mib:
-        print(
-            f"worker memory {label}: {len(mib)} workers, {min(mib):.1f}-{max(mib):.1f} MiB RSS,"
-            f" total {sum(mib):.1f} MiB"
-        )
+def describe(rss: dict[int, int]) -> str:
+    mib = sorted(kib / 1024 for kib in rss.values())
+    if not mib:
+        return "no workers"
+    return (
+        f"{len(mib)} workers, {min(mib):.1f}-{max(mib):.1f} MiB RSS"
+        f" (each: {', '.join(f'{m:.0f}' for m in mib)}), total {sum(mib):.1f} MiB"
+    )
+
+
+class ShortTable(Table):
+    """A client whose matches may be short (--game-target): more matches per action, so
+    that what the workers keep per match (states, deal plans, hand records) shows."""
+
+    game_target = 0
+
+    def new_match(self, n: int) -> tuple[str, list[dict | None]]:
+        with httpx.Client(
+            base_url=self.base, headers={"Authorization": f"Token {self.organiser}"}
+        ) as org:
+            body: dict[str, Any] = {"player1": self.pair[0]["id"], "player2": self.pair[1]["id"]}
+            if self.game_target:
+                body["ruleset"] = {"game_target": self.game_target, "end_when_decided": True}
+            created = self._timed_other(org.post, "/api/matches/", json=body).json()
+        url = f"/api/matches/{created['id']}/"
+        views = [self._timed_other(h.get, url).json() for h in self.http]
+        return url, views
+
+
+def existing(db: str) -> dict[str, Any]:
+    """--keep-db: the organiser and the pairs of players of an earlier soak's database, with
+    their tokens (as `prepare` made them), instead of making it again (minutes when busy)."""
+    import psycopg
+
+    with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{db}") as c:
+        rows = c.execute(
+            "SELECT u.username, t.key, p.id FROM authtoken_token t"
+            " JOIN auth_user u ON u.id = t.user_id LEFT JOIN players_player p ON p.user_id = u.id"
+        ).fetchall()
+    by_name = {name: (key, pid) for name, key, pid in rows}
+    pairs = []
+    for i in range(len(rows)):
+        seats = [by_name.get(f"c{i}s{seat}") for seat in (1, 2)]
+        if None in seats:
+            break
+        pairs.append([{"id": pid, "token": key} for key, pid in seats])  # type: ignore[misc]
+    return {"organiser": by_name["organiser"][0], "pairs": pairs}
+
+
+def start_server(args: argparse.Namespace) -> subprocess.Popen:
+    cmd = [GUNICORN, "-c", "bench/soak_gunicorn.py", "config.wsgi:application"]
+    cmd += ["--bind", f"127.0.0.1:{args.port}", "--log-level", "warning"]
+    cmd += ["--workers", str(args.workers)]
+    env = _env(args.db)
+    if not args.recycle:
+        env["SOAK_MAX_REQUESTS"] = "0"
+    server = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    deadline, last = time.monotonic() + 300, ""
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            answer = httpx.get(f"http://127.0.0.1:{args.port}/healthz", timeout=5)
+            if answer.status_code == 200:
+                return server
+            last = f"{answer.status_code} {answer.text[:200]}"
+        except httpx.HTTPError as exc:
+            last = repr(exc)
+        time.sleep(0.5)
+    server.kill()
+    raise SystemExit(f"gunicorn did not start (exit {server.poll()}; last: {last})")
+
+
+def trace_in_process(args: argparse.Namespace) -> None:
+    """--tracemalloc: bot matches played in this process through the services the API
+    calls (games.services.match_act, one transaction per move, each move's view read as
+    the API answers it), traced with tracemalloc from a warm baseline; the growth by line
+    (and the largest growths' tracebacks) at the middle and at the end. In process, not in
+    a gunicorn worker: a snapshot of a worker on a busy machine took longer than its
+    timeout. With --keep-db the database of an earlier soak is played on again."""
+    for key, value in _env(args.db).items():
+        os.environ[key] = value
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from demo.bots import match_play_bots
+    from games.selectors import match_view_for
+    from games.services import match_create
+    from players.models import Player
+
+    players = list(Player.objects.order_by("pk"))
+    pairs = list(zip(players[::2], players[1::2], strict=False))
+    ruleset = {"game_target": args.game_target, "end_when_decided": True}
+    played = [0, 0]  # matches, moves
+
+    def play(matches: int) -> None:
+        for n in range(matches):
+            a, b = pairs[(played[0] + n) % len(pairs)]
+            match = match_create(
+                player1=a, player2=b, ruleset=ruleset if args.game_target else None
+            )
+            done = match_play_bots(match_id=match.pk, bots_only=False)
+            for seat in (a, b):
+                match_view_for(match=done, user=seat.user)
+            played[1] += done.version
+        played[0] += matches
+
+    tracemalloc.start(int(os.environ.get("SOAK_TRACE_FRAMES", "6")))
+    play(args.warm_matches)
+    gc.collect()
+    baseline = tracemalloc.take_snapshot()
+    print(f"traced after {played[0]} matches (warm): {_traced()}", flush=True)
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__)]
+    for label in ("middle", "end"):
+        play(args.matches // 2)
+        gc.collect()
+        snapshot = tracemalloc.take_snapshot().filter_traces(ignore)
+        print(f"-- {label}: {played[0]} matches, {played[1]} events; {_traced()}", flush=True)
+        for stat in [s for s in snapshot.compare_to(baseline, "lineno") if s.size_diff > 0][:12]:
+            frame = stat.traceback[0]
+            print(
+                f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks"
+                f"  {frame.filename.replace(str(ROOT) + '/', '')}:{frame.lineno}"
+            )
+        if label == "end":
+            for stat in snapshot.compare_to(baseline, "traceback")[:3]:
+                print(f"{stat.size_diff / 1024:+9.1f} KiB, allocated at:")
+                for line in stat.traceback.format()[-12:]:
+                    print(f"      {line.replace(str(ROOT) + '/', '')}")
+
+
+def _traced() -> str:
+    current, peak = tracemalloc.get_traced_memory()
+    return f"traced {current / 2**20:.1f} MiB (peak {peak / 2**20:.1f} MiB)"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--actions", type=int, default=600, help="actions in all (bounded)")
-    parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--minutes", type=float, default=20.0)
+    parser.add_argument("--actions", type=int, default=0, help="stop after (0: no limit)")
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--db", default="hg_bench_soak")
-    parser.add_argument("--max-seconds", type=float, default=300.0, help="stop anyway after")
+    parser.add_argument("--sample", type=float, default=10.0, help="seconds between samples")
+    parser.add_argument("--warmup", type=float, default=30.0, help="seconds before 'start'")
+    parser.add_argument("--recycle", action="store_true", help="keep max_requests as deployed")
+    parser.add_argument(
+        "--tracemalloc", action="store_true", help="find what grows: in process, traced"
+    )
+    parser.add_argument("--matches", type=int, default=300, help="--tracemalloc: matches")
+    parser.add_argument("--warm-matches", type=int, default=50, help="--tracemalloc: first")
+    parser.add_argument("--keep-db", action="store_true", help="play on --db as it is")
+    parser.add_argument(
+        "--game-target", type=int, default=0, help="short matches (e.g. 25 points; 0: the rules')"
+    )
     args = parser.parse_args()
 
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     print(f"preparing database {args.db} ...", flush=True)
-    data = prepare(args.db, args.clients, async_commit=False)
-    server = start_server(args.db, args.port, args.workers, "sync")
+    if args.tracemalloc and args.keep_db:
+        trace_in_process(args)
+        return
+    data = existing(args.db) if args.keep_db else prepare(args.db, args.clients, False)
+    if args.tracemalloc:
+        trace_in_process(args)
+        return
+    server = start_server(args)
     base = f"http://127.0.0.1:{args.port}"
     stats = Stats()
+    crashes: list[str] = []
+    samples: list[tuple[float, dict[int, int]]] = []
+    loads: list[float] = []
+    stop = threading.Event()
     try:
-        for pair in data["pairs"]:  # warm every worker a little
+        for pair in data["pairs"]:  # every worker's imports and connection
             httpx.get(f"{base}/api/ping/", headers={"Authorization": f"Token {pair[0]['token']}"})
-        start_rss = worker_rss(server.pid)
-        tables = [Table(base, pair, data["organiser"], stats) for pair in data["pairs"]]
-        deadline = time.monotonic() + args.max_seconds
+        tables = [ShortTable(base, pair, data["organiser"], stats) for pair in data["pairs"]]
+        for table in tables:
+            table.game_target = args.game_target
+        started = time.monotonic()
+        deadline = started + args.minutes * 60
 
         def play(table: Table) -> None:
-            while len(stats.latencies) < args.actions and time.monotonic() < deadline:
+            while not stop.is_set() and time.monotonic() < deadline:
+                if args.actions and len(stats.latencies) >= args.actions:
+                    return
                 errors = len(stats.errors)
-                table.play(time.monotonic() + 0.5)
+                try:
+                    table.play(time.monotonic() + 0.5)
+                except (httpx.HTTPError, ValueError, KeyError) as exc:  # a body not a view
+                    crashes.append(repr(exc))
+                    table.latest = None
                 if len(stats.errors) > errors:
                     table.latest = None  # after an error, go on with a new match
 
+        def sample() -> None:
+            while not stop.wait(args.sample):
+                samples.append((time.monotonic() - started, worker_rss(server.pid)))
+                loads.append(os.getloadavg()[0])
+
         threads = [threading.Thread(target=play, args=(t,)) for t in tables]
-        started = time.monotonic()
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
+        stop.set()
         elapsed = time.monotonic() - started
-        end_rss = worker_rss(server.pid)
+        samples.append((elapsed, worker_rss(server.pid)))
     finally:
+        stop.set()
         server.terminate()
         server.wait(timeout=30)
 
@@ -96,13 +275,34 @@ def main() -> None:
     ms = sorted(x * 1000 for x in stats.latencies)
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else 0.0
     print(
-        f"{done} actions by {args.clients} clients in {elapsed:.1f} s: {done / elapsed:.0f}"
-        f" actions/s, p50 {ms[len(ms) // 2] if ms else 0:.1f} ms, p99 {p99:.1f} ms;"
-        f" {sum(t.matches for t in tables)} matches, {stats.other} other requests"
+        f"{done} actions by {args.clients} clients on {args.workers} workers in {elapsed:.0f} s:"
+        f" {done / elapsed:.0f} actions/s, p50 {ms[len(ms) // 2] if ms else 0:.1f} ms,"
+        f" p99 {p99:.1f} ms; {sum(t.matches for t in tables)} matches,"
+        f" {stats.other} other requests; recycling {'as deployed' if args.recycle else 'off'}"
     )
+    if loads:
+        print(f"load average (1 min) during the soak: {min(loads):.1f}-{max(loads):.1f}")
+    by_status = ", ".join(f"{code}: {n}" for code, n in sorted(stats.statuses.items()))
+    fivexx = sum(n for code, n in stats.statuses.items() if code >= 500)
+    print(f"answers by status: {by_status}; 5xx: {fivexx}")
     print(f"errors: {len(stats.errors)}" + (f"; first: {stats.errors[0]}" if stats.errors else ""))
-    show("at start", start_rss)
-    show("at end", end_rss)
+    if crashes:
+        print(f"client crashes: {len(crashes)}; first: {crashes[0]}")
+    warm = [s for s in samples if s[0] >= args.warmup] or samples
+    if warm:
+        for label, (t, rss) in (
+            ("start", warm[0]),
+            ("middle", warm[len(warm) // 2]),
+            ("end", warm[-1]),
+        ):
+            print(f"worker memory at {label} ({t / 60:.1f} min): {describe(rss)}")
+        print("minute by minute (max worker MiB):", end="")
+        minute = -1
+        for t, rss in warm:
+            if int(t // 60) != minute and rss:
+                minute = int(t // 60)
+                print(f" {minute}:{max(rss.values()) / 1024:.0f}", end="")
+        print()
 
 
 if __name__ == "__main__":

@@ -304,6 +304,7 @@ def add_typed_events(result: dict[str, Any], generator: Any, request: Any, publi
     _type_events(schemas, "Event", "Match", _match_data())
     _type_events(schemas, "EventOutput", "Tournament", TOURNAMENT_EVENT_DATA)
     schemas["WebhookPayload"] = _webhook_payload()
+    schemas.setdefault("SignedCheckpoint", _signed_checkpoint())
     _describe_streams(result.get("paths", {}))
     _webhook_callback(result.get("paths", {}))
     return result
@@ -376,8 +377,51 @@ def _webhook_payload() -> dict[str, Any]:
             "by": {"allOf": [{"$ref": "#/components/schemas/DeciderOutput"}], "nullable": True},
             "reason": {"type": "string"},
             "data": {"type": "object", "additionalProperties": True},
+            "anchors": {
+                "type": "object",
+                "description": "Outside anchors to keep: signed checkpoints (HMAC-SHA256"
+                " under the install's chain key, which the database does not hold) of the"
+                " tournament's stream at this event and of the heads of its finished"
+                " matches. A history cut short or rewritten later no longer matches them:"
+                " `manage.py verify_events --receipts FILE` (FILE: kept bodies) checks them.",
+                "properties": {
+                    "tournament": {
+                        "allOf": [{"$ref": "#/components/schemas/SignedCheckpoint"}],
+                        "nullable": True,
+                    },
+                    "matches": {
+                        "type": "array",
+                        "items": {"$ref": "#/components/schemas/SignedCheckpoint"},
+                    },
+                },
+                "required": ["tournament", "matches"],
+            },
         },
-        "required": ["event_id", "position", "tournament", "type", "recorded_at", "data"],
+        "required": [
+            "event_id",
+            "position",
+            "tournament",
+            "type",
+            "recorded_at",
+            "data",
+            "anchors",
+        ],
+    }
+
+
+def _signed_checkpoint() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": "A stream had reached `version`, whose event's chain hash was `hash`,"
+        " signed (`signature`) with the install's chain key at `created_at`.",
+        "properties": {
+            "stream_id": {"type": "string"},
+            "version": {"type": "integer"},
+            "hash": {"type": "string"},
+            "signature": {"type": "string"},
+            "created_at": {"type": "string", "format": "date-time"},
+        },
+        "required": ["stream_id", "version", "hash", "signature", "created_at"],
     }
 
 

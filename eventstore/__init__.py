@@ -85,6 +85,7 @@ _EXPORTS = {
     "checkpoint_valid": "checkpoints",
     "checkpoints_export": "checkpoints",
     "checkpoints_take": "checkpoints",
+    "heads_sign": "checkpoints",
     "receipt_sign": "checkpoints",
     "receipts_check": "checkpoints",
     "immutability_suspended": "maintenance",

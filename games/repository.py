@@ -223,7 +223,7 @@ def _state_of_snapshot(stream_id: str, version: int, data: dict[str, Any]) -> Ma
     return state_from_dict(data)
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=256)  # about one per match in play: a hand's snapshot
 def _hand_results_at(stream_id: str, version: int) -> tuple[dict[str, Any], ...]:
     """The finished-hand records of the snapshot at `version`, or, if it has been deleted
     since, of the state replayed from the events up to it.
@@ -326,8 +326,14 @@ def match_state_remember(
     stream read holds an event of that version with that hash: one remembered from a
     transaction that rolled back, or of a stream changed since, is simply not used. An
     action in the same worker then replays only the events since its last one there
-    instead of all those since the hand's snapshot (about 15), and decodes no snapshot."""
+    instead of all those since the hand's snapshot (about 15), and decodes no snapshot.
+    A finished match's state is not kept (bench/README.md, "Soak": what grows)."""
     with _REMEMBERED_LOCK:
+        if state.status == "finished":
+            # Nobody plays a finished match: its state (its largest, every hand's records)
+            # would only sit here until pushed out. A correction reads it the usual way.
+            _REMEMBERED.pop(stream_id, None)
+            return
         _REMEMBERED[stream_id] = (version, head_hash, state)
         _REMEMBERED.move_to_end(stream_id)
         while len(_REMEMBERED) > REMEMBERED_STATES:

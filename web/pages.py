@@ -4,6 +4,7 @@ finished hands, never a card of a hand in play)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -15,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import NotFoundError
 from games.audit import match_bundle_allowed, match_disputes, match_may_audit
 from games.selectors import match_get, match_hand_rows, match_has_preset_deals
+from tournaments.anchors import tournament_anchors
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
     match_followable,
@@ -70,6 +72,10 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "by_hand": tournament_rounds_set_by_hand(tournament=tournament),
         "ratings": ratings,
     }
+    if not request.headers.get("HX-Request"):  # not in the live part: the page's own
+        anchors = tournament_anchors(tournament=tournament)
+        context["anchors"] = anchors
+        context["anchors_json"] = json.dumps(anchors, indent=1)
     return render(request, _live("pages/tournament.html", request), context)
 
 

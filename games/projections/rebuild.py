@@ -146,11 +146,12 @@ def _fold_event(fold: _Fold, event: Any, existing: dict[str, Match]) -> str:
     return ""
 
 
-def streams_rebuild(*, stream_ids: Iterable[str]) -> RebuildResult:
+def streams_rebuild(*, stream_ids: Iterable[str], newer_too: bool = False) -> RebuildResult:
     """Rebuild the matches of these streams (recreating their rows if need be), each read
     stream by stream (`eventstore.load`): for an import, whose own events the global
     reader may not hand out yet while an older transaction runs, and which should not
-    fold every other match of the database."""
+    fold every other match of the database. `newer_too`: also a row whose version is ahead
+    of its stream (a forged or cut-short one; the check of `verify_projections`)."""
     stream_ids = list(stream_ids)
     existing = {m.stream_id: m for m in Match.objects.filter(stream_id__in=stream_ids)}
     folds: dict[str, _Fold] = {}
@@ -167,7 +168,7 @@ def streams_rebuild(*, stream_ids: Iterable[str]) -> RebuildResult:
         else:
             if fold.last is not None:
                 folds[stream_id] = fold
-    result = _write(folds, existing, seen)
+    result = _write(folds, existing, seen, newer_too=newer_too)
     return replace(result, problems=tuple(problems))
 
 
@@ -182,7 +183,9 @@ def match_rebuild(*, match: Match) -> None:
 
 
 @transaction.atomic
-def _write(folds: dict[str, _Fold], existing: dict[str, Match], seen: int) -> RebuildResult:
+def _write(
+    folds: dict[str, _Fold], existing: dict[str, Match], seen: int, *, newer_too: bool = False
+) -> RebuildResult:
     created, updated, hands = [], [], []
     # A match that moved on while we read was already projected by its own transaction,
     # from more events than we saw: leave it alone rather than roll it back.
@@ -195,7 +198,7 @@ def _write(folds: dict[str, _Fold], existing: dict[str, Match], seen: int) -> Re
         match = fold.match
         if match is None:  # a stream without its first event cannot be a match
             continue
-        if current.get(stream_id, 0) > fold.last.version:
+        if current.get(stream_id, 0) > fold.last.version and not newer_too:
             continue
         match_summarise(match=match, state=fold.state, events=fold.summary_events())
         (updated if stream_id in existing else created).append(match)

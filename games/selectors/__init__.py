@@ -12,7 +12,12 @@ The audit page's frames and the audit bundle are in `games.audit`. Every name be
 imported from `games.selectors` itself."""
 
 from games.engine.ruleset import MAX_DEADWOOD  # the pages' deadwood fields
-from games.selectors.integrity import match_verify, matches_cut_short, snapshots_check
+from games.selectors.integrity import (
+    match_read_models_differences,
+    match_verify,
+    matches_cut_short,
+    snapshots_check,
+)
 from games.selectors.lists import (
     MatchOutcome,
     match_hand_rows,
@@ -56,6 +61,7 @@ __all__ = [
     "match_list_followable",
     "match_list_for",
     "match_outcomes",
+    "match_read_models_differences",
     "match_replay",
     "match_seat_for",
     "match_state_at",

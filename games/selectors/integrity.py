@@ -8,11 +8,13 @@ from typing import Any
 from django.db.models import F, OuterRef
 
 import eventstore
+from core.drift import RowDifference
 from games import repository
 from games.engine.events import event_from_dict
 from games.engine.match import replay
 from games.engine.state import state_to_dict
 from games.models import Match
+from games.projections.check import matches_differences
 from games.selectors.visibility import User, _may_audit, match_seat_for
 
 
@@ -94,3 +96,9 @@ def snapshots_check(*, stream_id: str | None = None, deep: bool = False) -> list
                 )
             )
     return bad
+
+
+def match_read_models_differences(*, stream_ids: list[str] | None = None) -> list[RowDifference]:
+    """Each difference between the match read models (row, scoresheet, hands) and a replay
+    of their events, which is rolled back: nothing changes."""
+    return matches_differences(stream_ids=stream_ids, fix=False)

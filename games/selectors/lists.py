@@ -67,7 +67,7 @@ def match_has_preset_deals(*, match: Match) -> bool:
     return _preset_deals(match.pk)
 
 
-@functools.lru_cache(maxsize=20_000)
+@functools.lru_cache(maxsize=4096)  # the matches in play, and more
 def _preset_deals(match_id: Any) -> bool:
     # Remembered per process: a deal plan is written with its match, in the same
     # transaction, and never changes; this keeps the query off every action's view.

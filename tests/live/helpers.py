@@ -36,9 +36,10 @@ def asgi_server(*, static: bool = False) -> Iterator[str]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
+    deadline = time.monotonic() + 60  # a busy machine imports and binds slowly
+    while not server.started and time.monotonic() < deadline and thread.is_alive():
         time.sleep(0.02)
+    assert server.started, "uvicorn did not start"
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -66,7 +67,9 @@ class Follower:
     comments: int = 0
 
     def __post_init__(self) -> None:
-        self.client = httpx.Client(timeout=httpx.Timeout(10.0, read=10.0))
+        # Generous: on a busy machine the server in its thread may take many seconds to
+        # answer (a wait for a condition, not a measure of speed).
+        self.client = httpx.Client(timeout=httpx.Timeout(60.0, read=60.0))
         self.context = self.client.stream("GET", self.url, headers=self.headers)
         self.response = self.context.__enter__()
         self.lines = self.response.iter_lines()
@@ -75,7 +78,7 @@ class Follower:
     def status(self) -> int:
         return self.response.status_code
 
-    def next(self, within: float = 10.0) -> Message:
+    def next(self, within: float = 60.0) -> Message:
         """The next message; AssertionError if none comes `within` seconds (keep-alive
         comments do not count)."""
         deadline = time.monotonic() + within

@@ -17,6 +17,8 @@ from tournaments.projections.reads import (
     typed_events,
 )
 from tournaments.projections.rebuild import (
+    PICTURE_KEY_NAMES,
+    projected_pictures,
     projected_rows,
     rows_differences,
     standings_rebuild,
@@ -25,6 +27,8 @@ from tournaments.projections.rebuild import (
 from tournaments.projections.write import project_in_tx, standings_write_in_tx
 
 __all__ = [
+    "PICTURE_KEY_NAMES",
+    "projected_pictures",
     "pairing_results",
     "project_in_tx",
     "projected_rows",

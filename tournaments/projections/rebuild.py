@@ -30,12 +30,7 @@ def projected_rows(*, tournament: Tournament) -> dict[str, list[tuple]]:
     """Every projected row of the tournament as comparable tuples (ids left out): what a
     rebuild must reproduce, and what `verify_projections` compares."""
     t = Tournament.objects.get(pk=tournament.pk)
-    settings = [
-        "name", "club_id", "format", "ruleset", "rounds_planned", "play_mode", "time_zone",
-        "tiebreaks", "is_public", "check_in_required", "starts_at", "round_starts",
-        "round_interval", "round_duration", "turn_time", "dispute_window",
-    ]  # fmt: skip
-    row = [tuple(getattr(t, name) for name in [*settings, *row_fields(TournamentState())])]
+    row = [tuple(getattr(t, name) for name in _tournament_fields())]
     regs = Registration.objects.filter(tournament=tournament).order_by("player_id")
     rounds = Round.objects.filter(tournament=tournament).order_by("number")
     pairings = Pairing.objects.filter(round__tournament=tournament).order_by(
@@ -107,6 +102,63 @@ def standings_rebuild(*, tournament: Tournament) -> list[StandingLine]:
     returned)."""
     state = tournament_rebuild_in_tx(tournament=tournament)
     return standings_of(state) if state.status != REGISTRATION else []
+
+
+# The tournament row's settings columns (its state's columns: `row_fields`).
+SETTINGS_COLUMNS = [
+    "name", "club_id", "format", "ruleset", "rounds_planned", "play_mode", "time_zone",
+    "language", "tiebreaks", "is_public", "check_in_required", "starts_at", "round_starts",
+    "round_interval", "round_duration", "turn_time", "dispute_window",
+]  # fmt: skip
+_PAIRING_FIELDS = [
+    "player1_id", "player2_id", "match_id", "match_version_at_pairing", "status", "winner_id",
+    "games1", "games2", "points1", "points2", "result_reason",
+]  # fmt: skip
+_STANDING_FIELDS = [
+    "rank", "match_wins", "played", "games_won", "points_diff", "buchholz",
+    "sonneborn_berger", "byes", "withdrawn",
+]  # fmt: skip
+
+
+def _tournament_fields() -> list[str]:
+    return [*SETTINGS_COLUMNS, *row_fields(TournamentState())]
+
+
+def projected_pictures(*, tournament: Tournament) -> dict[str, dict[Any, dict[str, Any]]]:
+    """Every projected row of the tournament, by natural key and field (core.drift): what
+    `verify_projections` compares with a rebuild."""
+    t = Tournament.objects.get(pk=tournament.pk)
+    regs = Registration.objects.filter(tournament=tournament)
+    rounds = Round.objects.filter(tournament=tournament)
+    pairings = Pairing.objects.filter(round__tournament=tournament).select_related("round")
+    standings = Standing.objects.filter(tournament=tournament)
+    return {
+        TOURNAMENT_TABLE: {t.pk: {f: getattr(t, f) for f in _tournament_fields()}},
+        Registration._meta.db_table: {
+            (t.pk, r.player_id): {f: getattr(r, f) for f in REGISTRATION_COLUMNS} for r in regs
+        },
+        Round._meta.db_table: {
+            (t.pk, r.number): {f: getattr(r, f) for f in ROUND_COLUMNS} for r in rounds
+        },
+        Pairing._meta.db_table: {
+            (t.pk, p.round.number, p.table): {f: getattr(p, f) for f in _PAIRING_FIELDS}
+            for p in pairings
+        },
+        Standing._meta.db_table: {
+            (t.pk, s.player_id): {f: getattr(s, f) for f in _STANDING_FIELDS} for s in standings
+        },
+    }
+
+
+TOURNAMENT_TABLE = Tournament._meta.db_table
+# How a row of each table is named in a difference (`tournament 3 round 2 table 1`).
+PICTURE_KEY_NAMES = {
+    TOURNAMENT_TABLE: lambda key: f"tournament {key}",
+    Registration._meta.db_table: lambda key: f"tournament {key[0]} player {key[1]}",
+    Round._meta.db_table: lambda key: f"tournament {key[0]} round {key[1]}",
+    Pairing._meta.db_table: lambda key: f"tournament {key[0]} round {key[1]} table {key[2]}",
+    Standing._meta.db_table: lambda key: f"tournament {key[0]} player {key[1]}",
+}
 
 
 def rows_differences(before: dict[str, list[tuple]], after: dict[str, list[tuple]]) -> list[str]:

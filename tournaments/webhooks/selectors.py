@@ -10,6 +10,7 @@ from django.db.models import F, QuerySet
 
 from core.errors import NotFoundError, PermissionDeniedError
 from tournaments import selectors as tournament_selectors
+from tournaments.anchors import event_anchor, tournament_anchors
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_stream_events
 from tournaments.webhooks.models import Delivery, WebhookEndpoint
@@ -83,7 +84,9 @@ def events_to_send(
 ) -> list[dict[str, Any]]:
     """The tournament's events after version `after` (up to `up_to`), each as the body of a
     delivery: what `/events/` shows the public (no organiser's id or login), with the
-    event's id in the store and its position (version) in the tournament's stream."""
+    event's id in the store and its position (version) in the tournament's stream, and
+    `anchors` (tournaments.anchors): the stream signed at this event, and the signed heads
+    of its finished matches as they are now."""
     recorded = tournament_stream_events(tournament=tournament, after=after)
     if up_to is not None:
         recorded = [e for e in recorded if e.version <= up_to]
@@ -98,8 +101,10 @@ def events_to_send(
         )
         if row["version"] <= last
     }
+    matches = tournament_anchors(tournament=tournament)["matches"]
     return [
         {
+            "anchors": {"tournament": event_anchor(event=e), "matches": matches},
             "event_id": e.position,
             "position": e.version,
             "tournament": tournament.pk,

@@ -1,7 +1,9 @@
 """`manage.py rebuild_projections`: rebuild every match's read models from the stored
 events alone (the same code as the incremental path), with a progress bar. An event that
 cannot be folded (an unknown type, a malformed one, a gap in its stream) is reported with
-its stream and position; the other streams are rebuilt, and the command exits with 1."""
+its stream and position; the other streams are rebuilt, and the command exits with 1.
+The other read models (tournaments, ratings) are rebuilt with them, each row compared, by
+`manage.py verify_projections --rebuild`."""
 
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Rebuilt {result.matches} matches ({result.created} recreated, {result.hands} "
             f"hands) from {result.events} events in {time.perf_counter() - started:.1f}s."
+            " Every other read model too: manage.py verify_projections --rebuild."
         )
         for stream_id, version, position, problem in result.problems:
             self.stderr.write(

@@ -7,8 +7,10 @@
     python manage.py verify_events --deep           # snapshots replayed too
     python manage.py verify_events --receipts FILE  # and the receipts a player kept
 
-`--receipts`: a JSON file of receipts (the `receipt` of a match view, one or a list of them,
-or what `export_checkpoints` writes); each must still match the stored event it names.
+`--receipts`: a JSON file of receipts or anchors (the `receipt` of a match view, one or a
+list of them, what `export_checkpoints` writes, kept webhook bodies or a tournament page's
+anchors); each must still match the stored event it names. One line per anchor says which
+it checked against, and whether it matches.
 
 Exits with status 1 when a chain is broken (a changed, missing or extra event; a seal that
 is wrong or missing where one is due, i.e. an event forged without the key; an event with
@@ -124,13 +126,42 @@ class Command(BaseCommand):
                 kept = json.load(held)
         except (OSError, ValueError) as exc:
             raise CommandError(f"Cannot read receipts from {path}: {exc}") from exc
-        if isinstance(kept, dict):
-            kept = kept.get("checkpoints") or [kept.get("receipt") or kept]
-        receipts = [r.get("receipt") or r for r in kept if isinstance(r, dict)]
-        mismatched = eventstore.receipts_check(receipts=[r for r in receipts if r])
+        receipts = receipts_in(kept)
+        mismatched = eventstore.receipts_check(receipts=receipts)
         for broken in mismatched:
             self.stderr.write(
                 f"RECEIPT MISMATCH stream {broken.stream_id} at version {broken.version}:"
                 f" {broken.reason}"
             )
+        bad = {(b.stream_id, b.version) for b in mismatched}
+        # Which anchors it checked against, each with its verdict.
+        for r in receipts:
+            at = (str(r.get("stream_id")), r.get("version"))
+            self.stdout.write(
+                f"ANCHOR stream {at[0]} version {at[1]} signed at {r.get('created_at')}:"
+                f" {'MISMATCH' if at in bad else 'matches'}"
+            )
+        self.stdout.write(f"checked against {len(receipts)} anchors from {path}")
         return mismatched
+
+
+def receipts_in(kept: Any) -> list[dict]:
+    """Every signed checkpoint in what a reader kept: one receipt, a list of them, a saved
+    match view (`receipt`), an `export_checkpoints` file (`checkpoints`), webhook bodies or
+    a tournament page's anchors (`anchors`: the tournament's and its matches'), or a list
+    of any of these."""
+    if isinstance(kept, list):
+        return [r for item in kept for r in receipts_in(item)]
+    if not isinstance(kept, dict):
+        return []
+    if "signature" in kept and "stream_id" in kept:
+        return [kept]
+    out: list[dict] = []
+    if "anchors" in kept:
+        out += receipts_in(kept["anchors"])
+    if "tournament" in kept and isinstance(kept["tournament"], dict):
+        out += receipts_in(kept["tournament"])
+    for key in ("matches", "checkpoints", "receipt"):
+        if key in kept:
+            out += receipts_in(kept[key])
+    return out

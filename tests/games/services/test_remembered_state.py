@@ -106,3 +106,15 @@ def test_only_the_latest_states_are_kept(match, monkeypatch):
     for n in range(5):
         match_state_remember(stream_id=f"s{n}", version=1, head_hash="h", state=state)
     assert list(repository._REMEMBERED) == ["s2", "s3", "s4"]
+
+
+def test_a_finished_match_s_state_is_not_kept(match, organiser):
+    """What a worker keeps per match is bounded by the matches in play: once a match is
+    over its state (the largest it had) is dropped, not left until pushed out (issue 26.11)."""
+    from games.services import match_rule
+
+    play(match, 3)
+    assert match.stream_id in repository._REMEMBERED
+    match_rule(match_id=match.id, by=organiser, type="forfeit", player=match.player1,
+               reason="gone")  # fmt: skip
+    assert match.stream_id not in repository._REMEMBERED
