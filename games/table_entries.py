@@ -220,16 +220,26 @@ def table_entry_decide(
     """An organiser settles an open entry (pending or disputed): accepted, it is recorded
     with the organiser as who confirmed it; rejected, nothing is recorded."""
     entry = _entry_lock(entry_id)
+    _may_settle(entry, by)
+    if not accept:
+        _close(entry, TableEntry.Status.REJECTED, by, note)
+        return entry
+    _accept(entry, by, note)
+    return entry
+
+
+def _may_settle(entry: TableEntry, by: AbstractBaseUser) -> None:
+    """An organiser of the match settles an open entry (pending or disputed)."""
     if not user_can_organise_match(user=by, match=entry.match):
         raise PermissionDeniedError("only an organiser of this match may do this")
     if entry.status not in OPEN:
         raise _closed(entry)
-    if not accept:
-        _close(entry, TableEntry.Status.REJECTED, by, note)
-        return entry
+
+
+def _accept(entry: TableEntry, by: AbstractBaseUser, note: str) -> None:
+    """Recorded as entered, the organiser as who confirmed it (stale if the sheet moved on)."""
     recorded = _record(entry, by=by, confirmed_by=None)
     _close(entry, TableEntry.Status.ACCEPTED if recorded else TableEntry.Status.STALE, by, note)
-    return entry
 
 
 def _entry_text(entry: TableEntry) -> str:
@@ -269,10 +279,7 @@ def table_entry_amend(
 
 
 def _amend_in_tx(entry: TableEntry, by: AbstractBaseUser, note: str, values: dict) -> None:
-    if not user_can_organise_match(user=by, match=entry.match):
-        raise PermissionDeniedError("only an organiser of this match may do this")
-    if entry.status not in OPEN:
-        raise _closed(entry)
+    _may_settle(entry, by)
     _action(entry.match, values)  # the shape checked before anything changes
     drawn = bool(values["drawn"])
     was = _entry_text(entry)
@@ -321,10 +328,8 @@ def table_entry_settle_in_tx(
     if typed != _entry_values(entry):
         _amend_in_tx(entry, by, note, values)
         return
-    if not user_can_organise_match(user=by, match=entry.match):
-        raise PermissionDeniedError("only an organiser of this match may do this")
-    recorded = _record(entry, by=by, confirmed_by=None)
-    _close(entry, TableEntry.Status.ACCEPTED if recorded else TableEntry.Status.STALE, by, note)
+    _may_settle(entry, by)
+    _accept(entry, by, note)
 
 
 # -- reads ----------------------------------------------------------------------------------
