@@ -4,14 +4,15 @@ pure pairing code (tournaments.pairing) for the tournament's format. No database
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from tournaments.domain.standings import results_of, standings_of, tiebreak_order
-from tournaments.domain.state import CHECKED_IN, FINISHED, REGISTERED, TournamentState
+from tournaments.domain.state import CHECKED_IN, FINISHED, REGISTERED, Table, TournamentState
 from tournaments.pairing import Pair
 from tournaments.pairing.double_elimination import DoubleElimination, double_elimination
 from tournaments.pairing.forbidden import knockout_first_round_avoiding, swiss_pair_avoiding
-from tournaments.pairing.knockout import bracket_size, knockout_first_round, knockout_next_round
+from tournaments.pairing.knockout import bracket_size, knockout_first_round, knockout_next_slots
+from tournaments.pairing.knockout_bracket import THIRD_PLACE
 from tournaments.pairing.round_robin import round_robin_rounds
 from tournaments.pairing.standings import tied_groups
 from tournaments.pairing.swiss import SwissPlayer
@@ -117,31 +118,24 @@ def _round_robin_pairs(state: TournamentState, number: int) -> list[Pair]:
     return list(schedule[number - 1]) if number <= len(schedule) else []
 
 
-def _knockout_pairs(state: TournamentState, number: int, seeded: list[int]) -> Paired:
-    if number == 1:
-        pairing = knockout_first_round_avoiding(seeded, state.forbidden)
-        return list(pairing.pairs), _met(pairing)
-    previous = state.rounds.get(number - 1)
-    winners = [t.winner for t in previous.tables] if previous else []
-    return knockout_next_round(winners), ()
-
-
 def seeds_of(state: TournamentState) -> list[int]:
     """The seeds fixed when round 1 was paired, seed 1 first."""
     seeded = [e for e in state.entries.values() if e.seed is not None]
     return [e.player for e in sorted(seeded, key=lambda e: e.seed or 0)]
 
 
-def bracket_of(state: TournamentState) -> DoubleElimination:
+def bracket_of(state: TournamentState, leave_out: Collection[str] = ()) -> DoubleElimination:
     """The double-elimination bracket as the results recorded so far draw it (the pure
-    tournaments.pairing.double_elimination; raises its BracketResultError)."""
+    tournaments.pairing.double_elimination; raises its BracketResultError), without the
+    results of the matches `leave_out` names (those it could not take: a reader's choice)."""
     seeds = seeds_of(state)
     results = {
         t.slot: t.winner
         for r in state.rounds.values()
         for t in r.tables
         if t.slot is not None and t.status == FINISHED and t.winner is not None
-    }
+        and t.slot not in leave_out
+    }  # fmt: skip
     return double_elimination(
         seeded=seeds,
         results=results,
@@ -185,19 +179,62 @@ def top_cut_qualifiers(
     )  # fmt: skip
 
 
-def top_cut_pairs(state: TournamentState, number: int, cut: Sequence[int]) -> list[Pair]:
-    """A top cut's knockout round: seeded from `cut` first, then the previous round's
-    winners in bracket order; the final with the third-place match where there is one."""
-    if number == (state.swiss_rounds or 0) + 1:
-        return knockout_first_round(list(cut))
-    previous = state.rounds[number - 1]
-    pairs = knockout_next_round([t.winner for t in previous.tables])
-    last = number == state.rounds_planned
-    losers = [t.player2 if t.winner == t.player1 else t.player1 for t in previous.tables]
-    losers = [p for p in losers if p is not None]
-    if last and state.third_place and len(previous.tables) == 2 and len(losers) == 2:
-        pairs.append(third_place_pair(losers, state.cut_seeds))
-    return pairs
+Slotted = list[tuple[str, Pair]]  # (bracket slot, pair) in bracket order
+
+
+def knockout_round(
+    state: TournamentState, number: int, seeded: Sequence[int], cut: Sequence[int] = ()
+) -> tuple[Slotted, tuple[tuple[int, int], ...]]:
+    """Round `number` of a knockout (a knockout tournament's, or a top cut's after its Swiss
+    rounds) as (slot, pair) in bracket order, and the forbidden pairs its first round could
+    not keep apart.
+
+    Slots are the bracket's ("K<round>-<index>", "3P" for a top cut's third-place match),
+    recorded with the tables, so a round is paired from the slots of the round before:
+    seats stay where the seeding put them whoever withdraws. The first round is drawn from
+    the seeds fixed at the start (a top cut's: its qualifiers, `cut`), also when it is
+    re-paired; a withdrawn player is not paired again: their opponent has a bye, and a slot
+    both of whose players withdrew is left empty (no table), its neighbour's winner going
+    on by a bye (tournaments.pairing.knockout.knockout_next_slots)."""
+    top = in_top_cut(state, number)
+    first = (state.swiss_rounds or 0) + 1 if top else 1
+    field = list(cut or state.cut_seeds) if top else seeds_of(state)
+    bracket_round = number - first + 1
+    met: tuple[tuple[int, int], ...] = ()
+    if bracket_round == 1:
+        if top:
+            pairs = knockout_first_round(field)
+        else:
+            pairing = knockout_first_round_avoiding(field, state.forbidden)
+            pairs, met = list(pairing.pairs), _met(pairing)
+        slotted = [(f"K1-{i}", pair) for i, pair in enumerate(pairs, 1)]
+    else:
+        previous = state.rounds.get(number - 1)
+        tables = [t for t in previous.tables if t.slot != THIRD_PLACE] if previous else []
+        slots = bracket_size(len(field)) >> (bracket_round - 1)
+        following = knockout_next_slots(_winners_by_slot(tables, slots))
+        slotted = [(f"K{bracket_round}-{j}", p) for j, p in enumerate(following, 1) if p]
+        last = number == state.rounds_planned
+        out = [t.player2 if t.winner == t.player1 else t.player1 for t in tables]
+        losers = [p for p in out if p is not None]
+        if top and last and state.third_place and len(tables) == 2 and len(losers) == 2:
+            slotted.append((THIRD_PLACE, third_place_pair(losers, state.cut_seeds)))
+    active = set(seeded)
+    kept = [(slot, q) for slot, pair in slotted for q in without_withdrawn([pair], active)]
+    return kept, met
+
+
+def _winners_by_slot(tables: Sequence[Table], slots: int) -> list[int | None]:
+    """The winner of each slot of a finished knockout round, None where nobody came out
+    (an empty slot). Tables of a stream older than the slots: their order is the bracket's."""
+    if not tables or any(t.slot is None for t in tables):
+        return [t.winner for t in tables]
+    winners: list[int | None] = [None] * slots
+    for t in tables:
+        index = int(str(t.slot).rsplit("-", 1)[1]) - 1
+        if 0 <= index < slots:
+            winners[index] = t.winner
+    return winners
 
 
 def pairs_for_round(state: TournamentState, number: int, seeded: list[int]) -> Paired:
@@ -212,7 +249,8 @@ def pairs_for_round(state: TournamentState, number: int, seeded: list[int]) -> P
     elif state.format == "round_robin":
         pairs = _round_robin_pairs(state, number)
     else:
-        pairs, met = _knockout_pairs(state, number, seeded)
+        slotted, met = knockout_round(state, number, seeded)
+        return [pair for _, pair in slotted], met
     return without_withdrawn(pairs, set(seeded)), met
 
 

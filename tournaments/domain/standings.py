@@ -1,6 +1,7 @@
 """The standings of a tournament's state: the one standings fold (the read model, the
-pairing of the next round and a rebuild all use it), by the tournament's tiebreak order,
-and a finished top cut's one final standing."""
+pairing of the next round and a rebuild all use it), by the tournament's tiebreak order;
+a finished top cut's one final standing, and a finished bracket's (a knockout's, a double
+elimination's) in the bracket's order."""
 
 from __future__ import annotations
 
@@ -50,7 +51,39 @@ def standings_of(
     )
     if state.top_cut and state.finished and state.cut_seeds:
         return _top_cut_final(state, lines)
+    if state.finished and state.format in ("knockout", "double_elimination"):
+        return _bracket_final(lines, _bracket_places(state))
     return lines
+
+
+def _bracket_places(state: TournamentState) -> tuple[tuple[int, ...], ...]:
+    """The places of a finished bracket as the bracket answers them (champion, runner-up,
+    then the players out in each round, the latest first); () where the recorded results
+    do not make a finished bracket (the standings then stay as the tiebreaks order them)."""
+    from tournaments.domain.pairing import bracket_of
+    from tournaments.pairing.double_elimination import BracketResultError
+    from tournaments.pairing.knockout_bracket import Board, knockout_places
+
+    if state.format == "double_elimination":
+        try:
+            return bracket_of(state).places
+        except BracketResultError:
+            return ()
+    rounds = [
+        [Board(t.player1, t.player2, t.winner) for t in state.rounds[n].tables]
+        for n in sorted(state.rounds)
+    ]
+    return knockout_places(rounds)
+
+
+def _bracket_final(lines: list[Standing], places: Sequence[Sequence[int]]) -> list[Standing]:
+    """A finished bracket's final standing: its places in order (the champion first, the
+    final's loser second, then by the round a player went out in, the later first); the
+    players out in one round in the tiebreak order, ranked on (1, 2, 3, ...: ranks are never
+    shared but in a top cut). Anyone the places miss comes last, in the tiebreak order."""
+    group = {p: i for i, members in enumerate(places) for p in members}
+    ordered = sorted(lines, key=lambda line: group.get(line.player, len(places)))  # stable
+    return [replace(line, rank=rank) for rank, line in enumerate(ordered, 1)]
 
 
 def _top_cut_final(state: TournamentState, lines: list[Standing]) -> list[Standing]:

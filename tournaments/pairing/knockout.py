@@ -58,3 +58,29 @@ def knockout_next_round(winners_in_bracket_order: Sequence[int]) -> list[Pair]:
     if len(winners) % 2:
         raise ValueError("knockout_next_round: an odd number of winners is not a bracket")
     return [Pair(first=winners[k], second=winners[k + 1]) for k in range(0, len(winners), 2)]
+
+
+def knockout_next_slots(winners_by_slot: Sequence[int | None]) -> list[Pair | None]:
+    """The next round by bracket slot: the winners of slots 2j-1 and 2j meet in slot j.
+
+    A slot nobody came out of (None: both its players withdrew before it was paired, or it
+    was empty itself) gives its neighbour a bye forward (Pair(first, None)); two such slots
+    make an empty one (None), so every later slot stays where the seeding put it."""
+    winners = list(winners_by_slot)
+    known = [w for w in winners if w is not None]
+    if len(set(known)) != len(known):
+        raise ValueError("knockout_next_slots: a player in two slots")
+    if len(winners) <= 1:
+        return []
+    if len(winners) % 2:
+        raise ValueError("knockout_next_slots: an odd number of slots is not a bracket")
+    out: list[Pair | None] = []
+    for k in range(0, len(winners), 2):
+        present = [w for w in winners[k : k + 2] if w is not None]
+        if len(present) == 2:
+            out.append(Pair(first=present[0], second=present[1]))
+        elif present:
+            out.append(Pair(first=present[0], second=None))
+        else:
+            out.append(None)
+    return out

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from tournaments.pairing.double_elimination import (
     BYE,
+    EMPTY,
     PLAYED,
     READY,
     WAITING,
@@ -30,17 +31,21 @@ KNOCKOUT, THIRD_PLACE = "K", "3P"
 
 @dataclass(frozen=True)
 class Board:
-    """A table as recorded: its two players (second None: a bye) and its winner, if any."""
+    """A table as recorded: its two players (second None: a bye), its winner, if any, and
+    its slot in the round (1-based, top to bottom), where the table recorded one; without
+    (a stream older than the knockout's slots) the tables' order is the bracket's."""
 
     first: int
     second: int | None
     winner: int | None = None
+    index: int | None = None
 
 
 @dataclass(frozen=True)
 class KnockoutBracket:
     matches: tuple[BracketMatch, ...]  # by round, then index; the third-place match last
     champion: int | None
+    places: tuple[tuple[int, ...], ...] = ()  # once over (`knockout_places`)
 
 
 def knockout_bracket(
@@ -64,28 +69,33 @@ def knockout_bracket(
     built: list[BracketMatch] = []
     previous: list[BracketMatch] = []
     for r in range(1, count + 1):
-        recorded = list(rounds[r - 1]) if r <= len(rounds) else []
+        recorded = _by_slot(rounds[r - 1]) if r <= len(rounds) else {}
         wanted = size >> r
         current: list[BracketMatch] = []
-        for i in range(1, max(wanted, len(recorded)) + 1):
-            if i <= len(recorded):
-                board: Board | None = recorded[i - 1]
-                players: tuple[int | None, int | None] = (
-                    recorded[i - 1].first,
-                    recorded[i - 1].second,
-                )
+        for i in range(1, max([wanted, *recorded]) + 1):
+            board: Board | None = recorded.get(i)
+            empty = r <= len(rounds) and board is None  # paired, and nobody was left for it
+            forward = r == 1
+            if board is not None:
+                players: tuple[int | None, int | None] = (board.first, board.second)
+            elif empty:
+                players = (None, None)
             elif r == 1:
-                board = None
                 players = (first[i - 1].first, first[i - 1].second)
             else:
-                board = None
                 players = _from_previous(previous, i)
+                fed = [previous[j] for j in (2 * i - 2, 2 * i - 1) if j < len(previous)]
+                if fed and all(m.status == EMPTY for m in fed):
+                    empty = True  # nobody can come: an empty slot forward
+                elif any(m.status == EMPTY for m in fed):
+                    forward = True  # its one player goes on by a bye
             to = Destination(f"{KNOCKOUT}{r + 1}-{(i + 1) // 2}", (i - 1) % 2)
             loser_to = Destination(THIRD_PLACE, (i - 1) % 2) if plays_third else None
             match = _match(
                 f"{KNOCKOUT}{r}-{i}", KNOCKOUT, r, i, players, board, seed,
                 winner_to=to if r < count else None,
                 loser_to=loser_to if r == count - 1 else None,
+                empty=empty, forward=forward,
             )  # fmt: skip
             current.append(match)
         built += current
@@ -100,7 +110,49 @@ def knockout_bracket(
             _match(THIRD_PLACE, THIRD_PLACE, count, 1, players, third_place_board, seed, None, None)
         )
     final = next((m for m in built if m.bracket == KNOCKOUT and m.round == count), None)
-    return KnockoutBracket(matches=tuple(built), champion=final.winner if final else None)
+    champion = final.winner if final else None
+    places = knockout_places(rounds) if champion is not None else ()
+    third = built[-1] if plays_third else None
+    # A third-place match played splits the semifinal losers' place.
+    if third is not None and third.winner is not None and third.loser is not None:
+        split = len(places) > 2 and set(places[2]) == {third.winner, third.loser}
+        places = (*places[:2], (third.winner,), (third.loser,), *places[3:]) if split else places
+    return KnockoutBracket(matches=tuple(built), champion=champion, places=places)
+
+
+def knockout_places(rounds: Sequence[Sequence[Board]]) -> tuple[tuple[int, ...], ...]:
+    """A finished knockout's places, as a double elimination answers its own: the champion
+    (the winner of the last round's one table), the final's loser, then the players out in
+    each earlier round, the latest round first, the players out in one round together (by
+    id; the standings list them in their tiebreak order). A player goes out in the round
+    they lost, or, having withdrawn, in the round after the last one they were paired in
+    (their opponent there had a bye). () while the knockout is not over."""
+    if not rounds or len(rounds[-1]) != 1:
+        return ()
+    final = rounds[-1][0]
+    champion = final.first if final.second is None else final.winner
+    if champion is None:
+        return ()
+    out: dict[int, int] = {}
+    for number, boards in enumerate(rounds, 1):
+        for board in boards:
+            for player in (board.first, board.second):
+                if player is not None:
+                    out[player] = number + 1  # still in: out no earlier than the next round
+            if board.second is not None and board.winner in (board.first, board.second):
+                out[board.second if board.winner == board.first else board.first] = number
+    out.pop(champion, None)
+    groups: dict[int, list[int]] = {}
+    for player, number in out.items():
+        groups.setdefault(number, []).append(player)
+    return ((champion,), *(tuple(sorted(groups[n])) for n in sorted(groups, reverse=True)))
+
+
+def _by_slot(boards: Sequence[Board]) -> dict[int, Board]:
+    """A recorded round's boards by their slot (1-based); the tables' order without slots."""
+    if all(b.index is None for b in boards):
+        return dict(enumerate(boards, 1))
+    return {b.index: b for b in boards if b.index is not None}
 
 
 def _from_previous(previous: Sequence[BracketMatch], i: int) -> tuple[int | None, int | None]:
@@ -118,19 +170,25 @@ def _match(
     seed: dict[int, int],
     winner_to: Destination | None,
     loser_to: Destination | None,
+    empty: bool = False,
+    forward: bool = False,
 ) -> BracketMatch:
+    """`empty`: nobody plays in it; `forward`: not paired yet, and a side left None has
+    nobody to come (a bye in round 1, an empty slot before), so its one player goes on."""
     one, two = players
     winner: int | None = None
     loser: int | None = None
-    if board is not None and board.second is None:
+    if empty:
+        status = EMPTY
+    elif board is not None and board.second is None:
         status, winner = BYE, board.first
     elif board is not None and board.winner is not None:
         status, winner = PLAYED, board.winner
         loser = board.second if board.winner == board.first else board.first
     elif board is not None or (one is not None and two is not None):
         status = READY
-    elif number == 1 and one is not None and two is None:
-        status, winner = BYE, one  # round 1 not paired yet: the seed's bye is known
+    elif forward and (one is None) != (two is None):
+        status, winner = BYE, one if two is None else two  # known before it is paired
     else:
         status = WAITING
     return BracketMatch(

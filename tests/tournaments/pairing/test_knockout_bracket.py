@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing import knockout_first_round, knockout_next_round
-from tournaments.pairing.knockout_bracket import Board, knockout_bracket
+from tournaments.pairing.knockout_bracket import Board, knockout_bracket, knockout_places
 
 
 def _play(seeded: list[int], rng: random.Random, rounds: int) -> list[list[Board]]:
@@ -79,6 +79,29 @@ def test_the_third_place_match_takes_the_semifinal_losers():
         third_place_board=Board(4, 2, 2),
     )  # fmt: skip
     assert done.champion == 3 and done.matches[-1].winner == 2
+    assert done.places == ((3,), (1,), (2,), (4,))  # the third-place match splits third
+
+
+def test_a_finished_knockout_s_places_go_by_the_round_a_player_went_out_in():
+    # 1 beat 8, 4 beat 5, 2 beat 7, 3 and 6: 3 won, then withdrew (6 has nothing more).
+    rounds = [
+        [Board(1, 8, 1, 1), Board(4, 5, 4, 2), Board(2, 7, 2, 3), Board(3, 6, 3, 4)],
+        [Board(1, 4, 4, 1), Board(2, None, 2, 2)],  # 3 withdrew: 2 goes on by a bye
+        [Board(4, 2, 2, 1)],
+    ]
+    assert knockout_places(rounds) == ((2,), (4,), (1, 3), (5, 6, 7, 8))
+    bracket = knockout_bracket(seeded=[1, 2, 3, 4, 5, 6, 7, 8], rounds=rounds)
+    assert bracket.champion == 2 and bracket.places == knockout_places(rounds)
+    assert knockout_places(rounds[:2]) == ()  # not over
+
+
+def test_an_empty_slot_leaves_its_match_empty_and_gives_the_next_one_a_bye():
+    # 4-5 both withdrew before round 1 was re-paired: slot 2 has no table.
+    rounds = [[Board(1, 8, 1, 1), Board(2, 7, None, 3), Board(3, 6, None, 4)]]
+    by_id = {m.id: m for m in knockout_bracket(seeded=list(range(1, 9)), rounds=rounds).matches}
+    assert (by_id["K1-2"].status, by_id["K1-2"].players) == ("empty", (None, None))
+    assert (by_id["K2-1"].status, by_id["K2-1"].winner) == ("bye", 1)
+    assert by_id["K2-2"].status == "waiting"
 
 
 def test_a_field_of_one_is_no_bracket():

@@ -25,13 +25,12 @@ from tournaments.domain.pairing import (
     bracket_of,
     double_elimination_wave,
     in_top_cut,
+    knockout_round,
     ordered_tables,
     pairs_for_round,
     played_pairs,
     round_count,
-    top_cut_pairs,
     top_cut_qualifiers,
-    without_withdrawn,
 )
 from tournaments.domain.state import COMPLETED, TournamentState, round_start
 from tournaments.pairing import Pair
@@ -101,10 +100,13 @@ def round_entries(
 ) -> tuple[tuple[PairingEntry, ...], tuple[tuple[int, int], ...]]:
     """The round's tables (a double elimination's with their bracket slots) and the
     forbidden pairs it could not keep apart."""
-    if in_top_cut(state, number):
-        pairs = top_cut_pairs(state, number, cut or state.cut_seeds)
-        active = set(seeded)
-        return pairing_entries(state, without_withdrawn(pairs, active), number), ()
+    if state.format == "knockout" or in_top_cut(state, number):
+        slotted, met = knockout_round(state, number, seeded, cut)
+        entries = tuple(
+            PairingEntry(table=n, player1=pair.first, player2=pair.second, slot=slot)
+            for n, (slot, pair) in enumerate(slotted, start=1)
+        )
+        return entries, met
     if state.format != "double_elimination":
         pairs, met = pairs_for_round(state, number, seeded)
         return pairing_entries(state, pairs), met
