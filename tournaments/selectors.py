@@ -490,57 +490,14 @@ def tournament_bracket(*, tournament: Tournament) -> dict[str, Any]:
     grand final ("GF"); a knockout's, or a Swiss top cut's once its cut is made, single
     bracket ("K", with "3P" for a third-place match). `format` says which ("" and no matches:
     a format with no bracket, or a top cut before its cut); `first_round` is the
-    tournament round of the bracket's first round (a top cut's: after the Swiss)."""
-    from tournaments.domain.pairing import bracket_of, seeds_of
+    tournament round of the bracket's first round (a top cut's: after the Swiss). Never
+    fails on results the bracket cannot take: it is answered as far as they are consistent,
+    and `problems` (and each match's `problem`) mark the rest
+    (tournaments.domain.brackets)."""
+    from tournaments.domain.brackets import bracket_data
     from tournaments.repository import state_of
 
-    state = state_of(tournament=tournament)
-    answer: dict[str, Any] = {
-        "started": state.started, "format": "", "first_round": None, "matches": [],
-        "champion": None, "places": [],
-    }  # fmt: skip
-    if not state.started:
-        return answer
-    if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
-        bracket = bracket_of(state)
-        return answer | {
-            "format": "double_elimination",
-            "first_round": 1,
-            "reset": state.bracket_reset,
-            "wave": bracket.wave,
-            "champion": bracket.champion,
-            "places": [list(group) for group in bracket.places],
-            "matches": [m.as_data() for m in bracket.matches],
-        }
-    if tournament.format == Tournament.Format.KNOCKOUT:
-        drawn = _knockout_drawn(state, seeds_of(state), first=1)
-        return answer | {"format": "knockout", "first_round": 1, **drawn}
-    if state.top_cut and state.cut_seeds and state.swiss_rounds is not None:
-        first = state.swiss_rounds + 1
-        drawn = _knockout_drawn(state, list(state.cut_seeds), first=first, third=state.third_place)
-        return answer | {"format": "top_cut", "first_round": first, **drawn}
-    return answer
-
-
-def _knockout_drawn(state: Any, seeded: list[int], *, first: int, third: bool = False) -> dict:
-    """A single knockout's matches from the rounds recorded from round `first` on (a
-    third-place match is the last round's second table, beside the final)."""
-    from tournaments.pairing.knockout_bracket import Board, knockout_bracket
-
-    rounds = [
-        [Board(t.player1, t.player2, t.winner) for t in state.rounds[n].tables]
-        for n in sorted(state.rounds)
-        if n >= first
-    ]
-    third_board = None
-    if third and len(rounds) >= 2 and len(rounds[-1]) == 2 and len(rounds[-2]) == 2:
-        third_board = rounds[-1].pop()
-    if len(seeded) < 2:
-        return {"matches": [], "champion": None}
-    bracket = knockout_bracket(
-        seeded=seeded, rounds=rounds, third_place=third, third_place_board=third_board
-    )
-    return {"matches": [m.as_data() for m in bracket.matches], "champion": bracket.champion}
+    return bracket_data(state_of(tournament=tournament))
 
 
 def tournament_round_notes(*, tournament: Tournament) -> dict[int, dict[str, Any]]:

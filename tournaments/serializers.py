@@ -530,6 +530,22 @@ class BracketMatchSerializer(serializers.Serializer):
     loser = serializers.IntegerField(allow_null=True)
     winner_to = BracketDestinationSerializer(allow_null=True, help_text="null: the last match.")
     loser_to = BracketDestinationSerializer(allow_null=True, help_text="null: the loser is out.")
+    problem = serializers.CharField(
+        allow_null=True,
+        help_text="null, or why its recorded result was left out (the match is drawn as it "
+        'stands without it): "not_a_player", "not_ready", "unknown_match".',
+    )
+
+
+class BracketProblemSerializer(serializers.Serializer):
+    match = serializers.CharField(allow_null=True, help_text="The match id (slot).")
+    round = serializers.IntegerField(allow_null=True, help_text="The tournament round.")
+    table = serializers.IntegerField(allow_null=True)
+    code = serializers.CharField(
+        help_text='"not_a_player" (its winner did not play it), "not_ready" (the match needs '
+        'no play, or its players are not known), "unknown_match", "unreadable" (no bracket '
+        "can be drawn: no matches)."
+    )
 
 
 class BracketOutputSerializer(serializers.Serializer):
@@ -546,7 +562,13 @@ class BracketOutputSerializer(serializers.Serializer):
     champion = serializers.IntegerField(allow_null=True)
     places = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()),
-        help_text="Double elimination, once over: the places, players sharing one together.",
+        help_text="Once over (a double elimination, a knockout): the places, best first, "
+        "the players out in one round together; the standings split them by the tiebreaks.",
+    )
+    problems = BracketProblemSerializer(
+        many=True,
+        help_text="Recorded results the bracket could not take, left out (the bracket is "
+        "answered as far as the results are consistent); [] normally.",
     )
     reset = serializers.BooleanField(required=False, help_text="Double elimination only.")
     wave = serializers.IntegerField(

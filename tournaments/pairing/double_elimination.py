@@ -73,11 +73,13 @@ NOT_NEEDED = "not_needed"  # GF2 when the winners' champion won GF1
 
 
 class BracketResultError(ValueError):
-    """A recorded result that the bracket cannot take (unknown match, wrong winner...)."""
+    """A recorded result that the bracket cannot take (unknown match, wrong winner...);
+    `matches`: the ids of the matches whose results it cannot take."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, matches: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.code = code
+        self.matches = tuple(matches)
 
 
 @dataclass(frozen=True)
@@ -284,7 +286,9 @@ def double_elimination(
     skeleton = _skeleton(k, reset)
     unknown = sorted(set(results) - {m.id for m in skeleton})
     if unknown:
-        raise BracketResultError("unknown_match", f"double_elimination: no match {unknown}")
+        raise BracketResultError(
+            "unknown_match", f"double_elimination: no match {unknown}", unknown
+        )
     out = {p: i for i, p in enumerate(withdrawn)}  # player -> order of withdrawal
     decided: dict[str, tuple[int | None, int | None]] = {}  # id -> (winner, loser)
     built: list[BracketMatch] = []
@@ -299,7 +303,9 @@ def double_elimination(
         else:
             status, winner, loser = _decide(match.id, sides, results, out)
         if status in (WAITING, NOT_NEEDED, BYE, EMPTY, WALKOVER) and match.id in results:
-            raise BracketResultError("not_ready", f"double_elimination: {match.id} is {status}")
+            raise BracketResultError(
+                "not_ready", f"double_elimination: {match.id} is {status}", [match.id]
+            )
         if status not in (WAITING, READY, NOT_NEEDED):
             decided[match.id] = (winner, loser)
         one, two = (None if isinstance(s, _Pending) else s for s in sides)
@@ -382,7 +388,7 @@ def _decide(
         winner = results[match_id]
         if winner not in (a, b):
             raise BracketResultError(
-                "not_a_player", f"double_elimination: {winner} did not play {match_id}"
+                "not_a_player", f"double_elimination: {winner} did not play {match_id}", [match_id]
             )
         return PLAYED, winner, b if winner == a else a
     if a in out or b in out:
