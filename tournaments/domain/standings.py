@@ -98,24 +98,46 @@ def _top_cut_final(state: TournamentState, lines: list[Standing]) -> list[Standi
     )
     swiss = [line.player for line in standings_of(swiss_only)]
     swiss += [line.player for line in lines if line.player not in set(swiss)]
-    last = max(state.rounds)
-    knockout: list[list[tuple[int, int | None]]] = []
-    third = None
-    for n in range((state.swiss_rounds or 0) + 1, last + 1):
-        games = []
-        for t in state.rounds[n].tables:
-            loser = t.player2 if t.winner == t.player1 else t.player1
-            if n == last and len(state.rounds[n].tables) == 2 and t.table == 2:
-                third = (t.winner, loser) if t.winner is not None and loser else None
-                continue
-            if t.winner is not None:
-                games.append((t.winner, loser))
-        knockout.append(games)
     try:
+        knockout, third = _top_cut_knockout(state)
         places = top_cut_standing(
             order=swiss, seeds=state.cut_seeds, knockout_rounds=knockout, third_place=third
         )
     except ValueError:
-        return lines  # withdrawals left the knockout short: the standings as they are
+        return lines  # the knockout does not make a finished bracket: the standings as they are
     by_player = {line.player: line for line in lines}
     return [replace(by_player[p.player], rank=p.place) for p in places if p.player in by_player]
+
+
+def _top_cut_knockout(
+    state: TournamentState,
+) -> tuple[list[list[tuple[int, int | None]]], tuple[int, int] | None]:
+    """The top cut's knockout as `top_cut_standing` takes it: each round's players out
+    (as (winner, loser); the final's winner the champion), from the bracket's places
+    (`knockout_places`: a withdrawn player is out in the round after the last they were
+    paired in, beside that round's losers), and the third-place match's (winner, loser).
+    Raises ValueError where the knockout is not a finished bracket."""
+    from tournaments.pairing.knockout_bracket import THIRD_PLACE, Board, knockout_places
+
+    last = max(state.rounds)
+    rounds: list[list[Board]] = []
+    third = None
+    for n in range((state.swiss_rounds or 0) + 1, last + 1):
+        tables = state.rounds[n].tables
+        boards = []
+        for t in tables:
+            is_third = t.slot == THIRD_PLACE or (
+                t.slot is None and n == last and len(tables) == 2 and t.table == 2
+            )
+            if is_third:
+                loser = t.player2 if t.winner == t.player1 else t.player1
+                third = (t.winner, loser) if t.winner is not None and loser else None
+            else:
+                boards.append(Board(t.player1, t.player2, t.winner))
+        rounds.append(boards)
+    places = knockout_places(rounds)
+    if not places or (len(places) > 1 and len(places[1]) > 1):
+        raise ValueError("top cut: the knockout is not a finished bracket")
+    champion = places[0][0]
+    final = [(champion, places[1][0] if len(places) > 1 else None)]
+    return [[(champion, p) for p in group] for group in reversed(places[2:])] + [final], third
