@@ -238,25 +238,20 @@ def _header(tournament: Tournament, streams: dict[str, int]) -> dict[str, Any]:
     }
 
 
+# The export file's standings columns, in the file's order (format version 1: an older file
+# holds them so; the importer compares its rebuilt standings with them): the projected
+# standing columns (tournaments.projections.write.STANDING_COLUMNS) and the player, in an
+# order of their own. A test holds the two to the same columns.
+EXPORTED_STANDING_COLUMNS = (
+    "rank", "player_id", "played", "match_wins", "games_won", "points_diff", "buchholz",
+    "sonneborn_berger", "byes", "withdrawn",
+)  # fmt: skip
+
+
 def standings_lines(*, tournament: Tournament) -> list[list[Any]]:
     """The standings as plain rows, to compare an import's with the export's."""
-    return [
-        list(row)
-        for row in Standing.objects.filter(tournament=tournament)
-        .order_by("rank", "player_id")
-        .values_list(
-            "rank",
-            "player_id",
-            "played",
-            "match_wins",
-            "games_won",
-            "points_diff",
-            "buchholz",
-            "sonneborn_berger",
-            "byes",
-            "withdrawn",
-        )  # fmt: skip
-    ]
+    rows = Standing.objects.filter(tournament=tournament).order_by("rank", "player_id")
+    return [list(row) for row in rows.values_list(*EXPORTED_STANDING_COLUMNS)]
 
 
 def _players(tournament: Tournament, registrations: list[dict[str, Any]]) -> Any:

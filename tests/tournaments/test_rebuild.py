@@ -124,3 +124,23 @@ def test_a_swiss_with_a_top_cut_ends_with_the_knockout_places_first(organiser, j
     before = projected_rows(tournament=t)
     tournament_rebuild_in_tx(tournament=t)
     assert rows_differences(before, projected_rows(tournament=t)) == []
+
+
+def test_the_writers_the_rebuild_and_the_export_share_the_projected_columns(organiser, jobs):
+    from tournaments.exports import EXPORTED_STANDING_COLUMNS, standings_lines
+    from tournaments.models import Standing
+    from tournaments.projections.write import PAIRING_COLUMNS, STANDING_COLUMNS, _pairing_fields
+    from tournaments.repository import state_of
+
+    t = _evening(organiser, jobs, 9, "knockout")
+    state = state_of(tournament=t)
+    number, table = min(state.rounds), state.rounds[min(state.rounds)].tables[0].table
+    assert tuple(_pairing_fields(state, number, table)) == PAIRING_COLUMNS  # what it writes
+    standing_fields = {f.attname for f in Standing._meta.fields} - {"id", "tournament_id"}
+    assert standing_fields == {"player_id", *STANDING_COLUMNS}
+    # The export file keeps its own order (its format), of the same columns.
+    assert sorted(EXPORTED_STANDING_COLUMNS) == sorted(["player_id", *STANDING_COLUMNS])
+    rows = projected_rows(tournament=t)["standings"]
+    lines = standings_lines(tournament=t)
+    at = [EXPORTED_STANDING_COLUMNS.index(c) for c in ("player_id", *STANDING_COLUMNS)]
+    assert sorted(rows) == sorted(tuple(line[i] for i in at) for line in lines)

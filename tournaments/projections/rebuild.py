@@ -15,8 +15,10 @@ from tournaments.models import Pairing, Registration, Round, Standing, Tournamen
 from tournaments.pairing.standings import Standing as StandingLine
 from tournaments.projections.reads import typed_events
 from tournaments.projections.write import (
+    PAIRING_COLUMNS,
     REGISTRATION_COLUMNS,
     ROUND_COLUMNS,
+    STANDING_COLUMNS,
     row_fields,
     settings_fields,
     standings_write_in_tx,
@@ -42,37 +44,8 @@ def projected_rows(*, tournament: Tournament) -> dict[str, list[tuple]]:
         "tournament": row,
         "registrations": [tuple(getattr(r, f) for f in reg_fields) for r in regs],
         "rounds": [(r.number, *(getattr(r, f) for f in ROUND_COLUMNS)) for r in rounds],
-        "pairings": list(
-            pairings.values_list(
-                "round__number",
-                "table",
-                "player1_id",
-                "player2_id",
-                "match_id",
-                "match_version_at_pairing",
-                "status",
-                "winner_id",
-                "games1",
-                "games2",
-                "points1",
-                "points2",
-                "result_reason",
-            )  # fmt: skip
-        ),
-        "standings": list(
-            standings.values_list(
-                "player_id",
-                "rank",
-                "match_wins",
-                "played",
-                "games_won",
-                "points_diff",
-                "buchholz",
-                "sonneborn_berger",
-                "byes",
-                "withdrawn",
-            )  # fmt: skip
-        ),
+        "pairings": list(pairings.values_list("round__number", "table", *PAIRING_COLUMNS)),
+        "standings": list(standings.values_list("player_id", *STANDING_COLUMNS)),
     }
 
 
@@ -110,14 +83,6 @@ SETTINGS_COLUMNS = [
     "language", "tiebreaks", "is_public", "check_in_required", "starts_at", "round_starts",
     "round_interval", "round_duration", "turn_time", "dispute_window",
 ]  # fmt: skip
-_PAIRING_FIELDS = [
-    "player1_id", "player2_id", "match_id", "match_version_at_pairing", "status", "winner_id",
-    "games1", "games2", "points1", "points2", "result_reason",
-]  # fmt: skip
-_STANDING_FIELDS = [
-    "rank", "match_wins", "played", "games_won", "points_diff", "buchholz",
-    "sonneborn_berger", "byes", "withdrawn",
-]  # fmt: skip
 
 
 def _tournament_fields() -> list[str]:
@@ -141,11 +106,11 @@ def projected_pictures(*, tournament: Tournament) -> dict[str, dict[Any, dict[st
             (t.pk, r.number): {f: getattr(r, f) for f in ROUND_COLUMNS} for r in rounds
         },
         Pairing._meta.db_table: {
-            (t.pk, p.round.number, p.table): {f: getattr(p, f) for f in _PAIRING_FIELDS}
+            (t.pk, p.round.number, p.table): {f: getattr(p, f) for f in PAIRING_COLUMNS}
             for p in pairings
         },
         Standing._meta.db_table: {
-            (t.pk, s.player_id): {f: getattr(s, f) for f in _STANDING_FIELDS} for s in standings
+            (t.pk, s.player_id): {f: getattr(s, f) for f in STANDING_COLUMNS} for s in standings
         },
     }
 

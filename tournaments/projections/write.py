@@ -191,6 +191,14 @@ ROUND_COLUMNS = (
     "status", "scheduled_at", "paired_at", "deadline", "completed_at", "paired_by_id",
     "clock_started_at", "clock_started_by_hand",
 )  # fmt: skip
+PAIRING_COLUMNS = (
+    "player1_id", "player2_id", "match_id", "match_version_at_pairing", "status", "winner_id",
+    "games1", "games2", "points1", "points2", "result_reason",
+)  # fmt: skip
+STANDING_COLUMNS = (
+    "rank", "match_wins", "played", "games_won", "points_diff", "buchholz",
+    "sonneborn_berger", "byes", "withdrawn",
+)  # fmt: skip
 
 
 def _pairing_fields(state: TournamentState, number: int, table: int) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from games.models import Match, MatchHand
 from games.services import match_rule
 from tests.tournaments.helpers import forfeit_round, make_bots, record_gins, table_tournament
 from tournaments.models import Pairing, Standing, Tournament
+from tournaments.projections import projected_rows
 
 
 def played_tournament(organiser: Any, jobs: Any) -> Tournament:
@@ -34,57 +35,18 @@ def played_tournament(organiser: Any, jobs: Any) -> Tournament:
 
 
 def what_must_survive(tournament_id: int) -> dict[str, Any]:
-    """The standings, the pairings and their results, every match's summary, scoresheet and
-    hands, the tournament's state: as an import must rebuild them."""
+    """Every projected row of the tournament (its row, registrations, rounds, pairings and
+    standings: `projected_rows`, the rebuild's own columns), the players' names, every
+    match's summary, scoresheet and hands: as an import must rebuild them."""
     t = Tournament.objects.get(pk=tournament_id)
     pairings = Pairing.objects.filter(round__tournament=t).order_by("round__number", "table")
     match_ids = [p.match_id for p in pairings if p.match_id]
+    rows = projected_rows(tournament=t)  # the tournament's every projected row
     return {
-        "tournament": (
-            t.name,
-            t.format,
-            t.status,
-            t.current_round,
-            t.version,
-            t.time_zone,
-            t.starts_at,
-            t.ruleset,
-            t.rounds_planned,
-            t.play_mode,
-        ),  # fmt: skip
+        **rows,
         "organisers": sorted(t.organisers.values_list("username", flat=True)),
-        "standings": list(
-            Standing.objects.filter(tournament=t)
-            .order_by("rank", "player_id")
-            .values_list(
-                "rank",
-                "player_id",
-                "player__name",
-                "played",
-                "match_wins",
-                "games_won",
-                "points_diff",
-                "buchholz",
-                "sonneborn_berger",
-                "byes",
-                "withdrawn",
-            )  # fmt: skip
-        ),
-        "pairings": list(
-            pairings.values_list(
-                "round__number",
-                "table",
-                "player1_id",
-                "player2_id",
-                "match_id",
-                "status",
-                "winner_id",
-                "games1",
-                "games2",
-                "points1",
-                "points2",
-                "result_reason",
-            )  # fmt: skip
+        "names": sorted(
+            Standing.objects.filter(tournament=t).values_list("player_id", "player__name")
         ),
         "matches": list(
             Match.objects.filter(pk__in=match_ids)

@@ -88,7 +88,7 @@ def test_export_then_import_into_an_empty_database_rebuilds_the_same_tournament(
     assert what_must_survive(tournament.pk) == before
     # The ids were kept, and the next row made here takes a fresh one.
     newcomer = Player.objects.create(name="Newcomer")
-    assert newcomer.pk > max(p[1] for p in before["standings"])
+    assert newcomer.pk > max(p[0] for p in before["standings"])  # (player_id, rank, ...)
 
 
 def test_the_export_streams_and_reads_one_snapshot(organiser, jobs):
