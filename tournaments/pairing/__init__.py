@@ -24,6 +24,7 @@ from tournaments.pairing.knockout import (
     bracket_size,
     knockout_first_round,
     knockout_next_round,
+    knockout_next_slots,
     seed_order,
 )
 from tournaments.pairing.pair import Pair
@@ -72,6 +73,7 @@ __all__ = [
     "count_rematches",
     "knockout_first_round",
     "knockout_next_round",
+    "knockout_next_slots",
     "min_rematches",
     "round_robin_rounds",
     "seed_order",
