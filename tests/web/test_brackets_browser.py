@@ -7,6 +7,7 @@ Screenshots go to tests/artifacts/screenshots/bracket-*.png (and two PDFs)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -61,6 +62,7 @@ def test_brackets_on_a_phone_a_laptop_the_wall_and_paper(live_server, browser):
             page.goto(f"{base}/tournaments/{t.pk}/")
             page.wait_for_selector(".bracket-match")
             assert no_sideways_scroll(page), (name, width)
+            assert page.evaluate(LINES) == [], (name, width)
             shoot(page, f"bracket-{name}-{width}")
         # Every name is whole on the phone: the bracket's box scrolls, nothing is cut off.
         page.goto(f"{base}/tournaments/{de.pk}/")
@@ -100,6 +102,7 @@ def test_brackets_on_a_phone_a_laptop_the_wall_and_paper(live_server, browser):
     shoot(page, "bracket-double-print")
     page.pdf(path=str(SCREENSHOTS / "bracket-double.pdf"), format="A4", landscape=True)
     page.goto(f"{base}/desk/{cut.pk}/bracket/")
+    assert page.evaluate(LINES) == []
     shoot(page, "bracket-top-cut-print")
     context.close()
 
@@ -116,6 +119,7 @@ def test_a_bracket_right_to_left_in_persian(live_server, browser):
     w2 = page.locator('[data-match="W2-1"]').bounding_box()
     assert w2["x"] + w2["width"] < w1["x"]
     assert no_sideways_scroll(page)
+    assert page.evaluate(LINES) == []
     shoot(page, "bracket-double-fa-1280")
 
 
@@ -170,7 +174,12 @@ _GEOMETRY = """() => {
 }"""
 
 
+# Every line, followed in pixels from match to match: what does not meet (nothing).
+LINES = (Path(__file__).parent / "bracket_lines.js").read_text(encoding="utf-8")
+
+
 def _assert_lines_meet(page: Any, *, rtl: bool) -> None:
+    assert page.evaluate(LINES) == []
     g = page.evaluate(_GEOMETRY)
     # The grand final between the winners' final and the losers' final, its line in at
     # its middle between theirs; the vertical's pieces end to end: the run on the winners'
