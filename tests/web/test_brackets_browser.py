@@ -1,11 +1,13 @@
 """The brackets in a real browser (Debian's headless chromium): a double elimination half
 played, a knockout and a top cut, on a phone (390 px, the bracket scrolls in its own box),
 a laptop (1280 px), the wall screen (1920 x 1080), an A4 print (landscape), in Persian
-(right to left); and the desk's pairs kept apart and pairings by hand on a phone.
-Screenshots go to tests/artifacts/screenshots/bracket-*.png."""
+(right to left); an eight-player double elimination's lines in English and Persian on a
+desktop, a phone and A4; and the desk's pairs kept apart and pairings by hand on a phone.
+Screenshots go to tests/artifacts/screenshots/bracket-*.png (and two PDFs)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -60,6 +62,7 @@ def test_brackets_on_a_phone_a_laptop_the_wall_and_paper(live_server, browser):
             page.goto(f"{base}/tournaments/{t.pk}/")
             page.wait_for_selector(".bracket-match")
             assert no_sideways_scroll(page), (name, width)
+            assert page.evaluate(LINES) == [], (name, width)
             shoot(page, f"bracket-{name}-{width}")
         # Every name is whole on the phone: the bracket's box scrolls, nothing is cut off.
         page.goto(f"{base}/tournaments/{de.pk}/")
@@ -99,6 +102,7 @@ def test_brackets_on_a_phone_a_laptop_the_wall_and_paper(live_server, browser):
     shoot(page, "bracket-double-print")
     page.pdf(path=str(SCREENSHOTS / "bracket-double.pdf"), format="A4", landscape=True)
     page.goto(f"{base}/desk/{cut.pk}/bracket/")
+    assert page.evaluate(LINES) == []
     shoot(page, "bracket-top-cut-print")
     context.close()
 
@@ -115,6 +119,7 @@ def test_a_bracket_right_to_left_in_persian(live_server, browser):
     w2 = page.locator('[data-match="W2-1"]').bounding_box()
     assert w2["x"] + w2["width"] < w1["x"]
     assert no_sideways_scroll(page)
+    assert page.evaluate(LINES) == []
     shoot(page, "bracket-double-fa-1280")
 
 
@@ -152,3 +157,113 @@ def test_pairs_apart_and_pairings_by_hand_on_a_phone(live_server, browser):
     page.wait_for_url(f"{base}/desk/{t.pk}/rounds/2/")
     page.wait_for_selector("text=pairings set by hand")
     shoot(page, "bracket-desk-by-hand-done-390")
+
+
+# The lines' geometry in the browser, in the page's pixels: the cells and line pieces are
+# real boxes (the lines themselves are their pseudo-elements, drawn at the boxes' edges and
+# middles; tests/web/test_bracket_lines.py follows them through the HTML).
+_GEOMETRY = """() => {
+  const box = s => document.querySelector(s).getBoundingClientRect();
+  const cell = id => document.querySelector(`[data-match="${id}"]`).closest('.bracket-cell')
+    .getBoundingClientRect();
+  const rise = box('.bracket-rise[data-line="W3-1 L4-1 GF1"]');
+  const run = box('.bracket-run[data-line="W3-1 GF1"]');
+  const mid = r => r.top + r.height / 2;
+  return {w3: cell('W3-1'), l4: cell('L4-1'), gf1: cell('GF1'), gf2: cell('GF2'), rise, run,
+          w3mid: mid(cell('W3-1')), l4mid: mid(cell('L4-1')), gfmid: mid(cell('GF1'))};
+}"""
+
+
+# Every line, followed in pixels from match to match: what does not meet (nothing).
+LINES = (Path(__file__).parent / "bracket_lines.js").read_text(encoding="utf-8")
+
+
+def _assert_lines_meet(page: Any, *, rtl: bool) -> None:
+    assert page.evaluate(LINES) == []
+    g = page.evaluate(_GEOMETRY)
+    # The grand final between the winners' final and the losers' final, its line in at
+    # its middle between theirs; the vertical's pieces end to end: the run on the winners'
+    # final's rows, the rise from the bottom of them down to the top of the losers' final.
+    assert g["w3mid"] < g["gfmid"] < g["l4mid"]
+    assert (
+        abs(g["run"]["top"] - g["w3"]["top"]) < 1
+        and abs(g["run"]["bottom"] - g["w3"]["bottom"]) < 1
+    )
+    assert abs(g["rise"]["top"] - g["w3"]["bottom"]) < 1
+    assert abs(g["rise"]["bottom"] - g["l4"]["top"]) < 1
+    assert abs(g["gf1"]["top"] - g["gf2"]["top"]) < 1  # the reset straight on
+    if rtl:  # right to left: the grand final at the left of both finals, the reset beyond
+        assert g["gf1"]["right"] < g["l4"]["left"] and g["gf2"]["right"] < g["gf1"]["left"]
+        assert g["run"]["left"] >= g["gf1"]["right"] and g["run"]["right"] <= g["w3"]["left"]
+    else:
+        assert g["gf1"]["left"] > g["l4"]["right"] and g["gf2"]["left"] > g["gf1"]["right"]
+        assert g["run"]["left"] >= g["w3"]["right"] and g["run"]["right"] <= g["gf1"]["left"]
+
+
+def test_an_eight_player_double_elimination_in_english_and_persian(live_server, browser):
+    """Desktop, a phone (390 px: the bracket scrolls in its box) and A4 (print media and a
+    PDF), left to right and right to left. Screenshots: bracket-de8-<en|fa>-<1280|390|
+    390-scrolled|print>.png and bracket-de8-<lang>.pdf."""
+    user = organiser("td")
+    de = _event(user, 8, 3, format="double_elimination", name="Double Friday")
+    base = live_server.url
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    _sign_in(page, base)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for lang in ("en", "fa"):
+        rtl = lang == "fa"
+        page.emulate_media(media="screen")
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.goto(f"{base}/tournaments/{de.pk}/?lang={lang}")
+        page.wait_for_selector(".bracket-match")
+        assert (page.locator("html").get_attribute("dir") == "rtl") is rtl
+        assert page.locator(".bracket-drop").first.inner_text() == (
+            "بازنده به L۱-۱" if rtl else "loser to L1-1"
+        )
+        _assert_lines_meet(page, rtl=rtl)
+        assert no_sideways_scroll(page)
+        # On a desktop the whole bracket shows, to the reset, without scrolling its box.
+        assert page.locator(".bracket-scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
+        brackets = page.locator(".bracket-scroll")  # the whole bracket, as wide as it shows
+        brackets.screenshot(path=str(SCREENSHOTS / f"bracket-de8-{lang}-1280.png"))
+
+        page.set_viewport_size({"width": 390, "height": 844})
+        assert no_sideways_scroll(page)
+        scroller = page.locator(".bracket-scroll")
+        assert scroller.evaluate("e => e.scrollWidth > e.clientWidth + 100")
+        _assert_lines_meet(page, rtl=rtl)
+        brackets.screenshot(path=str(SCREENSHOTS / f"bracket-de8-{lang}-390.png"))
+        # Scrolled to the far end: the grand final and the reset side by side in view.
+        scroller.evaluate(
+            "e => { const rtl = getComputedStyle(e).direction === 'rtl'; "
+            "e.scrollLeft = (rtl ? -1 : 1) * e.scrollWidth; }"
+        )
+        page.wait_for_function(
+            "() => { const e = document.querySelector('.bracket-scroll'); "
+            "return Math.abs(e.scrollLeft) + e.clientWidth >= e.scrollWidth - 1; }"
+        )
+        for match in ("GF1", "GF2"):
+            gf = page.locator(f'[data-match="{match}"]').bounding_box()
+            assert gf["x"] >= 0 and gf["x"] + gf["width"] <= 390, match
+        brackets.screenshot(path=str(SCREENSHOTS / f"bracket-de8-{lang}-390-scrolled.png"))
+
+        page.goto(f"{base}/desk/{de.pk}/bracket/?lang={lang}")
+        page.wait_for_selector(".bracket-match")
+        page.emulate_media(media="print")
+        page.set_viewport_size({"width": 1123, "height": 794})  # A4 landscape at 96 dpi
+        assert no_sideways_scroll(page)
+        _assert_lines_meet(page, rtl=rtl)
+        # Black on white: the lines, the boxes' borders and the names.
+        colours = page.evaluate("""() => {
+          const c = document.querySelector('.joins-down');
+          const m = document.querySelector('.bracket-match');
+          const line = getComputedStyle(c, '::after'), box = getComputedStyle(m);
+          return [line.borderInlineEndColor, box.borderTopColor, box.color, box.backgroundColor];
+        }""")
+        assert colours == ["rgb(0, 0, 0)", "rgb(0, 0, 0)", "rgb(0, 0, 0)", "rgb(255, 255, 255)"]
+        last = page.locator('[data-match="GF2"]').bounding_box()
+        assert last["x"] >= 0 and last["x"] + last["width"] <= 1123  # the whole bracket on A4
+        shoot(page, f"bracket-de8-{lang}-print")
+        page.pdf(path=str(SCREENSHOTS / f"bracket-de8-{lang}.pdf"), format="A4", landscape=True)
+    context.close()
