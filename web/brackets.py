@@ -34,6 +34,12 @@ STATUS_WORDS = {
     "empty": gettext_lazy("empty"),
     "not_needed": gettext_lazy("not needed"),
 }
+# A result the bracket could not take (its code in the data's `problem`): drawn without it.
+PROBLEM_WORDS = {
+    "not_a_player": gettext_lazy("result left out: its winner did not play this match"),
+    "not_ready": gettext_lazy("result left out: it came before both players were known"),
+    "unknown_match": gettext_lazy("result left out: the bracket has no such match"),
+}
 FINAL = pgettext_lazy("bracket round", "Final")
 SEMIFINALS = pgettext_lazy("bracket round", "Semifinals")
 QUARTERFINALS = pgettext_lazy("bracket round", "Quarterfinals")
@@ -69,6 +75,7 @@ class DrawnMatch:
     over: str = ""  # a title above the box (the grand final's, which has no column title)
     style: str = ""  # its grid place, e.g. "grid-column:2;grid-row:3 / span 2"
     classes: str = ""  # the cell's classes, written once (the template adds nothing)
+    problem: str = ""  # why its result was left out of the bracket (tournaments.domain.brackets)
 
     @property
     def center(self) -> float:
@@ -211,6 +218,7 @@ def _match(
         span=span,
         drop=drop,
         style=f"grid-column:{column};grid-row:{row} / span {span}",
+        problem=str(PROBLEM_WORDS.get(m.get("problem") or "", m.get("problem") or "")),
     )
 
 
@@ -306,6 +314,8 @@ def _classes(m: DrawnMatch) -> str:
         classes.append("maybe-in")
     if m.maybe_out:
         classes.append("maybe-out")
+    if m.problem:
+        classes.append("problem")
     return " ".join(classes)
 
 

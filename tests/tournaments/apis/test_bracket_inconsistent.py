@@ -87,6 +87,10 @@ def test_a_result_naming_someone_else_is_marked_and_the_rest_is_drawn(
     assert data["champion"] is None
     for page in _pages(client, organiser, t):
         assert f'data-match="{first.slot}"' in page and f'data-match="{second.slot}"' in page
+        # The page says which match's result was left out, and only that one.
+        assert page.count('class="bracket-problem"') == 1
+        box = page.split(f'data-match="{first.slot}"', 1)[1].split('data-match="', 1)[0]
+        assert "result left out: its winner did not play this match" in box
 
 
 def test_a_withdrawn_player_s_result_put_back_in_play_marks_the_later_result_it_breaks(
