@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 
@@ -64,7 +65,9 @@ def _check(data: Any) -> None:
         value, depth = stack.pop()
         if isinstance(value, str):
             if _SURROGATE.search(value):
-                raise exceptions.ParseError("JSON parse error - a string holds a lone surrogate")
+                raise exceptions.ParseError(
+                    gettext("JSON parse error - a string holds a lone surrogate")
+                )
             continue
         if not isinstance(value, dict | list):
             continue

@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import eventstore
@@ -269,7 +270,10 @@ def _match_stream_label(stream_id: str) -> str:
     row = Match.objects.filter(stream_id=stream_id).select_related("player1", "player2").first()
     if row is None:
         return ""
-    return row.label or f"{row.player1} v {row.player2}"
+    return row.label or gettext("%(first)s v %(second)s") % {
+        "first": row.player1,
+        "second": row.player2,
+    }
 
 
 def _match_event_link(stream_id: str, version: int) -> tuple[str, str] | None:
@@ -278,7 +282,7 @@ def _match_event_link(stream_id: str, version: int) -> tuple[str, str] | None:
         url = reverse("match-replay-page", args=[stream_id.removeprefix(_STREAM_PREFIX)])
     except NoReverseMatch:
         return None
-    return f"{url}?version={version}", f"replay at v{version}"
+    return f"{url}?version={version}", gettext("replay at v%(version)s") % {"version": version}
 
 
 def _player_name(pk: str) -> str | None:

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import NotFoundError, PermissionDeniedError, ValidationError
@@ -135,21 +136,25 @@ def club_rating_settings_validate(*, settings: dict[str, Any], base: dict[str, A
     unknown = sorted(set(settings) - set(RatingSettings().as_dict()))
     if unknown:
         raise ValidationError(
-            f"unknown rating settings: {', '.join(unknown)}",
+            gettext_noop("unknown rating settings: %(names)s"),
             extra={"fields": {"rating_settings": [f"unknown: {', '.join(unknown)}"]}},
+            params={"names": ", ".join(unknown)},
         )
     merged = {**RatingSettings.from_dict(base).as_dict()}
     for name, value in settings.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValidationError(
-                f"{name} must be a number",
+                gettext_noop("%(name)s must be a number"),
                 extra={"fields": {"rating_settings": [f"{name} must be a number"]}},
+                params={"name": name},
             )
         merged[name] = float(value)
     try:
         settings_check(RatingSettings(**merged))
     except InvalidRatingSettingsError as exc:
-        raise ValidationError(str(exc), extra={"fields": {"rating_settings": [str(exc)]}}) from exc
+        raise ValidationError(
+            exc.template, extra={"fields": {"rating_settings": [str(exc)]}}, params=exc.params
+        ) from exc
     return merged
 
 
@@ -202,8 +207,9 @@ def _check_zone(name: str) -> None:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise ValidationError(
-            f"unknown time zone {name!r}",
+            gettext_noop("unknown time zone %(zone)s"),
             extra={"fields": {"time_zone": ["unknown time zone"]}, "reason": "unknown"},
+            params={"zone": repr(name)},
         ) from exc
 
 
@@ -362,7 +368,9 @@ def season_update(*, season_id: int, by: AbstractBaseUser, **changes: Any) -> Se
     club = club_get_for_manage(club_id=season.club_id, user=by)
     unknown = sorted(set(changes) - set(_SEASON_FIELDS))
     if unknown:
-        raise ValidationError(f"unknown season fields: {', '.join(unknown)}")
+        raise ValidationError(
+            gettext_noop("unknown season fields: %(names)s"), params={"names": ", ".join(unknown)}
+        )
     for name, value in changes.items():
         setattr(season, name, list(value) if isinstance(value, list | tuple) else value)
     season.name = season.name.strip()
