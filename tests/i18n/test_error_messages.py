@@ -52,6 +52,7 @@ def _sites() -> list[tuple[str, int, str, ast.expr]]:
                     call = node.exc
                     func = call.func
                     name = getattr(func, "id", None) or getattr(func, "attr", "")
+                    # (Django's PermissionDenied and Http404: their pages show no message.)
                     if not name.endswith("Error") or name in NOT_FOR_PEOPLE:
                         continue
                     args = call.args[1:] if name in MESSAGE_SECOND else call.args
@@ -76,8 +77,20 @@ def _sites() -> list[tuple[str, int, str, ast.expr]]:
 
 def _built_from_english(expr: ast.expr) -> bool:
     """An f-string, a concatenation or a .format() of literal English (a catalogued
-    template filled with `%` is fine: its text is looked up first)."""
+    template filled with `%` is fine: its text is looked up first), or another error's
+    English text passed on (`exc.message`, `str(exc)`: `translated_message(exc)` is its
+    text in the reader's language)."""
     if isinstance(expr, ast.JoinedStr):
+        return True
+    if isinstance(expr, ast.Attribute) and expr.attr == "message":
+        return True
+    if (
+        isinstance(expr, ast.Call)
+        and getattr(expr.func, "id", "") == "str"
+        and len(expr.args) == 1
+        and isinstance(expr.args[0], ast.Name)
+        and expr.args[0].id in ("exc", "error", "err", "e")
+    ):
         return True
     if isinstance(expr, ast.BinOp):
         if isinstance(expr.op, ast.Add):
