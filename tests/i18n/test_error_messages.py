@@ -273,3 +273,12 @@ def test_the_admins_message_names_the_setting_by_its_label(organiser):
     with translation.override("ro"):
         text = translated_message(caught.value)
     assert text == "setarea „Format” nu se mai poate schimba după începerea turneului"
+
+
+def test_a_refused_fields_message_is_the_errors_own_in_the_readers_words(organiser_client):
+    first = organiser_client.post("/api/clubs/", {"name": "Gin Club"}, format="json")
+    assert first.status_code == 201, first.json()
+    errors = _in(organiser_client, "post", "/api/clubs/", {"name": "Gin Club"})
+    assert errors["en"]["fields"] == {"name": ["a club of that name already exists"]}
+    assert errors["de"]["fields"] == {"name": ["ein Verein dieses Namens existiert schon"]}
+    assert errors["fa"]["fields"]["name"] == [errors["fa"]["message"]]
