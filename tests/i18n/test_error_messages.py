@@ -28,12 +28,12 @@ LANGUAGES = ("ro", "de", "lt", "fa")
 NOT_FOR_PEOPLE = {
     "ValueError", "TypeError", "AttributeError", "AssertionError", "KeyError", "RuntimeError",
     "NotImplementedError", "LookupError", "ImproperlyConfigured", "CommandError",
-    # The pairing code's own refusals: the domain turns them into its catalogued messages
+    # The hand pairings' refusals: the domain answers them with its own catalogued message
     # (the problem's code kept in the error body).
-    "HandPairingError", "BracketResultError",
+    "HandPairingError",
 }  # fmt: skip
-# The desk's row errors carry the field's name first, the (gettext) message second.
-MESSAGE_SECOND = {"RowError"}
+# These carry a code (the desk's row errors: the field's name) first, the message second.
+MESSAGE_SECOND = {"RowError", "BracketResultError"}
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdr]")
 
 
@@ -282,3 +282,27 @@ def test_a_refused_fields_message_is_the_errors_own_in_the_readers_words(organis
     assert errors["en"]["fields"] == {"name": ["a club of that name already exists"]}
     assert errors["de"]["fields"] == {"name": ["ein Verein dieses Namens existiert schon"]}
     assert errors["fa"]["fields"]["name"] == [errors["fa"]["message"]]
+
+
+def test_the_cause_a_message_names_is_in_the_readers_words_too():
+    from core.errors import ConflictError, translated_message
+    from tournaments.pairing import BracketResultError
+
+    cause = BracketResultError(
+        "not_a_player",
+        "player %(player)s did not play the bracket's match %(match)s",
+        player=7,
+        match="W1-2",
+    )
+    error = ConflictError(
+        "the bracket cannot take the results recorded: %(problem)s", params={"problem": cause}
+    )
+    assert error.message == (
+        "the bracket cannot take the results recorded: player 7 did not play the bracket's"
+        " match W1-2"
+    )
+    with translation.override("de"):
+        assert translated_message(error) == (
+            "der Turnierbaum kann die erfassten Ergebnisse nicht aufnehmen: Spieler 7 hat die"
+            " Partie W1-2 des Turnierbaums nicht gespielt"
+        )

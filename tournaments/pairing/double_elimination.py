@@ -75,9 +75,11 @@ NOT_NEEDED = "not_needed"  # GF2 when the winners' champion won GF1
 class BracketResultError(ValueError):
     """A recorded result that the bracket cannot take (unknown match, wrong winner...)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        # A template with named placeholders and its values apart, for the catalogues
+        # (config/service_messages.py), as the tournament domain's errors.
+        super().__init__(message % params if params else message)
+        self.code, self.template, self.params = code, message, params
 
 
 @dataclass(frozen=True)
@@ -284,7 +286,9 @@ def double_elimination(
     skeleton = _skeleton(k, reset)
     unknown = sorted(set(results) - {m.id for m in skeleton})
     if unknown:
-        raise BracketResultError("unknown_match", f"double_elimination: no match {unknown}")
+        raise BracketResultError(
+            "unknown_match", "the bracket has no match %(matches)s", matches=", ".join(unknown)
+        )
     out = {p: i for i, p in enumerate(withdrawn)}  # player -> order of withdrawal
     decided: dict[str, tuple[int | None, int | None]] = {}  # id -> (winner, loser)
     built: list[BracketMatch] = []
@@ -299,7 +303,12 @@ def double_elimination(
         else:
             status, winner, loser = _decide(match.id, sides, results, out)
         if status in (WAITING, NOT_NEEDED, BYE, EMPTY, WALKOVER) and match.id in results:
-            raise BracketResultError("not_ready", f"double_elimination: {match.id} is {status}")
+            raise BracketResultError(
+                "not_ready",
+                "the bracket's match %(match)s is not to be played (%(status)s)",
+                match=match.id,
+                status=status,
+            )
         if status not in (WAITING, READY, NOT_NEEDED):
             decided[match.id] = (winner, loser)
         one, two = (None if isinstance(s, _Pending) else s for s in sides)
@@ -382,7 +391,10 @@ def _decide(
         winner = results[match_id]
         if winner not in (a, b):
             raise BracketResultError(
-                "not_a_player", f"double_elimination: {winner} did not play {match_id}"
+                "not_a_player",
+                "player %(player)s did not play the bracket's match %(match)s",
+                player=winner,
+                match=match_id,
             )
         return PLAYED, winner, b if winner == a else a
     if a in out or b in out:
