@@ -55,7 +55,9 @@ class SafeJSONParser(JSONParser):
 
 
 def _too_deep() -> str:
-    return f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels"
+    return gettext("JSON parse error - nested deeper than %(levels)s levels") % {
+        "levels": MAX_JSON_DEPTH
+    }
 
 
 def _check(data: Any) -> None:

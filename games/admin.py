@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 import eventstore
@@ -231,19 +231,30 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
         names = (obj.player1.name, obj.player2.name)
 
         def winner(g: dict) -> str:
-            return "open" if g["winner"] is None else f"won by {names[g['winner']]}"
+            if g["winner"] is None:
+                return pgettext("game", "open")
+            return gettext("won by %(name)s") % {"name": names[g["winner"]]}
 
         rows = format_html_join(
             "",
-            "<tr><td>Game {}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            ((g["game"], g["totals"][0], g["totals"][1], winner(g)) for g in games),
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    gettext("Game %(n)s") % {"n": g["game"]},
+                    g["totals"][0],
+                    g["totals"][1],
+                    winner(g),
+                )
+                for g in games
+            ),
         )
         return format_html(
             "<table><tr><th></th><th>{}</th><th>{}</th><th></th></tr>{}"
-            "<tr><th>Games won</th><th>{}</th><th>{}</th><th></th></tr></table>",
+            "<tr><th>{}</th><th>{}</th><th>{}</th><th></th></tr></table>",
             names[0],
             names[1],
             rows,
+            gettext("Games won"),
             obj.games_won_p1,
             obj.games_won_p2,
         )
