@@ -70,9 +70,12 @@ def _contract_code(exc: ApplicationError) -> str | None:
 
 def _from_event_store(exc: Exception) -> ApplicationError | None:
     """The event store's own errors (it knows no API) as the API's domain errors."""
+    # Their messages are templates with the values apart (eventstore.errors), shown in
+    # the reader's language by translated_message.
     if isinstance(exc, ConcurrencyError):
         return ApplicationError(
-            str(exc),
+            exc.template,
+            params=exc.params,
             code="version_conflict",
             status=409,
             extra={
@@ -82,9 +85,11 @@ def _from_event_store(exc: Exception) -> ApplicationError | None:
             },
         )
     if isinstance(exc, ImmutableEventError):
-        return ConflictError(str(exc), code="event_immutable")
+        return ConflictError(exc.template, code="event_immutable", params=exc.params)
     if isinstance(exc, InvalidEventError):
-        return ApplicationError(str(exc), code="validation_error", status=400)
+        return ApplicationError(
+            exc.template, code="validation_error", status=400, params=exc.params
+        )
     return None
 
 
@@ -167,10 +172,10 @@ def _translated_fields(exc: ApplicationError, message: str, extra: dict[str, Any
 # answers with its technical page and not with handler404; a method a plain view refuses):
 # the API's error body instead, under every setting.
 _PAGE_ERRORS = {
-    400: ("bad_request", "Bad request."),
-    403: ("permission_denied", "You do not have permission to perform this action."),
-    404: ("not_found", "No such endpoint."),
-    405: ("method_not_allowed", "Method not allowed."),
+    400: ("bad_request", gettext_lazy("Bad request.")),
+    403: ("permission_denied", gettext_lazy("You do not have permission to perform this action.")),
+    404: ("not_found", gettext_lazy("No such endpoint.")),
+    405: ("method_not_allowed", gettext_lazy("Method not allowed.")),
 }
 _API_PAGES = ("/api/docs/", "/api/redoc/")
 
@@ -208,7 +213,7 @@ def _as_json(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     ):
         return response
     code, message = _PAGE_ERRORS[response.status_code]
-    answer = JsonResponse(_body(code, message), status=response.status_code)
+    answer = JsonResponse(_body(code, str(message)), status=response.status_code)
     if response.has_header("Allow"):
         answer["Allow"] = response["Allow"]
     return answer

@@ -203,7 +203,7 @@ def _whole_number(request: Request, name: str) -> int:
     values = request.query_params.getlist(name)
     text = values[-1] if values else ""
     if not (text.isascii() and text.isdigit()) or len(text) > 18:
-        message = "A whole number (0 or more) is required."
+        message = gettext("A whole number (0 or more) is required.")
         raise serializers.ValidationError({name: [message]})
     return int(text)
 

@@ -77,6 +77,12 @@ def translated_message(exc: BaseException) -> str:
     where the catalogue lacks it. Codes and reasons stay English; only this text changes."""
     template = getattr(exc, "template", None) or getattr(exc, "message", None) or str(exc)
     params = getattr(exc, "params", None) or {}
+    # A value that is itself an error with a template (the cause a message names: "the
+    # bracket cannot take the results recorded: %(problem)s") is in the reader's words too.
+    params = {
+        k: translated_message(v) if isinstance(v, BaseException) and hasattr(v, "template") else v
+        for k, v in params.items()
+    }
     prefix = _RULE_PREFIX.fullmatch(template) if getattr(exc, "rule", "") else None
     body = prefix[3] if prefix else template
     if not body:

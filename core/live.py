@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core import signing
 from django.db import DatabaseError, connection, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -218,7 +219,9 @@ def last_event_id(request: HttpRequest) -> int | None:
 
 
 def error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+    """The API's error body; `message` in English, shown in the request's language (a
+    catalogued text: config/service_messages.py)."""
+    return JsonResponse({"error": {"code": code, "message": gettext(message)}}, status=status)
 
 
 Read = Callable[[int], Awaitable[tuple[list[bytes], int]]]

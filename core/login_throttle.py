@@ -42,11 +42,12 @@ from django.core.cache import cache
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.decorators import sync_and_async_middleware
+from django.utils.translation import gettext_lazy
 from rest_framework.throttling import BaseThrottle
 
 logger = logging.getLogger("core.login_throttle")
 
-LOCKED_OUT_MESSAGE = "Too many failed logins: try again later."
+LOCKED_OUT_MESSAGE = gettext_lazy("Too many failed logins: try again later.")
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -60,9 +61,11 @@ def lockout_response(
     """axes' answer to a locked-out login (AXES_LOCKOUT_CALLABLE): the API's error shape
     under /api/, plain text elsewhere; 429 either way."""
     if request.path.startswith("/api/"):
-        body = {"error": {"code": "throttled", "message": LOCKED_OUT_MESSAGE}}
+        body = {"error": {"code": "throttled", "message": str(LOCKED_OUT_MESSAGE)}}
         return JsonResponse(body, status=429)
-    return HttpResponse(LOCKED_OUT_MESSAGE, status=429, content_type="text/plain; charset=utf-8")
+    return HttpResponse(
+        str(LOCKED_OUT_MESSAGE), status=429, content_type="text/plain; charset=utf-8"
+    )
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):

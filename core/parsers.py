@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 
@@ -54,7 +55,9 @@ class SafeJSONParser(JSONParser):
 
 
 def _too_deep() -> str:
-    return f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels"
+    return gettext("JSON parse error - nested deeper than %(levels)s levels") % {
+        "levels": MAX_JSON_DEPTH
+    }
 
 
 def _check(data: Any) -> None:
@@ -64,7 +67,9 @@ def _check(data: Any) -> None:
         value, depth = stack.pop()
         if isinstance(value, str):
             if _SURROGATE.search(value):
-                raise exceptions.ParseError("JSON parse error - a string holds a lone surrogate")
+                raise exceptions.ParseError(
+                    gettext("JSON parse error - a string holds a lone surrogate")
+                )
             continue
         if not isinstance(value, dict | list):
             continue

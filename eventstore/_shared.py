@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 from django.db import connection
+from django.utils.translation import gettext_noop
 
 from eventstore.errors import InvalidEventError
 from eventstore.models import StoredEvent
@@ -35,9 +36,11 @@ def json_roundtrip(value: Any, what: str) -> Any:
         text = canonical_json(value)
         text.encode("utf-8")  # lone surrogates cannot be stored (nor hashed)
     except (TypeError, ValueError) as exc:
-        raise InvalidEventError(f"Event {what} is not JSON: {exc}") from exc
+        raise InvalidEventError(
+            gettext_noop("Event %(what)s is not JSON: %(error)s"), what=what, error=exc
+        ) from exc
     if _ESCAPED_NUL.search(text):
-        raise InvalidEventError(f"Event {what} contains a NUL character.")
+        raise InvalidEventError(gettext_noop("Event %(what)s contains a NUL character."), what=what)
     return json.loads(text, parse_float=_jsonb_float)
 
 

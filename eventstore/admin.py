@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from eventstore import display
 from eventstore.models import Snapshot, StoredEvent, Subscription
@@ -19,7 +20,7 @@ class StreamFilter(admin.SimpleListFilter):
     """Filter by stream: offers the most recently written streams; any stream id also
     works from the URL (?stream=<stream id>)."""
 
-    title = "stream"
+    title = _("stream")
     parameter_name = "stream"
     RECENT = 25
 
@@ -119,7 +120,7 @@ class StoredEventAdmin(ReadOnlyAdmin):
             labels[stream_id] = display.stream_label(stream_id)
         return labels[stream_id]
 
-    @admin.display(description="stream", ordering="stream_id")
+    @admin.display(description=_("stream"), ordering="stream_id")
     def stream_short(self, obj: StoredEvent) -> str:
         kind, _, rest = obj.stream_id.partition("-")
         short = f"{kind}-{rest[:8]}" if rest else obj.stream_id
@@ -127,7 +128,7 @@ class StoredEventAdmin(ReadOnlyAdmin):
         url = f"?{StreamFilter.parameter_name}={obj.stream_id}"
         return format_html('<a href="{}" title="{}">{}</a> {}', url, obj.stream_id, short, label)
 
-    @admin.display(description="actor")
+    @admin.display(description=_("actor"))
     def actor_name(self, obj: StoredEvent) -> str:
         actor = str((obj.metadata or {}).get("actor", ""))
         names = self.__dict__.setdefault("_names", {})
@@ -135,13 +136,13 @@ class StoredEventAdmin(ReadOnlyAdmin):
             names[actor] = display.actor_name(actor)
         return names[actor]
 
-    @admin.display(description="data")
+    @admin.display(description=_("data"))
     def data_short(self, obj: StoredEvent) -> str:
         text = json.dumps(obj.data, separators=(",", ":"), ensure_ascii=False)
         short = text if len(text) <= _DATA_CHARS else text[: _DATA_CHARS - 1] + "…"
         return format_html('<code title="{}">{}</code>', text[:2000], short)
 
-    @admin.display(description="page")
+    @admin.display(description=_("page"))
     def replay_link(self, obj: StoredEvent) -> str:
         link = display.event_link(obj.stream_id, obj.version)
         if link is None:

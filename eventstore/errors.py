@@ -4,9 +4,19 @@ domain errors: the one exception handler (`config.exception_handler`) maps them 
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.translation import gettext_noop
+
 
 class EventStoreError(Exception):
-    """Something the event store refused."""
+    """Something the event store refused. Its message is a template with named
+    placeholders and the values apart (`template`, `params`), marked with gettext_noop: the
+    exception handler shows it in the reader's language (core.errors.translated_message)."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template % params if params else template)
+        self.template, self.params = template, params
 
 
 class InvalidEventError(EventStoreError, ValueError):
@@ -23,7 +33,10 @@ class ConcurrencyError(EventStoreError):
 
     def __init__(self, *, stream_id: str, expected_version: int, current_version: int) -> None:
         super().__init__(
-            f"Stream {stream_id} is at version {current_version}, not {expected_version}."
+            gettext_noop("Stream %(stream)s is at version %(current)s, not %(expected)s."),
+            stream=stream_id,
+            current=current_version,
+            expected=expected_version,
         )
         self.stream_id = stream_id
         self.expected_version = expected_version

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from django.db import models
+from django.utils.translation import gettext_noop
 
 from eventstore.errors import ImmutableEventError
 
@@ -18,7 +19,10 @@ __all__ = ["Checkpoint", "ImmutableEventError", "Snapshot", "StoredEvent", "Subs
 
 def _refuse(what: str) -> NoReturn:
     raise ImmutableEventError(
-        f"Stored events are append-only: {what} is refused. Record a new event instead."
+        gettext_noop(
+            "Stored events are append-only: %(what)s is refused. Record a new event instead."
+        ),
+        what=what,
     )
 
 

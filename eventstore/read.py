@@ -9,6 +9,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_noop
 
 from eventstore._shared import READ_FIELDS, read_pg, read_rows, stream_head
 from eventstore.errors import InvalidEventError
@@ -86,7 +87,9 @@ def _tx_of(position: int) -> int:
         return 0
     found = StoredEvent.objects.filter(position=position).values_list("tx_id", flat=True)
     if not found:
-        raise InvalidEventError(f"No stored event at position {position}.")
+        raise InvalidEventError(
+            gettext_noop("No stored event at position %(position)s."), position=position
+        )
     return found[0] or 0
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from eventstore._shared import canonical_json, json_roundtrip, recorded, stream_head
 from eventstore.encoding import event_hash
@@ -94,16 +95,20 @@ _Prepared = tuple[NewEvent, dict, dict]  # an event, its data and metadata as re
 
 def _check_append_args(stream_id: str, expected_version: int, events: Sequence[NewEvent]) -> None:
     if not stream_id or len(stream_id) > MAX_STREAM_ID_LENGTH:
-        raise InvalidEventError(f"A stream id is 1 to {MAX_STREAM_ID_LENGTH} characters.")
+        raise InvalidEventError(
+            gettext_noop("A stream id is 1 to %(most)s characters."), most=MAX_STREAM_ID_LENGTH
+        )
     if expected_version < 0:
-        raise InvalidEventError("expected_version must be 0 (new stream) or more.")
+        raise InvalidEventError(gettext_noop("expected_version must be 0 (new stream) or more."))
     if not events:
-        raise InvalidEventError("Nothing to append.")
+        raise InvalidEventError(gettext_noop("Nothing to append."))
     for event in events:
         if not event.type or event.schema_version < 1:
-            raise InvalidEventError(f"Bad event type or schema version: {event!r}.")
+            raise InvalidEventError(
+                gettext_noop("Bad event type or schema version: %(event)r."), event=event
+            )
         if not isinstance(event.data, dict) or not isinstance(event.metadata, dict):
-            raise InvalidEventError("Event data and metadata must be JSON objects.")
+            raise InvalidEventError(gettext_noop("Event data and metadata must be JSON objects."))
 
 
 def _append_in_transaction(

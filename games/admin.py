@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 import eventstore
@@ -230,19 +231,30 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
         names = (obj.player1.name, obj.player2.name)
 
         def winner(g: dict) -> str:
-            return "open" if g["winner"] is None else f"won by {names[g['winner']]}"
+            if g["winner"] is None:
+                return pgettext("game", "open")
+            return gettext("won by %(name)s") % {"name": names[g["winner"]]}
 
         rows = format_html_join(
             "",
-            "<tr><td>Game {}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            ((g["game"], g["totals"][0], g["totals"][1], winner(g)) for g in games),
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    gettext("Game %(n)s") % {"n": g["game"]},
+                    g["totals"][0],
+                    g["totals"][1],
+                    winner(g),
+                )
+                for g in games
+            ),
         )
         return format_html(
             "<table><tr><th></th><th>{}</th><th>{}</th><th></th></tr>{}"
-            "<tr><th>Games won</th><th>{}</th><th>{}</th><th></th></tr></table>",
+            "<tr><th>{}</th><th>{}</th><th>{}</th><th></th></tr></table>",
             names[0],
             names[1],
             rows,
+            gettext("Games won"),
             obj.games_won_p1,
             obj.games_won_p2,
         )
@@ -269,7 +281,10 @@ def _match_stream_label(stream_id: str) -> str:
     row = Match.objects.filter(stream_id=stream_id).select_related("player1", "player2").first()
     if row is None:
         return ""
-    return row.label or f"{row.player1} v {row.player2}"
+    return row.label or gettext("%(first)s v %(second)s") % {
+        "first": row.player1,
+        "second": row.player2,
+    }
 
 
 def _match_event_link(stream_id: str, version: int) -> tuple[str, str] | None:
@@ -278,7 +293,7 @@ def _match_event_link(stream_id: str, version: int) -> tuple[str, str] | None:
         url = reverse("match-replay-page", args=[stream_id.removeprefix(_STREAM_PREFIX)])
     except NoReverseMatch:
         return None
-    return f"{url}?version={version}", f"replay at v{version}"
+    return f"{url}?version={version}", gettext("replay at v%(version)s") % {"version": version}
 
 
 def _player_name(pk: str) -> str | None:

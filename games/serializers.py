@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -65,7 +66,9 @@ class RulesetSerializer(serializers.Serializer):
         if isinstance(data, dict):
             unknown = sorted(str(k) for k in data if k not in self.fields)
             if unknown:
-                raise serializers.ValidationError(f"unknown option(s): {', '.join(unknown)}")
+                raise serializers.ValidationError(
+                    gettext("unknown option(s): %(names)s") % {"names": ", ".join(unknown)}
+                )
         return super().to_internal_value(data)
 
 
@@ -139,7 +142,8 @@ class HandRecordInputSerializer(serializers.Serializer):
         ]
         if missing:
             raise serializers.ValidationError(
-                f"a scored hand needs {', '.join(missing)} (or drawn: true)"
+                gettext("a scored hand needs %(names)s (or drawn: true)")
+                % {"names": ", ".join(missing)}
             )
         attrs.setdefault("expected_version", None)
         return attrs

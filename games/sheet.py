@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext_noop
 
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
 from core.transactions import write_service
@@ -152,7 +153,11 @@ def match_sheet_record(
     its own page, a ruling with a reason). The row of the hand a phone entry waits for
     settles the entry: accepted as entered, or amended (`note`: why)."""
     if not rows or len(rows) > MAX_ROWS:
-        raise ValidationError(f"a sheet has 1 to {MAX_ROWS} rows", code="too_many")
+        raise ValidationError(
+            gettext_noop("a sheet has 1 to %(most)s rows"),
+            code="too_many",
+            params={"most": MAX_ROWS},
+        )
     write = repository.match_lock(match_id=match_id)
     match = write.match
     if not user_can_organise_match(user=by, match=match):
@@ -162,8 +167,9 @@ def match_sheet_record(
     current = write.state.hand_number
     if not isinstance(first_hand, int) or not 1 <= first_hand <= current + 1:
         raise ValidationError(
-            f"the sheet's first hand is {first_hand}, the next hand is {current + 1}",
+            gettext_noop("the sheet's first hand is %(first)s, the next hand is %(next)s"),
             code="hand_number",
+            params={"first": first_hand, "next": current + 1},
         )
     recorded_hands = {h.hand_number: h for h in match.hands.filter(hand_number__gte=first_hand)}
     entry = (
@@ -179,9 +185,12 @@ def match_sheet_record(
             hand = recorded_hands.get(number)
             if hand is None or not _same(hand, row, match):
                 raise ConflictError(
-                    f"hand {number} is recorded otherwise already (entered from another "
-                    "screen?): correct it on its own page",
+                    gettext_noop(
+                        "hand %(hand)s is recorded otherwise already (entered from another "
+                        "screen?): correct it on its own page"
+                    ),
                     code="hand_number",
+                    params={"hand": number},
                     extra={"hand_number": number},
                 )
             already += 1

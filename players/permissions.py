@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -12,7 +13,7 @@ from players.selectors import user_is_organiser
 class IsOrganiser(permissions.BasePermission):
     """Staff, the organisers group, or organisers of a club."""
 
-    message = "Only organisers may do this."
+    message = gettext_lazy("Only organisers may do this.")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return user_is_organiser(user=request.user)

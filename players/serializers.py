@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from players.models import Club, Player
@@ -89,5 +90,5 @@ class PlayerCreateInputSerializer(serializers.Serializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if bool(attrs.get("username")) != bool(attrs.get("password")):
-            raise serializers.ValidationError("username and password go together.")
+            raise serializers.ValidationError(gettext("username and password go together."))
         return attrs

@@ -14,10 +14,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.admin import ServiceAdmin
-from core.errors import ApplicationError
+from core.errors import ApplicationError, translated_message
 from games.errors import RuleError
 from players.models import Player
 from tournaments import services
@@ -26,9 +27,9 @@ from tournaments.models import Pairing, Registration, Round, Standing, Tournamen
 from tournaments.projections import standings_rebuild
 from tournaments.selectors import pairing_overdue
 
-admin.site.site_header = "Hollywood Gin administration"
-admin.site.site_title = "Hollywood Gin admin"
-admin.site.index_title = "Clubs, players, tournaments and matches"
+admin.site.site_header = _("Hollywood Gin administration")
+admin.site.site_title = _("Hollywood Gin admin")
+admin.site.index_title = _("Clubs, players, tournaments and matches")
 
 
 class _ReadOnlyInline(admin.TabularInline):
@@ -69,7 +70,9 @@ class StandingInline(_ReadOnlyInline):
 class PlayerChoiceForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.none())
     reason = forms.CharField(required=True)
-    forfeit_current = forms.BooleanField(required=False, help_text="Forfeit a match in play.")
+    forfeit_current = forms.BooleanField(
+        required=False, label=_("Forfeit current"), help_text=_("Forfeit a match in play.")
+    )
 
 
 def _call(request: HttpRequest, what: str, fn: Any, **kwargs: Any) -> Any:
@@ -77,9 +80,12 @@ def _call(request: HttpRequest, what: str, fn: Any, **kwargs: Any) -> Any:
     try:
         result = fn(by=request.user, **kwargs)
     except (ApplicationError, RuleError) as exc:
-        messages.error(request, f"{what}: {exc}")
+        message = translated_message(exc)
+        messages.error(
+            request, gettext("%(action)s: %(error)s") % {"action": what, "error": message}
+        )
         return None
-    messages.success(request, f"{what}: done")
+    messages.success(request, gettext("%(action)s: done") % {"action": what})
     return result
 
 
@@ -233,21 +239,27 @@ class TournamentAdmin(ServiceAdmin):
         for t in queryset:
             done = _call(
                 request,
-                f"{t} round {t.current_round + 1}",
+                gettext("%(tournament)s round %(round)s")
+                % {"tournament": t, "round": t.current_round + 1},
                 services.tournament_round_pair,
                 tournament_id=t.pk,
                 round_number=t.current_round + 1,
                 reason="paired from the admin",
             )
             if done is None:
-                messages.warning(request, f"{t}: round {t.current_round + 1} was not paired")
+                messages.warning(
+                    request,
+                    gettext("%(tournament)s: round %(round)s was not paired")
+                    % {"tournament": t, "round": t.current_round + 1},
+                )
 
     @admin.action(description=_("Re-pair the current round (before any match has started)"))
     def repair_current_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for t in queryset:
             _call(
                 request,
-                f"{t} round {t.current_round} re-paired",
+                gettext("%(tournament)s round %(round)s re-paired")
+                % {"tournament": t, "round": t.current_round},
                 services.tournament_round_repair,
                 tournament_id=t.pk,
                 round_number=t.current_round,
@@ -259,7 +271,7 @@ class TournamentAdmin(ServiceAdmin):
         self, request: HttpRequest, queryset: QuerySet[Tournament]
     ) -> HttpResponse | None:
         if queryset.count() != 1:
-            messages.error(request, "Choose exactly one tournament.")
+            messages.error(request, gettext("Choose exactly one tournament."))
             return None
         tournament = queryset.get()
         form = PlayerChoiceForm(request.POST if "apply" in request.POST else None)
@@ -269,7 +281,7 @@ class TournamentAdmin(ServiceAdmin):
         if "apply" in request.POST and form.is_valid():
             _call(
                 request,
-                f"withdraw {form.cleaned_data['player']}",
+                gettext("withdraw %(player)s") % {"player": form.cleaned_data["player"]},
                 services.tournament_withdraw,
                 tournament_id=tournament.pk,
                 player=form.cleaned_data["player"],
@@ -279,7 +291,7 @@ class TournamentAdmin(ServiceAdmin):
             return None
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Withdraw a player from {tournament}",
+            "title": gettext("Withdraw a player from %(tournament)s") % {"tournament": tournament},
             "form": form,
             "tournament": tournament,
             "action": "withdraw_player",
@@ -291,16 +303,22 @@ class TournamentAdmin(ServiceAdmin):
     def take_results(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for t in queryset:
             taken = _call(
-                request, f"{t} results taken", services.tournament_results_take, tournament_id=t.pk
+                request,
+                gettext("%(tournament)s results taken") % {"tournament": t},
+                services.tournament_results_take,
+                tournament_id=t.pk,
             )
             if taken == []:
-                messages.info(request, f"{t}: no finished match was waiting")
+                messages.info(
+                    request,
+                    gettext("%(tournament)s: no finished match was waiting") % {"tournament": t},
+                )
 
     @admin.action(description=_("Rebuild standings from events"))
     def rebuild_standings(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for t in queryset:
             standings_rebuild(tournament=t)
-        messages.success(request, "Standings rebuilt from the events.")
+        messages.success(request, gettext("Standings rebuilt from the events."))
 
 
 class PairingInline(_ReadOnlyInline):

@@ -9,7 +9,11 @@ from zoneinfo import ZoneInfo
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
+from core.errors import translated_message
 from games.errors import RuleError
 from games.selectors import ruleset_normalise
 from tournaments.domain import SETTINGS_FIXED_AFTER_START, SETTINGS_MUTABLE
@@ -17,6 +21,7 @@ from tournaments.models import Tournament
 from tournaments.pairing import TIEBREAK_CHOICES
 from tournaments.repository import SYSTEM_USERNAME
 from tournaments.services import EARLIEST_INSTANT, LATEST_INSTANT
+from tournaments.setting_labels import TIEBREAK_LABELS
 
 SETTINGS_EDITABLE = (*SETTINGS_MUTABLE, *SETTINGS_FIXED_AFTER_START)
 
@@ -27,9 +32,9 @@ TIEBREAK_SLOTS = 5
 
 def _tiebreak_field(n: int) -> forms.ChoiceField:
     return forms.ChoiceField(
-        choices=[("", "—"), *((t, t.replace("_", " ")) for t in TIEBREAK_CHOICES)],
+        choices=[("", "—"), *((t, TIEBREAK_LABELS.get(t, t)) for t in TIEBREAK_CHOICES)],
         required=False,
-        label=f"Tiebreak {n}",
+        label=format_lazy(_("Tiebreak {number}"), number=n),
     )
 
 
@@ -40,30 +45,41 @@ class TournamentAdminForm(forms.ModelForm):
 
     # Left empty, a ruleset option keeps its default (RULES.md section 9).
     games = forms.TypedChoiceField(
-        choices=[(3, "Hollywood: 3 games"), (1, "Plain: 1 game")],
+        choices=[(3, _("Hollywood: 3 games")), (1, _("Plain: 1 game"))],
         coerce=int,
         initial=3,
         required=False,
         empty_value=None,
+        label=_("Games"),
     )
     knock_limit = forms.IntegerField(
-        min_value=0, max_value=10, initial=_RULES["knock_limit"], required=False
+        min_value=0,
+        max_value=10,
+        initial=_RULES["knock_limit"],
+        required=False,
+        label=_("Knock limit"),
     )
-    gin_bonus = forms.IntegerField(min_value=0, initial=_RULES["gin_bonus"], required=False)
+    gin_bonus = forms.IntegerField(
+        min_value=0, initial=_RULES["gin_bonus"], required=False, label=_("Gin bonus")
+    )
     undercut_bonus = forms.IntegerField(
-        min_value=0, initial=_RULES["undercut_bonus"], required=False
+        min_value=0, initial=_RULES["undercut_bonus"], required=False, label=_("Undercut bonus")
     )
-    game_target = forms.IntegerField(min_value=1, initial=_RULES["game_target"], required=False)
-    end_when_decided = forms.BooleanField(required=False, label="End when two games are won")
-    discard_restriction = forms.BooleanField(required=False)
-    game_bonus = forms.IntegerField(min_value=0, initial=0, required=False)
-    box_bonus = forms.IntegerField(min_value=0, initial=0, required=False)
-    shutout_doubles = forms.BooleanField(required=False)
+    game_target = forms.IntegerField(
+        min_value=1, initial=_RULES["game_target"], required=False, label=_("Game to")
+    )
+    end_when_decided = forms.BooleanField(required=False, label=_("End when two games are won"))
+    discard_restriction = forms.BooleanField(
+        required=False, label=_("No discarding the card just taken from the discard pile")
+    )
+    game_bonus = forms.IntegerField(min_value=0, initial=0, required=False, label=_("Game bonus"))
+    box_bonus = forms.IntegerField(min_value=0, initial=0, required=False, label=_("Box bonus"))
+    shutout_doubles = forms.BooleanField(required=False, label=_("A shutout scores double"))
     round_starts_text = forms.CharField(
         required=False,
-        label="Round starts",
+        label=_("Round starts"),
         widget=forms.Textarea(attrs={"rows": 3, "cols": 30}),
-        help_text="Optional: one start a line, YYYY-MM-DD HH:MM in the tournament's time zone.",
+        help_text=_("Optional: one start a line, YYYY-MM-DD HH:MM in the tournament's time zone."),
     )
     tiebreak_1 = _tiebreak_field(1)
     tiebreak_2 = _tiebreak_field(2)
@@ -112,9 +128,9 @@ class TournamentAdminForm(forms.ModelForm):
                 for s in instance.round_starts
             )
         if "time_zone" in self.fields:
-            self.fields[
-                "time_zone"
-            ].help_text = "An IANA zone, e.g. Europe/Berlin. Every time on this page is in it."
+            self.fields["time_zone"].help_text = _(
+                "An IANA zone, e.g. Europe/Berlin. Every time on this page is in it."
+            )
         if "organisers" in self.fields:  # the scheduler's identity organises nothing
             users = get_user_model().objects.exclude(username=SYSTEM_USERNAME)
             self.fields["organisers"].queryset = users
@@ -124,13 +140,13 @@ class TournamentAdminForm(forms.ModelForm):
             given = {n: self.cleaned_data.get(n) for n in self.RULESET_FIELDS}
             return ruleset_normalise(ruleset={n: v for n, v in given.items() if v is not None})
         except RuleError as exc:
-            raise forms.ValidationError(str(exc)) from exc
+            raise forms.ValidationError(translated_message(exc)) from exc
 
     def _tiebreaks(self) -> list[str]:
         names = [self.cleaned_data.get(f"tiebreak_{n}") for n in range(1, TIEBREAK_SLOTS + 1)]
         names = [n for n in names if n]
         if len(set(names)) != len(names):
-            raise forms.ValidationError("each tiebreak once")
+            raise forms.ValidationError(gettext("each tiebreak once"))
         return names
 
     def _round_starts(self, zone_name: str) -> list[dt.datetime]:
@@ -142,7 +158,9 @@ class TournamentAdminForm(forms.ModelForm):
             try:
                 naive = dt.datetime.strptime(line.strip(), "%Y-%m-%d %H:%M")
             except ValueError as exc:
-                raise forms.ValidationError(f"not a time: {line.strip()!r}") from exc
+                raise forms.ValidationError(
+                    gettext("not a time: %(text)s") % {"text": repr(line.strip())}
+                ) from exc
             starts.append(naive.replace(tzinfo=zone))
         return starts
 
@@ -150,7 +168,7 @@ class TournamentAdminForm(forms.ModelForm):
         data = super().clean()
         swiss = data.get("format") == Tournament.Format.SWISS
         if swiss and not data.get("rounds_planned") and self.instance.pk is None:
-            self.add_error("rounds_planned", "a Swiss tournament needs a number of rounds")
+            self.add_error("rounds_planned", gettext("a Swiss tournament needs a number of rounds"))
         try:
             data["ruleset"] = self.clean_ruleset_fields()
         except forms.ValidationError as exc:
@@ -180,7 +198,8 @@ class TournamentAdminForm(forms.ModelForm):
             if any(v is not None and not _in_window(v) for v in values):
                 self.add_error(
                     field,
-                    f"times must be between {EARLIEST_INSTANT.year} and {LATEST_INSTANT.year}",
+                    gettext("times must be between %(first)s and %(last)s")
+                    % {"first": EARLIEST_INSTANT.year, "last": LATEST_INSTANT.year},
                 )
         return data
 
@@ -198,9 +217,12 @@ class TournamentAdminForm(forms.ModelForm):
 def _round_starts_problem(starts: list[dt.datetime], rounds: int | None) -> str:
     """As the API's (tournaments.serializers): in order, at most one per round."""
     if any(later <= earlier for earlier, later in zip(starts, starts[1:], strict=False)):
-        return "the rounds' starts must be in order, each after the one before"
+        return gettext("the rounds' starts must be in order, each after the one before")
     if rounds and len(starts) > rounds:
-        return f"{len(starts)} starts for {rounds} rounds: one per round"
+        return gettext("%(starts)s starts for %(rounds)s rounds: one per round") % {
+            "starts": len(starts),
+            "rounds": rounds,
+        }
     return ""
 
 

@@ -36,6 +36,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import NotFoundError
@@ -130,7 +131,7 @@ def tournament_export(
     with _snapshot():
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
-            raise NotFoundError(f"no tournament {tournament_id}")
+            raise NotFoundError(gettext_noop("no tournament %(id)s"), params={"id": tournament_id})
         streams = _stream_heads(tournament)
         total = sum(streams.values())
         if on_total is not None:

@@ -27,6 +27,7 @@ from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import ApplicationError
@@ -70,8 +71,8 @@ def tournament_import(
         return _import(lines=iter(lines), progress=progress)
     except (DeserializationError, DatabaseError) as exc:
         # A row the file holds that this database refuses (all rolled back).
-        message = f"a row of the file was refused: {exc}"
-        raise TournamentImportError(message, code="bad_row") from exc
+        message = gettext_noop("a row of the file was refused: %(error)s")
+        raise TournamentImportError(message, code="bad_row", params={"error": exc}) from exc
 
 
 @write_service
@@ -113,19 +114,30 @@ def _next_line(lines: Iterator[str], number: int) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except ValueError as exc:
-        raise TournamentImportError(f"line {number} is not JSON: {exc}", code="bad_line") from exc
+        raise TournamentImportError(
+            gettext_noop("line %(line)s is not JSON: %(error)s"),
+            code="bad_line",
+            params={"line": number, "error": exc},
+        ) from exc
     if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
-        raise TournamentImportError(f"line {number} is not an export line", code="bad_line")
+        raise TournamentImportError(
+            gettext_noop("line %(line)s is not an export line"),
+            code="bad_line",
+            params={"line": number},
+        )
     return value
 
 
 def _header(line: dict[str, Any]) -> dict[str, Any]:
     if line.get("kind") != "header" or line.get("format") != FORMAT:
-        raise TournamentImportError(f"not a {FORMAT} file", code="bad_format")
+        raise TournamentImportError(
+            gettext_noop("not a %(format)s file"), code="bad_format", params={"format": FORMAT}
+        )
     if line.get("version") != FORMAT_VERSION:
         raise TournamentImportError(
-            f"export format version {line.get('version')!r}; this install reads {FORMAT_VERSION}",
+            gettext_noop("export format version %(version)r; this install reads %(reads)s"),
             code="bad_format",
+            params={"version": line.get("version"), "reads": FORMAT_VERSION},
         )
     streams, rows = line.get("streams"), line.get("rows")
     if (
@@ -139,7 +151,11 @@ def _header(line: dict[str, Any]) -> dict[str, Any]:
     allowed = {*_BEFORE_EVENTS, *_AFTER_EVENTS}
     unknown = sorted({str(r["model"]) for r in rows} - allowed)
     if unknown:
-        raise TournamentImportError(f"unexpected rows: {', '.join(unknown)}", code="bad_format")
+        raise TournamentImportError(
+            gettext_noop("unexpected rows: %(models)s"),
+            code="bad_format",
+            params={"models": ", ".join(unknown)},
+        )
     return line
 
 
@@ -174,8 +190,9 @@ def _refuse_existing(rows: list[dict[str, Any]], streams: dict[str, int]) -> Non
         found.append(f"streams {stored[:3]}")
     if found:
         raise TournamentImportError(
-            "import into an empty database: already here: " + "; ".join(found),
+            gettext_noop("import into an empty database: already here: %(found)s"),
             code="already_exists",
+            params={"found": "; ".join(found)},
             status=409,
         )
 
@@ -209,15 +226,25 @@ def _append_events(
             break
         if line["kind"] != "event":
             raise TournamentImportError(
-                f"line {number}: unexpected {line['kind']!r}", code="bad_line"
+                gettext_noop("line %(line)s: unexpected %(kind)r"),
+                code="bad_line",
+                params={"line": number, "kind": line["kind"]},
             )
         event = _event(line, number, streams)
         expected = versions.get(event["stream_id"], 0) + 1
         if event["version"] != expected:
             raise TournamentImportError(
-                f"line {number}: stream {event['stream_id']} version {event['version']}"
-                f" where {expected} comes next",
+                gettext_noop(
+                    "line %(line)s: stream %(stream)s version %(version)s where %(expected)s"
+                    " comes next"
+                ),
                 code="bad_sequence",
+                params={
+                    "line": number,
+                    "stream": event["stream_id"],
+                    "version": event["version"],
+                    "expected": expected,
+                },
             )
         versions[event["stream_id"]] = event["version"]
         if batch and not _same_append(batch[-1], event):
@@ -234,14 +261,18 @@ def _append_events(
         _append(batch, heads)
     if line.get("events") != count:
         raise TournamentImportError(
-            f"the end line counts {line.get('events')!r} events, the file holds {count}",
+            gettext_noop("the end line counts %(counted)r events, the file holds %(count)s"),
             code="truncated",
+            params={"counted": line.get("events"), "count": count},
         )
     for stream_id, version in streams.items():
         if eventstore.stream_version(stream_id=stream_id) != version:
             raise TournamentImportError(
-                f"stream {stream_id} should end at version {version}: events are missing",
+                gettext_noop(
+                    "stream %(stream)s should end at version %(version)s: events are missing"
+                ),
                 code="truncated",
+                params={"stream": stream_id, "version": version},
             )
     return count
 
@@ -260,12 +291,16 @@ def _event(line: dict[str, Any], number: int, streams: dict[str, int]) -> dict[s
         }
     except (KeyError, TypeError, ValueError) as exc:
         raise TournamentImportError(
-            f"line {number}: a malformed event ({exc})", code="bad_event"
+            gettext_noop("line %(line)s: a malformed event (%(error)s)"),
+            code="bad_event",
+            params={"line": number, "error": exc},
         ) from exc
     if event["stream_id"] not in streams:
         # Only the streams the header names, all of them checked empty here beforehand.
         raise TournamentImportError(
-            f"line {number}: stream {event['stream_id']} is not in the header", code="bad_event"
+            gettext_noop("line %(line)s: stream %(stream)s is not in the header"),
+            code="bad_event",
+            params={"line": number, "stream": event["stream_id"]},
         )
     event["line"] = number
     return event
@@ -310,19 +345,38 @@ def _append(batch: list[dict[str, Any]], heads: dict[str, str]) -> None:
         )
     except eventstore.ConcurrencyError as exc:
         raise TournamentImportError(
-            f"line {first['line']}: stream {first['stream_id']} version {first['version']}"
-            f" does not follow the one before (at {exc.current_version})",
+            gettext_noop(
+                "line %(line)s: stream %(stream)s version %(version)s does not follow the one"
+                " before (at %(current)s)"
+            ),
             code="bad_sequence",
+            params={
+                "line": first["line"],
+                "stream": first["stream_id"],
+                "version": first["version"],
+                "current": exc.current_version,
+            },
         ) from exc
     except eventstore.InvalidEventError as exc:
-        raise TournamentImportError(f"line {first['line']}: {exc}", code="bad_event") from exc
+        raise TournamentImportError(
+            gettext_noop("line %(line)s: %(error)s"),
+            code="bad_event",
+            params={"line": first["line"], "error": exc},
+        ) from exc
     heads[first["stream_id"]] = recorded[-1].hash
     for event, stored in zip(batch, recorded, strict=True):
         if stored.hash != event["hash"]:
             raise TournamentImportError(
-                f"line {event['line']}: stream {event['stream_id']} version {event['version']}"
-                " does not hash to the exported hash: the file was altered",
+                gettext_noop(
+                    "line %(line)s: stream %(stream)s version %(version)s does not hash to the"
+                    " exported hash: the file was altered"
+                ),
                 code="hash_mismatch",
+                params={
+                    "line": event["line"],
+                    "stream": event["stream_id"],
+                    "version": event["version"],
+                },
             )
 
 
@@ -340,14 +394,18 @@ def _rebuild_matches(streams: dict[str, int]) -> None:
         )
     except CommandError as exc:
         raise TournamentImportError(
-            f"a match could not be rebuilt: {exc}", code="bad_match"
+            gettext_noop("a match could not be rebuilt: %(error)s"),
+            code="bad_match",
+            params={"error": exc},
         ) from exc
     prefix = MATCH_STREAM_PREFIX
     ids = [s.removeprefix(prefix) for s in streams if s.startswith(prefix)]
     missing = set(ids) - set(match_outcomes(match_ids=ids))
     if missing:
         raise TournamentImportError(
-            f"matches not rebuilt from their events: {sorted(missing)[:3]}", code="bad_match"
+            gettext_noop("matches not rebuilt from their events: %(matches)s"),
+            code="bad_match",
+            params={"matches": sorted(missing)[:3]},
         )
 
 

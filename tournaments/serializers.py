@@ -14,6 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from players.selectors import club_exists
@@ -48,7 +49,7 @@ class ZonedDateTimeField(serializers.DateTimeField):
         except OverflowError:
             # A date at the edge of the calendar (0001-01-01 in Tokyo is in year 0 in UTC).
             raise serializers.ValidationError(
-                "this date and time is out of range", code="out_of_range"
+                gettext("this date and time is out of range"), code="out_of_range"
             ) from None
 
     def to_representation(self, value: Any) -> Any:
@@ -133,7 +134,7 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     def validate_round_starts(self, value: list[dt.datetime]) -> list[dt.datetime]:
         if any(later <= earlier for earlier, later in zip(value, value[1:], strict=False)):
             raise serializers.ValidationError(
-                "the rounds' starts must be in order, each after the one before",
+                gettext("the rounds' starts must be in order, each after the one before"),
                 code="out_of_order",
             )
         return value
@@ -142,7 +143,12 @@ class TournamentCreateInputSerializer(serializers.Serializer):
         rounds, starts = attrs.get("rounds"), attrs.get("round_starts") or []
         if attrs.get("format") == Tournament.Format.SWISS and rounds and len(starts) > rounds:
             raise serializers.ValidationError(
-                {"round_starts": [f"{len(starts)} starts for {rounds} rounds: one per round"]},
+                {
+                    "round_starts": [
+                        gettext("%(starts)s starts for %(rounds)s rounds: one per round")
+                        % {"starts": len(starts), "rounds": rounds}
+                    ]
+                },
                 code="too_many",
             )
         return attrs
@@ -150,7 +156,7 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     def validate_club(self, value: int | None) -> int | None:
         """An unknown club is a value refused (400 on `club`), not a missing resource."""
         if value is not None and not club_exists(club_id=value):
-            raise serializers.ValidationError("No club with this id.", code="unknown")
+            raise serializers.ValidationError(gettext("No club with this id."), code="unknown")
         return value
 
 

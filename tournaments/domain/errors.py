@@ -45,7 +45,10 @@ class SettingFixedError(TournamentConflictError):
     code = "setting_fixed"
 
     def __init__(self, name: str) -> None:
+        # `name` is the setting's key ("play_mode"): the services show it by its label
+        # (tournaments.setting_labels), in the reader's language.
         super().__init__(
-            f"the {name.replace('_', ' ')} cannot change once the tournament has started"
+            'the setting "%(setting)s" cannot change once the tournament has started',
+            params={"setting": name},
         )
         self.name = name

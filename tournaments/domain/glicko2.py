@@ -59,7 +59,9 @@ class InvalidRatingSettingsError(ValueError):
     """Settings that cannot rate anything (a bound out of order, a non-positive value)."""
 
     def __init__(self, message: str, field_name: str) -> None:
-        super().__init__(message)
+        # A template with the setting's name apart (%(name)s), for the catalogues.
+        self.template, self.params = message, {"name": field_name}
+        super().__init__(message % self.params)
         self.field_name = field_name
 
 
@@ -68,17 +70,17 @@ def settings_check(settings: RatingSettings) -> None:
     for name in SETTING_NAMES:
         value = getattr(settings, name)
         if not math.isfinite(value) or (name != "initial_rating" and value <= 0):
-            raise InvalidRatingSettingsError(f"{name} must be a positive number", name)
+            raise InvalidRatingSettingsError("%(name)s must be a positive number", name)
     if not 0 < settings.initial_rating < 10_000:
-        message = "initial_rating must be between 0 and 10000"
+        message = "%(name)s must be between 0 and 10000"
         raise InvalidRatingSettingsError(message, "initial_rating")
     if settings.rd_min > settings.rd_max:
-        raise InvalidRatingSettingsError("rd_min must not exceed rd_max", "rd_min")
+        raise InvalidRatingSettingsError("%(name)s must not exceed rd_max", "rd_min")
     if settings.rd_max > 1000:
-        raise InvalidRatingSettingsError("rd_max must be at most 1000", "rd_max")
+        raise InvalidRatingSettingsError("%(name)s must be at most 1000", "rd_max")
     if settings.initial_volatility > 1 or settings.tau > 5:
         name = "initial_volatility" if settings.initial_volatility > 1 else "tau"
-        raise InvalidRatingSettingsError(f"{name} is out of range", name)
+        raise InvalidRatingSettingsError("%(name)s is out of range", name)
 
 
 class Rating(NamedTuple):

@@ -76,9 +76,14 @@ class BracketResultError(ValueError):
     """A recorded result that the bracket cannot take (unknown match, wrong winner...);
     `matches`: the ids of the matches whose results it cannot take."""
 
-    def __init__(self, code: str, message: str, matches: Sequence[str] = ()) -> None:
-        super().__init__(message)
-        self.code = code
+    def __init__(
+        self, code: str, message: str, matches: Sequence[str] = (), /, **params: object
+    ) -> None:
+        # A template with named placeholders and its values apart, for the catalogues
+        # (config/service_messages.py), as the tournament domain's errors; `matches` (by
+        # position) the ids of the matches whose results it cannot take.
+        super().__init__(message % params if params else message)
+        self.code, self.template, self.params = code, message, params
         self.matches = tuple(matches)
 
 
@@ -287,7 +292,10 @@ def double_elimination(
     unknown = sorted(set(results) - {m.id for m in skeleton})
     if unknown:
         raise BracketResultError(
-            "unknown_match", f"double_elimination: no match {unknown}", unknown
+            "unknown_match",
+            "the bracket has no match %(matches)s",
+            unknown,
+            matches=", ".join(unknown),
         )
     out = {p: i for i, p in enumerate(withdrawn)}  # player -> order of withdrawal
     decided: dict[str, tuple[int | None, int | None]] = {}  # id -> (winner, loser)
@@ -304,7 +312,11 @@ def double_elimination(
             status, winner, loser = _decide(match.id, sides, results, out)
         if status in (WAITING, NOT_NEEDED, BYE, EMPTY, WALKOVER) and match.id in results:
             raise BracketResultError(
-                "not_ready", f"double_elimination: {match.id} is {status}", [match.id]
+                "not_ready",
+                "the bracket's match %(match)s is not to be played (%(status)s)",
+                [match.id],
+                match=match.id,
+                status=status,
             )
         if status not in (WAITING, READY, NOT_NEEDED):
             decided[match.id] = (winner, loser)
@@ -388,7 +400,11 @@ def _decide(
         winner = results[match_id]
         if winner not in (a, b):
             raise BracketResultError(
-                "not_a_player", f"double_elimination: {winner} did not play {match_id}", [match_id]
+                "not_a_player",
+                "player %(player)s did not play the bracket's match %(match)s",
+                [match_id],
+                player=winner,
+                match=match_id,
             )
         return PLAYED, winner, b if winner == a else a
     if a in out or b in out:

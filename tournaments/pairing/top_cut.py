@@ -30,11 +30,22 @@ from tournaments.pairing.pair import Pair
 TOP_CUT_SIZES = (4, 8, 16)
 
 
-class TopCutSizeError(ValueError):
+class _TopCutError(ValueError):
+    """A template with named placeholders and its values apart (the services show it in
+    the reader's language, as the tournament domain's errors)."""
+
+    code = ""
+
+    def __init__(self, template: str, **params: object) -> None:
+        super().__init__(template % params)
+        self.template, self.params = template, params
+
+
+class TopCutSizeError(_TopCutError):
     code = "top_cut_size"
 
 
-class TopCutTooLargeError(ValueError):
+class TopCutTooLargeError(_TopCutError):
     code = "top_cut_too_large"
 
 
@@ -47,9 +58,15 @@ class Place:
 def check_top_cut_size(size: int, field: int) -> None:
     """Refuse a top cut that is not 4, 8 or 16, or larger than the field."""
     if size not in TOP_CUT_SIZES:
-        raise TopCutSizeError(f"top cut: {size} is not one of {TOP_CUT_SIZES}")
+        raise TopCutSizeError(
+            "a top cut of %(size)s is not one of %(sizes)s",
+            size=size,
+            sizes=", ".join(map(str, TOP_CUT_SIZES)),
+        )
     if size > field:
-        raise TopCutTooLargeError(f"top cut: {size} is larger than the field ({field})")
+        raise TopCutTooLargeError(
+            "a top cut of %(size)s is larger than the field (%(field)s)", size=size, field=field
+        )
 
 
 def top_cut_seeds(
@@ -62,12 +79,18 @@ def top_cut_seeds(
 ) -> list[int]:
     """The qualifiers, seed 1 first (see the module docstring for the order)."""
     if size not in TOP_CUT_SIZES:
-        raise TopCutSizeError(f"top cut: {size} is not one of {TOP_CUT_SIZES}")
+        raise TopCutSizeError(
+            "a top cut of %(size)s is not one of %(sizes)s",
+            size=size,
+            sizes=", ".join(map(str, TOP_CUT_SIZES)),
+        )
     order = swiss_order(swiss_groups=swiss_groups, rating=rating, lots=lots)
     out = set(withdrawn)
     eligible = [p for p in order if p not in out]
     if len(eligible) < 2:
-        raise TopCutTooLargeError(f"top cut: only {len(eligible)} eligible players")
+        raise TopCutTooLargeError(
+            "a top cut needs two eligible players, not %(eligible)s", eligible=len(eligible)
+        )
     return eligible[:size]
 
 

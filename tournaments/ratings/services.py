@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import NotFoundError, PermissionDeniedError, ValidationError
@@ -127,6 +128,13 @@ def club_ratings_reconcile() -> list[int]:
     return changed
 
 
+# A refused field's message in `fields` is the error's own: the API shows both in the
+# reader's language (config.exception_handler).
+_DUPLICATE_CLUB = "a club of that name already exists"
+_SEASON_NAME = "a season needs a name"
+_SEASON_ORDER = "a season ends after it starts"
+_VISIBILITY = "visibility must be public or club"
+
 # --- rating settings -------------------------------------------------------------------------
 
 
@@ -135,21 +143,27 @@ def club_rating_settings_validate(*, settings: dict[str, Any], base: dict[str, A
     unknown = sorted(set(settings) - set(RatingSettings().as_dict()))
     if unknown:
         raise ValidationError(
-            f"unknown rating settings: {', '.join(unknown)}",
-            extra={"fields": {"rating_settings": [f"unknown: {', '.join(unknown)}"]}},
+            gettext_noop("unknown rating settings: %(names)s"),
+            extra={
+                "fields": {"rating_settings": [f"unknown rating settings: {', '.join(unknown)}"]}
+            },
+            params={"names": ", ".join(unknown)},
         )
     merged = {**RatingSettings.from_dict(base).as_dict()}
     for name, value in settings.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValidationError(
-                f"{name} must be a number",
+                gettext_noop("%(name)s must be a number"),
                 extra={"fields": {"rating_settings": [f"{name} must be a number"]}},
+                params={"name": name},
             )
         merged[name] = float(value)
     try:
         settings_check(RatingSettings(**merged))
     except InvalidRatingSettingsError as exc:
-        raise ValidationError(str(exc), extra={"fields": {"rating_settings": [str(exc)]}}) from exc
+        raise ValidationError(
+            exc.template, extra={"fields": {"rating_settings": [str(exc)]}}, params=exc.params
+        ) from exc
     return merged
 
 
@@ -202,8 +216,9 @@ def _check_zone(name: str) -> None:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise ValidationError(
-            f"unknown time zone {name!r}",
-            extra={"fields": {"time_zone": ["unknown time zone"]}, "reason": "unknown"},
+            gettext_noop("unknown time zone %(zone)s"),
+            extra={"fields": {"time_zone": [f"unknown time zone {name!r}"]}, "reason": "unknown"},
+            params={"zone": repr(name)},
         ) from exc
 
 
@@ -228,11 +243,13 @@ def club_create(
     name = name.strip()
     slug = slug.strip() or slugify(name)[:120]
     if not name or not slug:
-        raise ValidationError("a club needs a name", extra={"fields": {"name": ["required"]}})
+        raise ValidationError(
+            "a club needs a name", extra={"fields": {"name": ["a club needs a name"]}}
+        )
     if Club.objects.filter(Q(name__iexact=name) | Q(slug=slug)).exists():
         raise ValidationError(
-            "a club of that name already exists",
-            extra={"fields": {"name": ["already exists"]}, "reason": "duplicate"},
+            _DUPLICATE_CLUB,
+            extra={"fields": {"name": [_DUPLICATE_CLUB]}, "reason": "duplicate"},
         )
     _check_zone(time_zone)
     club = Club.objects.create(
@@ -262,11 +279,13 @@ def club_update(
     fields = []
     if name is not None and name.strip() != club.name:
         if not name.strip():
-            raise ValidationError("a club needs a name", extra={"fields": {"name": ["required"]}})
+            raise ValidationError(
+                "a club needs a name", extra={"fields": {"name": ["a club needs a name"]}}
+            )
         if Club.objects.filter(name__iexact=name.strip()).exclude(pk=club.pk).exists():
             raise ValidationError(
-                "a club of that name already exists",
-                extra={"fields": {"name": ["already exists"]}, "reason": "duplicate"},
+                _DUPLICATE_CLUB,
+                extra={"fields": {"name": [_DUPLICATE_CLUB]}, "reason": "duplicate"},
             )
         club.name = name.strip()
         fields.append("name")
@@ -326,11 +345,9 @@ def season_create(
     """A season of the club (its organisers and staff), its standings computed at once."""
     club = club_get_for_manage(club_id=club_id, user=by)
     if not name.strip():
-        raise ValidationError("a season needs a name", extra={"fields": {"name": ["required"]}})
+        raise ValidationError(_SEASON_NAME, extra={"fields": {"name": [_SEASON_NAME]}})
     if ends_on < starts_on:
-        raise ValidationError(
-            "a season ends after it starts", extra={"fields": {"ends_on": ["before starts_on"]}}
-        )
+        raise ValidationError(_SEASON_ORDER, extra={"fields": {"ends_on": [_SEASON_ORDER]}})
     season = Season.objects.create(
         club=club,
         name=name.strip(),
@@ -362,16 +379,16 @@ def season_update(*, season_id: int, by: AbstractBaseUser, **changes: Any) -> Se
     club = club_get_for_manage(club_id=season.club_id, user=by)
     unknown = sorted(set(changes) - set(_SEASON_FIELDS))
     if unknown:
-        raise ValidationError(f"unknown season fields: {', '.join(unknown)}")
+        raise ValidationError(
+            gettext_noop("unknown season fields: %(names)s"), params={"names": ", ".join(unknown)}
+        )
     for name, value in changes.items():
         setattr(season, name, list(value) if isinstance(value, list | tuple) else value)
     season.name = season.name.strip()
     if not season.name:
-        raise ValidationError("a season needs a name", extra={"fields": {"name": ["required"]}})
+        raise ValidationError(_SEASON_NAME, extra={"fields": {"name": [_SEASON_NAME]}})
     if season.ends_on < season.starts_on:
-        raise ValidationError(
-            "a season ends after it starts", extra={"fields": {"ends_on": ["before starts_on"]}}
-        )
+        raise ValidationError(_SEASON_ORDER, extra={"fields": {"ends_on": [_SEASON_ORDER]}})
     season.tie_order = list(season.tie_order or Season.TIE_ORDER)
     season.save()
     projection.club_lock(club_id=club.pk)
@@ -389,7 +406,5 @@ def player_page_visibility_set(*, player_id: int, by: AbstractBaseUser, visibili
     if not (by.is_staff or (player.user_id is not None and player.user_id == by.pk)):
         raise PermissionDeniedError("only the player may choose who sees their page")
     if visibility not in Player.PageVisibility.values:
-        raise ValidationError(
-            "visibility must be public or club", extra={"fields": {"visibility": ["invalid"]}}
-        )
+        raise ValidationError(_VISIBILITY, extra={"fields": {"visibility": [_VISIBILITY]}})
     Player.objects.filter(pk=player.pk).update(page_visibility=visibility)

@@ -16,9 +16,11 @@ from tournaments.domain import (
     decide,
 )
 from tournaments.domain.commands import TournamentCommand
+from tournaments.domain.errors import SettingFixedError
 from tournaments.models import Tournament
 from tournaments.repository import TournamentSaved, TournamentWrite, tournament_save
 from tournaments.selectors import user_can_organise
+from tournaments.setting_labels import setting_label
 
 ORGANISERS_ONLY = "only the tournament's organisers may do this"
 
@@ -26,6 +28,8 @@ ORGANISERS_ONLY = "only the tournament's organisers may do this"
 def api_error(exc: TournamentError) -> Exception:
     """The API's error for a domain error: the same message, code (as reason) and extra."""
     template, params = exc.template, exc.params or None  # the reader's words at the API
+    if isinstance(exc, SettingFixedError):  # the setting by its label, not its key
+        params = {"setting": setting_label(exc.name)}
     if exc.code == "version_conflict":
         return VersionConflictError(template, extra=exc.extra, params=params)
     if isinstance(exc, TournamentInputError):

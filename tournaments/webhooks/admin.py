@@ -13,10 +13,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.admin import ServiceAdmin
-from core.errors import ApplicationError
+from core.errors import ApplicationError, translated_message
 from tournaments.domain import EVENT_TYPES
 from tournaments.webhooks import guard, services
 from tournaments.webhooks.models import Delivery, WebhookEndpoint
@@ -28,10 +29,13 @@ class WebhookEndpointForm(forms.ModelForm):
         choices=[(t, t) for t in EVENT_TYPES],
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="None ticked: every type.",
+        label=_("Event types"),
+        help_text=_("None ticked: every type."),
     )
     rotate_secret = forms.BooleanField(
-        required=False, help_text="Make a new secret (shown once, after saving)."
+        required=False,
+        label=_("Rotate secret"),
+        help_text=_("Make a new secret (shown once, after saving)."),
     )
 
     class Meta:
@@ -43,13 +47,15 @@ class WebhookEndpointForm(forms.ModelForm):
         try:
             guard.url_check(url)
         except guard.WebhookUrlError as exc:
-            raise forms.ValidationError(exc.message) from exc
+            raise forms.ValidationError(translated_message(exc)) from exc
         return url
 
 
 class RedeliverFromForm(forms.Form):
     from_position = forms.IntegerField(
-        min_value=1, help_text="The event's position (version) in the tournament's stream."
+        min_value=1,
+        label=_("From position"),
+        help_text=_("The event's position (version) in the tournament's stream."),
     )
 
 
@@ -58,7 +64,10 @@ def _call(request: HttpRequest, what: str, fn: Any, **kwargs: Any) -> Any:
     try:
         return fn(by=request.user, **kwargs)
     except ApplicationError as exc:
-        messages.error(request, f"{what}: {exc}")
+        message = translated_message(exc)
+        messages.error(
+            request, gettext("%(action)s: %(error)s") % {"action": what, "error": message}
+        )
         return None
 
 
@@ -66,7 +75,8 @@ def _secret_shown_once(request: HttpRequest, written: Any) -> None:
     if written is not None and written.secret:
         messages.warning(
             request,
-            f"Signing secret of {written.endpoint.url}, shown this once: {written.secret}",
+            gettext("Signing secret of %(url)s, shown this once: %(secret)s")
+            % {"url": written.endpoint.url, "secret": written.secret},
         )
 
 
@@ -155,25 +165,33 @@ class WebhookEndpointAdmin(ServiceAdmin):
         self, request: HttpRequest, queryset: QuerySet[WebhookEndpoint]
     ) -> HttpResponse | None:
         if queryset.count() != 1:
-            messages.error(request, "Choose exactly one endpoint.")
+            messages.error(request, gettext("Choose exactly one endpoint."))
             return None
         endpoint = queryset.get()
         form = RedeliverFromForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
             queued = _call(
                 request,
-                f"redeliver to {endpoint.url}",
+                gettext("redeliver to %(url)s") % {"url": endpoint.url},
                 services.webhook_redeliver_from,
                 tournament_id=endpoint.tournament_id,
                 webhook_id=endpoint.pk,
                 from_position=form.cleaned_data["from_position"],
             )
             if queued is not None:
-                messages.success(request, f"{queued} deliveries queued for {endpoint.url}")
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(count)s delivery queued for %(url)s",
+                        "%(count)s deliveries queued for %(url)s",
+                        queued,
+                    )
+                    % {"count": queued, "url": endpoint.url},
+                )
             return None
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Redeliver to {endpoint.url}",
+            "title": gettext("Redeliver to %(url)s") % {"url": endpoint.url},
             "form": form,
             "endpoint": endpoint,
             "action": "redeliver_from_position",
@@ -213,11 +231,15 @@ class DeliveryAdmin(admin.ModelAdmin):
         for delivery in queryset.select_related("endpoint"):
             if _call(
                 request,
-                f"redeliver #{delivery.event_position}",
+                gettext("redeliver #%(position)s") % {"position": delivery.event_position},
                 services.delivery_redeliver,
                 tournament_id=delivery.endpoint.tournament_id,
                 webhook_id=delivery.endpoint_id,
                 delivery_id=delivery.pk,
             ):
                 done += 1
-        messages.success(request, f"{done} deliveries queued again")
+        messages.success(
+            request,
+            ngettext("%(count)s delivery queued again", "%(count)s deliveries queued again", done)
+            % {"count": done},
+        )

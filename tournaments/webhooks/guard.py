@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from core.errors import ValidationError
 
@@ -100,7 +101,9 @@ def url_parse(url: str) -> tuple[str, str, int, str]:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise WebhookUrlError(f"not a valid URL: {exc}") from exc
+        raise WebhookUrlError(
+            gettext_noop("not a valid URL: %(error)s"), params={"error": exc}
+        ) from exc
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
         raise WebhookUrlError("only http and https URLs are allowed")
@@ -119,17 +122,24 @@ def url_check(url: str) -> Target:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError, OSError) as exc:
         raise WebhookUrlError(
-            f"the host {host!r} does not resolve", code="webhook_url_unresolvable"
+            gettext_noop("the host %(host)r does not resolve"),
+            code="webhook_url_unresolvable",
+            params={"host": host},
         ) from exc
     addresses = tuple(dict.fromkeys(str(info[4][0]) for info in infos))
     if not addresses:
         raise WebhookUrlError(
-            f"the host {host!r} does not resolve", code="webhook_url_unresolvable"
+            gettext_noop("the host %(host)r does not resolve"),
+            code="webhook_url_unresolvable",
+            params={"host": host},
         )
     refused = [a for a in addresses if not address_allowed(a)]
     if refused:
         raise WebhookUrlError(
-            f"the host {host!r} resolves to an address webhooks may not reach ({refused[0]}): "
-            "private, loopback, link-local and reserved addresses are refused"
+            gettext_noop(
+                "the host %(host)r resolves to an address webhooks may not reach (%(address)s):"
+                " private, loopback, link-local and reserved addresses are refused"
+            ),
+            params={"host": host, "address": refused[0]},
         )
     return Target(scheme=scheme, host=host, port=port, path=path, addresses=addresses)

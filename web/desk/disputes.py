@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
-from core.errors import NotFoundError, PermissionDeniedError
+from core.errors import NotFoundError, PermissionDeniedError, translated_message
 from games.audit import match_disputes
 from games.disputes import match_dispute_comment, match_dispute_resolve
 from games.selectors import match_get
@@ -57,7 +57,7 @@ def _case(tournament: Any, match_id: Any, number: int, user: Any) -> tuple[Any, 
     try:
         cases = match_disputes(match=match, user=user)
     except PermissionDeniedError as exc:  # an organiser of the tournament, not of its match
-        raise PermissionDenied(exc.message) from exc
+        raise PermissionDenied(translated_message(exc)) from exc
     case = next((c for c in cases if c["dispute"] == number), None)
     if case is None:
         raise Http404("no such dispute")

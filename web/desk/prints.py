@@ -28,6 +28,7 @@ from tournaments.selectors import (
     tournament_standings,
     tournament_standings_table,
 )
+from tournaments.setting_labels import TIEBREAK_LABELS
 from web.brackets import bracket_drawn
 from web.desk.access import desk_tournament
 from web.desk.rounds import _pairing, _round, scoresheet
@@ -35,15 +36,6 @@ from web.language import tournament_view_language
 from web.localize import sort_by_name, standings_sorted
 from web.templatetags.desk import in_zone
 
-TIEBREAK_LABELS = {
-    "match_wins": _("match wins"),
-    "games_won": _("games won"),
-    "points_diff": _("points difference"),
-    "buchholz": _("Buchholz"),
-    "sonneborn_berger": _("Sonneborn-Berger"),
-    "median_buchholz": _("median Buchholz"),
-    "head_to_head": _("head-to-head"),
-}
 # The desk's spreadsheets' column headings (the API's CSV keeps the English codes).
 COLUMN_LABELS = {
     "rank": _("Rank"),

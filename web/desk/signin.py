@@ -25,7 +25,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from core.errors import ValidationError
+from core.errors import ValidationError, translated_message
 from core.login_throttle import client_ip, lockout_response, lockouts_clear
 from players.selectors import user_is_organiser
 from players.services import (
@@ -81,7 +81,7 @@ class DeskLoginView(LoginView):
                 request.POST["code"] = "********"
                 # Counted by axes; at the limit its middleware answers 429 instead.
                 user_login_failed.send(__name__, credentials=credentials, request=request)
-                code_form.add_error("code", exc.message)
+                code_form.add_error("code", translated_message(exc))
             else:
                 login(request, user, backend=CODE_BACKEND)
                 request.session[SIGNED_IN_BY_CODE] = True

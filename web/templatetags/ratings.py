@@ -12,7 +12,9 @@ from typing import Any
 from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
+
+from web.localize import persian_digits
 
 register = template.Library()
 
@@ -31,9 +33,12 @@ def rating_of(ratings: Mapping[int, Any] | None, player_id: Any) -> SafeString:
     if shown.provisional:
         mark = "?"
         title = gettext("%(what)s (provisional)") % {"what": title}
-    return format_html(
-        ' <span class="rating" title="{}">{}{}</span>', title, round(shown.rating), mark
-    )
+    # The page's digits: a rating sits inside the name's <bdi>, whose text the Persian
+    # page's digits leave as written (web.localize.PersianDigitsMiddleware).
+    number = str(round(shown.rating))
+    if get_language() == "fa":
+        number = persian_digits(number)
+    return format_html(' <span class="rating" title="{}">{}{}</span>', title, number, mark)
 
 
 @register.filter

@@ -87,6 +87,9 @@ def test_a_correction_of_the_points_only_says_so(client, django_capture_on_commi
     tiebreak, moved; the notice is a warning box, not a line of text."""
     page = _round_two_corrected(client, django_capture_on_commit_callbacks, defender_deadwood=40)
     assert "Round 1, table 1: a result was corrected after this round was paired" in page
-    assert "Only the points changed, from 110–0 to 120–0" in page
+    assert (
+        'Only the points changed, from <span class="score" dir="ltr">110–0</span> to'
+        ' <span class="score" dir="ltr">120–0</span>'
+    ) in page
     assert "the winner and the games stand" in page and "The winner changed" not in page
     assert '<div class="warning" role="status">' in page

@@ -57,10 +57,10 @@ def test_the_public_page_polls_when_the_stream_is_unavailable(live_server, brows
     # Django's live server is WSGI: the stream answers 503 at once, the page polls instead.
     page.wait_for_selector("[data-live-indicator][data-state=polling]")
     assert "Updates every 1 s" in page.inner_text("[data-live-indicator]")
-    assert page.locator("#tournament-live td:text-is('1–0')").count() == 0
+    assert page.locator("#tournament-live td .score:text-is('1–0')").count() == 0
     _mark(page)
     _gin(td, tournament)
-    page.wait_for_selector("#tournament-live td:text-is('1–0')", timeout=10_000)
+    page.wait_for_selector("#tournament-live td .score:text-is('1–0')", timeout=10_000)
     assert _not_reloaded(page)
     standings = page.locator("#tournament-live table").first.inner_text()
     assert "No results yet" not in standings  # the standings came with the result
@@ -90,7 +90,7 @@ def test_the_public_page_and_the_desk_follow_the_stream_under_uvicorn(asgi, brow
         _mark(page)
 
     _gin(td, tournament)
-    public.wait_for_selector("#tournament-live td:text-is('1–0')", timeout=10_000)
+    public.wait_for_selector("#tournament-live td .score:text-is('1–0')", timeout=10_000)
     desk.wait_for_selector("#round-tables td span.badge.done", timeout=10_000)
     assert _not_reloaded(public) and _not_reloaded(desk)
     assert public.inner_text("[data-live-indicator]") == "Live"

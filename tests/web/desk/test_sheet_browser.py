@@ -132,7 +132,9 @@ def test_the_sheet_on_a_phone(live_server, browser):
     assert page.locator("input[name=dd-3][aria-invalid=true]").count() == 1
     # On a phone the totals sit under each line's result: nothing wider than the screen.
     assert page.locator("tr[data-line='1'] .totals-inline").is_visible()
-    assert "90–0 · 25–0" in page.locator("tr[data-line='1'] .totals-inline").inner_text()
+    inline = page.locator("tr[data-line='1'] .totals-inline").inner_text()
+    # Each pair is isolated in the page's direction (U+2066 ... U+2069 on an English page).
+    assert "\u206690–0\u2069 · \u206625–0\u2069" in inline
     assert no_sideways_scroll(page)
     shoot(page, "sheet-390")
     keys.press("Control+Enter")  # saving refuses the wrong line: nothing is recorded

@@ -64,7 +64,8 @@ def check_early_start(
         return
     if scheduled - command.now > EARLY_START:
         raise TournamentConflictError(
-            f"round 1 is scheduled for {scheduled.isoformat()}: confirm to start it now",
+            "round 1 is scheduled for %(scheduled)s: confirm to start it now",
             code="before_schedule",
+            params={"scheduled": scheduled.isoformat()},
             extra={"scheduled_at": scheduled.isoformat()},
         )

@@ -29,8 +29,9 @@ def round_in_play(state: TournamentState, number: int, message: str) -> RoundSta
 def expect_version(state: TournamentState, expected: int | None) -> None:
     if expected is not None and expected != state.version:
         raise TournamentConflictError(
-            f"the tournament is at version {state.version}, not {expected}",
+            "the tournament is at version %(current)s, not %(expected)s",
             code="version_conflict",
+            params={"current": state.version, "expected": expected},
             extra={"current_version": state.version},
         )
 

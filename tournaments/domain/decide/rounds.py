@@ -79,7 +79,7 @@ def pair_round(state: TournamentState, command: PairRound) -> list[TournamentEve
         try:
             cut = tuple(top_cut_qualifiers(state, command.ratings, command.lots))
         except TopCutTooLargeError as exc:
-            raise TournamentConflictError(str(exc), code="too_few") from exc
+            raise TournamentConflictError(exc.template, code="too_few", params=exc.params) from exc
     entries, met = round_entries(state, number, seeded, cut)
     if not entries:
         raise TournamentConflictError("nobody is left to pair", code="too_few")
@@ -114,8 +114,9 @@ def round_entries(
         pairs, slots, met = double_elimination_wave(state)
     except BracketResultError as exc:
         raise TournamentConflictError(
-            f"the bracket cannot take the results recorded: {exc}",
+            "the bracket cannot take the results recorded: %(problem)s",
             extra={"reason": "bracket_inconsistent"},
+            params={"problem": exc},
         ) from exc
     entries = tuple(
         PairingEntry(table=n, player1=pair.first, player2=pair.second, slot=slot)

@@ -7,6 +7,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from core.transactions import write_service
 from tournaments import jobs
@@ -32,7 +34,11 @@ def _event_types_clean(event_types: list[str] | None) -> list[str]:
     chosen = list(dict.fromkeys(event_types or []))
     unknown = [t for t in chosen if t not in EVENT_TYPES]
     if unknown:
-        raise ValidationError(f"unknown event type {unknown[0]!r}", code="event_types")
+        raise ValidationError(
+            gettext_noop("unknown event type %(type)r"),
+            code="event_types",
+            params={"type": unknown[0]},
+        )
     return chosen
 
 
@@ -71,8 +77,9 @@ def _webhook_create(
         >= MAX_ENDPOINTS_PER_TOURNAMENT
     ):
         raise ConflictError(
-            f"a tournament has at most {MAX_ENDPOINTS_PER_TOURNAMENT} webhooks",
+            gettext_noop("a tournament has at most %(most)s webhooks"),
             code="too_many_webhooks",
+            params={"most": MAX_ENDPOINTS_PER_TOURNAMENT},
         )
     secret = signing.secret_generate()
     endpoint = WebhookEndpoint.objects.create(

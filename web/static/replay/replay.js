@@ -30,6 +30,12 @@
     return root;
   }
   function name(text) { return "<bdi>" + text + "</bdi>"; }
+  // A pair of scores, one unit in the page's direction: the first player's first where the
+  // page starts reading, as on the other pages (web/templatetags/scores.py).
+  function pair(list) {
+    var dir = document.documentElement.dir === "rtl" ? "rtl" : "ltr";
+    return '<span class="score" dir="' + dir + '">' + list.join(" – ") + "</span>";
+  }
   var events = data.events;
   var byId = {};
   data.players.forEach(function (p) { byId[p.id] = p; });
@@ -111,8 +117,8 @@
             { name: seatName(d.knocker), k: d.knocker_deadwood, d: d.defender_deadwood })];
       case "GameWon":
         return [t(gettext("Game %(n)s won by %(name)s"), { n: d.game, name: seatName(d.winner) }),
-          (d.bonuses.some(Boolean) ? t(gettext("Scores %(scores)s; bonuses %(bonuses)s."), { scores: d.scores.join(" – "), bonuses: d.bonuses.join(" – ") })
-            : t(gettext("Scores %(scores)s."), { scores: d.scores.join(" – ") }))];
+          (d.bonuses.some(Boolean) ? t(gettext("Scores %(scores)s; bonuses %(bonuses)s."), { scores: pair(d.scores), bonuses: pair(d.bonuses) })
+            : t(gettext("Scores %(scores)s."), { scores: pair(d.scores) }))];
       case "MatchFinished":
         return [t(gettext("Match finished: %(name)s wins"), { name: seatName(d.winner) }), t(gettext("Reason: %(reason)s."), { reason: name(esc(d.reason)) })];
       case "HandVoided":

@@ -14,6 +14,9 @@
     useGrouping: false,
   });
   var asked = 0; // requests sent; only the newest answer is shown
+  // A pair of scores is one unit in the page's direction (isolated: U+2067 or U+2066 ...
+  // U+2069), the first player's first, as the server writes it (web/templatetags/scores.py).
+  var isolate = document.documentElement.dir === "rtl" ? "\u2067" : "\u2066";
 
   function lines() {
     return Array.prototype.slice.call(body.querySelectorAll("tr[data-line]"));
@@ -96,7 +99,7 @@
         result.insertAdjacentHTML("beforeend", r.result);  // escaped by the server
         var parts = [];
         r.games.forEach(function (g, n) {
-          var text = numbers.format(g.p1) + "–" + numbers.format(g.p2);
+          var text = isolate + numbers.format(g.p1) + "–" + numbers.format(g.p2) + "\u2069";
           parts.push(text);
           var td = tr.querySelector("[data-game='" + n + "']");
           if (td) {
