@@ -3,6 +3,8 @@ table, B's phone shows it without a reload and B confirms it with one tap; a rej
 entry reaches both phones with the reason; when the next round is paired, A's "my
 evening" shows the new table without a reload. Screenshots in tests/artifacts/."""
 
+import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -10,7 +12,7 @@ from django.db.models import Q
 
 from games.selectors import match_get
 from games.services import match_record_hand
-from games.table_entries import table_entry_decide, table_entry_open
+from games.table_entries import table_entry_decide, table_entry_open, table_entry_submit
 from tests.web.desk.helpers import (
     asgi_server_with_static,
     no_sideways_scroll,
@@ -118,3 +120,32 @@ def test_the_phone_loop(asgi, browser):
     assert "Round 2: table" in a.inner_text("[data-current-table]")
     shoot(a, "phone-loop-390-my-evening-round-2")
     assert no_sideways_scroll(a)
+
+
+def test_an_entry_decided_before_the_page_follows_the_stream_is_shown(asgi, browser):
+    """The page is made with the entry waiting; the organiser rejects it before the page's
+    stream has opened (a busy machine did so in the phone loop). The stream's first entry
+    message, on connecting, is that rejection: the page must show it, not take it for the
+    entry it already shows."""
+    td = organiser("td")
+    t = started_with_logins(td, names=("Anna", "Boris"), ruleset=RULES)
+    match = Pairing.objects.get(round__tournament=t).match
+    anna = match.player1 if match.player1.name == "Anna" else match.player2
+    entry = table_entry_submit(
+        match_id=match.pk, player=anna, knocker=anna, knocker_deadwood=4, defender_deadwood=20
+    )
+    a = _phone(browser, asgi, "anna")
+    held = []  # the page's stream request, held until the entry is decided
+    a.route(re.compile(r".*/api/matches/[^/]+/stream/.*"), lambda route: held.append(route))
+    a.goto(f"{asgi}/tables/{match.pk}/")
+    a.wait_for_selector(f"[data-entry='{entry.pk}'][data-entry-status=pending]")
+    a.wait_for_function("() => true")  # let the page ask for its stream
+    deadline = time.monotonic() + 90
+    while not held:
+        assert time.monotonic() < deadline, "the page never asked for its stream"
+        a.wait_for_function("() => true")
+    table_entry_decide(entry_id=entry.pk, by=td, accept=False, note="deadwood was 19, not 4")
+    held[0].continue_()
+    a.wait_for_selector(f"[data-rejected-entry='{entry.pk}']")
+    assert "deadwood was 19, not 4" in a.inner_text("[data-reject-reason]")
+    assert a.is_visible("#hand-form")
