@@ -1,10 +1,12 @@
-"""Helpers shared by the tests of every app: API clients, and what a real Celery worker
-subprocess needs."""
+"""Helpers shared by the tests of every app: API clients, waiting for a condition (never for
+a fixed time: a busy machine stretches any), and what a real Celery worker subprocess
+needs."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -19,6 +21,35 @@ def token_client(user) -> APIClient:
     token, _ = Token.objects.get_or_create(user=user)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     return client
+
+
+# --- waiting for a condition -----------------------------------------------------------------
+
+
+def wait_until(what: str, check: Callable[[], object], *, within: float = 120.0) -> object:
+    """`check()`'s first true value, tried every 20 ms; AssertionError naming `what` if
+    none comes `within` seconds (generous: the bound of a wait, not a measure of speed)."""
+    deadline = time.monotonic() + within
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {within:.0f}s waiting for {what}")
+        time.sleep(0.02)
+
+
+def backends_waiting_for_a_lock() -> int:
+    """How many other sessions of this database are waiting for a lock right now
+    (PostgreSQL; this connection's statistics snapshot cleared first, so a wait inside a
+    transaction sees the present)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0]
 
 
 # --- a real Celery worker on Redis: what its subprocess and this process need ------------

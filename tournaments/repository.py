@@ -223,3 +223,59 @@ def _queue_jobs(row: Tournament, state: TournamentState, events: Sequence[Tourna
             start = round_start(state, event.round + 1)
             eta = start if start is not None and start > timezone.now() else None
             jobs.round_pair_on_commit(tournament_id=row.pk, round_number=event.round + 1, eta=eta)
+
+
+# --- what a live stream's followers read after a commit ------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentFollowed:
+    """A tournament as its live stream's followers need it after a commit: the row (with
+    its club) and the whole stream, read after the row."""
+
+    tournament: Tournament
+    events: tuple[RecordedEvent, ...]
+
+
+def tournament_followed(*, tournament_id: Any) -> TournamentFollowed:
+    """The tournament's row and its stream up to the latest commit, for the stream's
+    followers (one read per commit shared by all of them in the process: tournaments.streams).
+
+    The process keeps a copy of each followed stream and reads only the events from the
+    copy's head on, whose hash must still match (a stream rewritten since is read again in
+    full). NotFoundError if there is no such tournament."""
+    try:
+        row = Tournament.objects.select_related("club").get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such tournament") from exc
+    stream_id = row.stream_id
+    with _FOLLOWED_LOCK:
+        known = _FOLLOWED.get(stream_id, ())
+    if known:
+        head = known[-1]
+        events = eventstore.load(stream_id=stream_id, after_version=head.version - 1)
+        if events and events[0].version == head.version and events[0].hash == head.hash:
+            every = (*known, *events[1:])
+        else:
+            every = tuple(eventstore.load(stream_id=stream_id))  # rewritten: read anew
+    else:
+        every = tuple(eventstore.load(stream_id=stream_id))
+    with _FOLLOWED_LOCK:
+        _FOLLOWED[stream_id] = every
+        _FOLLOWED.move_to_end(stream_id)
+        while len(_FOLLOWED) > FOLLOWED_STREAMS:
+            _FOLLOWED.popitem(last=False)
+    return TournamentFollowed(tournament=row, events=every)
+
+
+def tournament_followed_forget() -> None:
+    """Forget every followed stream's copy (tests)."""
+    with _FOLLOWED_LOCK:
+        _FOLLOWED.clear()
+
+
+# Per stream-serving process: the tournaments followed there (a club runs one or two at a
+# time; a long one's stream is some hundreds of events).
+FOLLOWED_STREAMS = 64
+_FOLLOWED: OrderedDict[str, tuple[RecordedEvent, ...]] = OrderedDict()
+_FOLLOWED_LOCK = threading.Lock()

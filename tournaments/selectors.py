@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
@@ -14,6 +15,9 @@ from core.errors import NotFoundError
 from games.selectors import match_list_followable, match_seat_for, user_can_organise_match
 from players.models import Player
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
+
+if TYPE_CHECKING:
+    from tournaments.repository import TournamentFollowed
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -358,7 +362,12 @@ def tournament_results_table(*, tournament: Tournament) -> tuple[list[str], list
 
 
 def tournament_events(
-    *, tournament: Tournament, viewer: User, after: int = 0
+    *,
+    tournament: Tournament,
+    viewer: User,
+    after: int = 0,
+    recorded: Sequence[eventstore.RecordedEvent] | None = None,
+    insider: bool | None = None,
 ) -> list[dict[str, Any]]:
     """The decision log, oldest first, each event with who decided and why.
 
@@ -366,10 +375,16 @@ def tournament_events(
     None for the system. The tournament's organisers and staff also see who it was (id and
     username); everyone else (spectators of a public tournament, its players) sees no
     organiser's id or login name, neither in `by` nor inside the event's data.
+    `recorded`: the stream as already read (a live stream's, `tournament_followed`) instead
+    of reading it; `insider`: whether `viewer` organises it, if already known.
     """
-    events = tournament_stream_events(tournament=tournament, after=after)
+    if recorded is None:
+        events = tournament_stream_events(tournament=tournament, after=after)
+    else:
+        events = [e for e in recorded if e.version > after]
     players = _player_users(events)
-    insider = user_can_organise(user=viewer, tournament=tournament)
+    if insider is None:
+        insider = user_can_organise(user=viewer, tournament=tournament)
     rows = []
     for e in events:
         role = _decider(e.data, players)
@@ -453,6 +468,14 @@ def tournament_stream_events(
 ) -> list[eventstore.RecordedEvent]:
     """The tournament's stored events after version `after` (its decision log)."""
     return eventstore.load(stream_id=tournament.stream_id, after_version=after)
+
+
+def tournament_followed(*, tournament_id: Any) -> TournamentFollowed:
+    """The tournament's row and whole stream as a live stream's followers read them after
+    each commit (from this process's copy of the stream: `repository`)."""
+    from tournaments.repository import tournament_followed
+
+    return tournament_followed(tournament_id=tournament_id)
 
 
 def round_start(*, tournament: Tournament, number: int) -> dt.datetime | None:

@@ -10,11 +10,17 @@ committed. After each batch of events, and once on connecting, a `standings` mes
 `tiebreaks`), the round clock (`clock`: round, status, starts_at, ends_at in UTC with a `Z`,
 seconds_left, next_round_at) and the `version` they are as of. Anyone may follow a public
 tournament, anonymously too; a private one is 404 to strangers. Served by an async view
-under an ASGI server, woken by the event store's NOTIFY (core.live).
+under an ASGI server, woken by the event store's NOTIFY (core.live): after each commit one
+read of the tournament (`tournament_followed`: the row, the stream from this process's copy,
+the standings and the clock) is shared by every follower woken by it (`live.follow_loaded`,
+never a read begun before a follower's wake), and each audience's messages are made from
+it once.
 """
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -33,37 +39,76 @@ from tournaments.serializers import (
 )
 
 
-def _standings(*, tournament_id: int, user: Any) -> dict[str, Any] | None:
-    """The `standings` message: the standings and the round clock as of now (None if the
-    caller may no longer see the tournament)."""
+@dataclass
+class Followed:
+    """The tournament as read after a commit, shared by its followers in this process: the
+    row and the whole stream, the `standings` message's data, and the messages already made
+    for an audience (who is shown the same) from a version."""
+
+    tournament: Tournament
+    events: tuple[eventstore.RecordedEvent, ...]
+    standings: dict[str, Any]
+    made: dict[tuple[Any, ...], tuple[list[bytes], int]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _load(tournament_id: int) -> Followed | None:
+    """One read for every follower woken by a commit: the row and the stream, then the
+    standings and the round clock as of now (None: the tournament is gone)."""
     try:
-        tournament = selectors.tournament_get(tournament_id=tournament_id, user=user)
+        followed = selectors.tournament_followed(tournament_id=tournament_id)
     except NotFoundError:
         return None
+    tournament = followed.tournament
     context = zone_context(tournament)
-    rows = selectors.tournament_standings(tournament=tournament)
+    rows = list(selectors.tournament_standings(tournament=tournament))
     clock = selectors.tournament_round_clock(tournament=tournament)
-    return {
+    standings = {
         "version": tournament.version,
         "results": StandingOutputSerializer(rows, many=True, context=context).data,
         "tiebreaks": selectors.tournament_tiebreak_order(tournament=tournament),
         "clock": RoundClockOutputSerializer(clock, context=context).data,
     }
+    return Followed(tournament=tournament, events=followed.events, standings=standings)
 
 
-def _batch(
-    *, tournament: Tournament, user: Any, after: int, with_standings: bool
+def _may_see(followed: Followed, user: Any) -> bool:
+    """Whether `user` may still see the tournament (a public one: anyone)."""
+    if followed.tournament.is_public:
+        return True
+    try:
+        selectors.tournament_get(tournament_id=followed.tournament.pk, user=user)
+    except NotFoundError:
+        return False
+    return True
+
+
+def _messages(
+    followed: Followed | None, *, user: Any, insider: bool, after: int, with_standings: bool
 ) -> tuple[list[bytes], int]:
     """The messages after version `after` for this viewer, and the version they reach: the
-    events, then (when there were any, or on connecting) the standings and the clock."""
-    rows = selectors.tournament_events(tournament=tournament, viewer=user, after=after)
+    events, then (when there were any, or on connecting) the standings and the clock; made
+    once per audience (insider or not, may still see it) and version from one read."""
+    if followed is None:
+        return [], after
+    sees = _may_see(followed, user)
+    key = (insider, sees, after, with_standings)
+    with followed.lock:
+        made = followed.made.get(key)
+    if made is not None:
+        return made
+    tournament = followed.tournament
+    rows = selectors.tournament_events(
+        tournament=tournament, viewer=user, after=after, recorded=followed.events, insider=insider
+    )
     data = EventOutputSerializer(rows, many=True, context=zone_context(tournament)).data
     messages = [live.sse(row, event="event", id=row["version"]) for row in data]
-    if rows or with_standings:
-        standings = _standings(tournament_id=tournament.pk, user=user)
-        if standings is not None:
-            messages.append(live.sse(standings, event="standings"))
-    return messages, rows[-1]["version"] if rows else after
+    if (rows or with_standings) and sees:
+        messages.append(live.sse(followed.standings, event="standings"))
+    made = (messages, rows[-1]["version"] if rows else after)
+    with followed.lock:
+        followed.made[key] = made
+    return made
 
 
 @require_GET
@@ -80,14 +125,15 @@ async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpRes
         tournament, insider = await live.db(visible)
     except NotFoundError:
         return live.error(404, "not_found", "no such tournament")
-    return live.follow_shared(
+    return live.follow_loaded(
         channel=eventstore.NOTIFY_CHANNEL,
         key=tournament.stream_id,
         after=after,
-        # What the log shows depends only on whether the viewer organises the tournament:
-        # every follower of one audience woken by a commit shares one read.
-        audience=("tournament", tournament.pk, insider),
-        batch=lambda version, first: _batch(
-            tournament=tournament, user=user, after=version, with_standings=first
+        # One read per commit for every follower of the tournament in this process (wall
+        # screens, the desk, players' phones); what the log shows depends only on whether
+        # the viewer organises it: each audience's messages are made once from that read.
+        load=lambda: _load(tournament.pk),
+        messages=lambda followed, version, first: _messages(
+            followed, user=user, insider=insider, after=version, with_standings=first
         ),
     )

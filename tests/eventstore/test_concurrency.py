@@ -17,6 +17,7 @@ from django.db import connection, transaction
 import eventstore
 from eventstore import ConcurrencyError, NewEvent
 from eventstore.models import StoredEvent, Subscription
+from tests.helpers import backends_waiting_for_a_lock, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 postgresql_only = pytest.mark.skipif(
@@ -115,13 +116,13 @@ def in_flight_then_committed(hold: Callable, other: Callable) -> tuple[list[int]
     holding, release = threading.Event(), threading.Event()
     with ThreadPoolExecutor(2) as pool:
         held = pool.submit(own_connection(hold), holding, release)
-        assert holding.wait(10)
+        assert holding.wait(120)
         quick = pool.submit(own_connection(other))
-        quick.result(timeout=5)  # appends to another stream do not wait for `hold`
+        quick.result(timeout=120)  # appends to another stream do not wait for `hold`
         early = positions(eventstore.read_all(after_position=0))
         release.set()
-        held.result(timeout=10)
-        quick.result(timeout=10)
+        held.result(timeout=120)
+        quick.result(timeout=120)
     return early, positions(eventstore.read_all(after_position=0))
 
 
@@ -131,7 +132,7 @@ def test_reader_never_skips_a_lower_position_that_commits_later():
         with transaction.atomic():
             eventstore.append(stream_id="slow", expected_version=0, events=[event(1)])
             holding.set()
-            assert release.wait(10)
+            assert release.wait(120)
 
     def fast():
         eventstore.append(stream_id="fast", expected_version=0, events=[event(2)])
@@ -165,25 +166,25 @@ def test_reader_is_safe_when_transaction_ids_and_positions_disagree():
                 cursor.execute("SELECT pg_current_xact_id()::text::bigint")
                 xids.append(cursor.fetchone()[0])
             older_has_xid.set()
-            assert younger_appended.wait(10)
+            assert younger_appended.wait(120)
             eventstore.append(stream_id="older", expected_version=0, events=[event(1)])
 
     @own_connection
     def younger():
-        assert older_has_xid.wait(10)
+        assert older_has_xid.wait(120)
         with transaction.atomic():
             eventstore.append(stream_id="younger", expected_version=0, events=[event(2)])
             younger_appended.set()
-            assert release.wait(10)
+            assert release.wait(120)
 
     with ThreadPoolExecutor(2) as pool:
         futures = [pool.submit(older), pool.submit(younger)]
-        assert younger_appended.wait(10)
-        futures[0].result(timeout=5)  # older committed while younger is still open
+        assert younger_appended.wait(120)
+        futures[0].result(timeout=120)  # older committed while younger is still open
         early = positions(eventstore.read_all(after_position=0))
         release.set()
         for future in futures:
-            future.result(timeout=10)
+            future.result(timeout=120)
     final = positions(eventstore.read_all(after_position=0))
     assert final[: len(early)] == early
     assert [e.stream_id for e in eventstore.read_all(after_position=0)] == ["older", "younger"]
@@ -260,14 +261,14 @@ def test_a_callers_row_lock_and_an_open_append_do_not_deadlock():
         with transaction.atomic():
             Subscription.objects.select_for_update().get(name="row")
             row_locked.set()
-            assert appended.wait(10)
-            time.sleep(0.2)  # T2 is now waiting for the row
+            assert appended.wait(120)
+            wait_until("T2 to wait for the row", backends_waiting_for_a_lock)
             eventstore.append(stream_id="t1", expected_version=0, events=[event(1)])
         outcome["t1"] = "committed"
 
     @own_connection
     def t2():
-        assert row_locked.wait(10)
+        assert row_locked.wait(120)
         with transaction.atomic():
             eventstore.append(stream_id="t2", expected_version=0, events=[event(2)])
             appended.set()
@@ -276,7 +277,7 @@ def test_a_callers_row_lock_and_an_open_append_do_not_deadlock():
 
     with ThreadPoolExecutor(2) as pool:
         for future in [pool.submit(t1), pool.submit(t2)]:
-            future.result(timeout=20)
+            future.result(timeout=120)
     assert outcome == {"t1": "committed", "t2": "committed"}
     assert eventstore.stream_version(stream_id="t1") == 1
     assert eventstore.stream_version(stream_id="t2") == 1
@@ -305,13 +306,13 @@ def test_an_open_append_holds_followers_back_until_it_ends():
         with transaction.atomic():
             eventstore.append(stream_id="open", expected_version=0, events=[event(1)])
             holding.set()
-            assert release.wait(10)
+            assert release.wait(120)
 
     with ThreadPoolExecutor(1) as pool:
         held = pool.submit(hold)
-        assert holding.wait(10)
+        assert holding.wait(120)
         eventstore.append(stream_id="later", expected_version=0, events=[event(2)])
         assert eventstore.read_all(after_position=0) == []  # "later" waits behind "open"
         release.set()
-        held.result(timeout=10)
+        held.result(timeout=120)
     assert [e.stream_id for e in eventstore.read_all(after_position=0)] == ["open", "later"]

@@ -208,10 +208,10 @@ def test_the_play_page_and_the_desk_at_390_px(asgi, browser, language):
     page = browser.new_context(viewport=PHONE, locale=language).new_page()
     sign_in(page, asgi, "ben", PASSWORD)
     page.goto(f"{asgi}/play/{match.pk}/")
-    page.wait_for_selector("#play[data-phase=first-turn]", timeout=15_000)
+    page.wait_for_selector("#play[data-phase=first-turn]")
     assert page.evaluate("document.documentElement.lang") == language
     page.click("[data-action=take-upcard]")
-    page.wait_for_selector("#play[data-phase=discard]", timeout=15_000)
+    page.wait_for_selector("#play[data-phase=discard]")
     page.click("[data-hand] [data-card]")
     assert page.inner_text("[data-action=knock]").strip() == knock
     labels = page.eval_on_selector_all(

@@ -81,6 +81,12 @@ class Follower:
     def next(self, within: float = 60.0) -> Message:
         """The next message; AssertionError if none comes `within` seconds (keep-alive
         comments do not count)."""
+        message = self._next(within, idle_ends=False)
+        assert message is not None
+        return message
+
+    def _next(self, within: float, *, idle_ends: bool) -> Message | None:
+        """The next message, or (`idle_ends`) None at a keep-alive comment."""
         deadline = time.monotonic() + within
         event, data, id_ = "message", [], None
         for line in self.lines:
@@ -92,6 +98,8 @@ class Follower:
                 continue
             if line.startswith(":"):
                 self.comments += 1
+                if idle_ends:
+                    return None
                 continue
             name, _, value = line.partition(":")
             value = value.removeprefix(" ")
@@ -103,19 +111,23 @@ class Follower:
                 id_ = int(value)
         raise EOFError("the stream ended")
 
-    def quiet(self, seconds: float) -> list[Message]:
-        """Every message that comes in the next `seconds` (the stream's keep-alive comments
-        end the wait on an idle stream)."""
-        deadline = time.monotonic() + seconds
+    def until_idle(self, within: float = 120.0) -> list[Message]:
+        """Every message until the stream's next keep-alive comment: the server had nothing
+        more to send for LIVE_KEEPALIVE_SECONDS (a condition, however busy the machine;
+        AssertionError if it has not come `within` seconds)."""
+        deadline = time.monotonic() + within
         out = []
-        comments = self.comments
-        while time.monotonic() < deadline:
-            try:
-                out.append(self.next(within=seconds))
-            except AssertionError:
-                break
-            if self.comments > comments and time.monotonic() >= deadline:
-                break
+        while message := self._next(max(deadline - time.monotonic(), 0.1), idle_ends=True):
+            out.append(message)
+        return out
+
+    def until(self, found: Any, within: float = 120.0) -> list[Message]:
+        """Every message up to the first for which `found(message)` is true, that one
+        included; AssertionError if it has not come `within` seconds."""
+        deadline = time.monotonic() + within
+        out = []
+        while not out or not found(out[-1]):
+            out.append(self.next(within=max(deadline - time.monotonic(), 0.1)))
         return out
 
     def take(self, n: int, event: str = "event") -> list[Message]:

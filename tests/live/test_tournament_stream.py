@@ -4,14 +4,20 @@ pushed as they are committed, in order, exactly once; resumable with Last-Event-
 from __future__ import annotations
 
 import datetime as dt
+import threading
+import time
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from rest_framework.test import APIClient
 
-from tests.live.helpers import Follower
+import eventstore
+from core import live
+from tests.helpers import wait_until
+from tests.live.helpers import Follower, Message
 from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
-from tournaments import services
+from tournaments import selectors, services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,8 +58,7 @@ def test_a_follower_gets_each_event_committed_after_it_connected_in_order_once(s
     assert [m.id for m in resumed] == [5, 6, 7]
     assert [m.data["data"]["player"] for m in resumed] == [b.pk for b in bots[3:]]
     # Nothing more (keep-alive comments come instead): nothing was sent twice.
-    assert [m for m in again.quiet(1.5) if m.event == "event"] == []
-    assert again.comments > 0
+    assert [m for m in again.until_idle() if m.event == "event"] == []
     again.close()
 
 
@@ -90,7 +95,7 @@ def test_an_idle_stream_sends_a_keep_alive_comment(server, organiser):
         headers={"Last-Event-ID": str(tournament.version)},
     )
     assert follower.next().event == "standings"  # on connecting; then nothing but comments
-    assert follower.quiet(1.2) == []
+    assert follower.until_idle() == []
     assert follower.comments >= 1
     follower.close()
 
@@ -134,7 +139,7 @@ def test_on_connecting_the_standings_and_the_round_clock_come_once(server, organ
     starts, ends = _utc(clock["starts_at"]), _utc(clock["ends_at"])
     assert ends - starts == dt.timedelta(minutes=30)
     assert 0 < clock["seconds_left"] <= 30 * 60
-    assert follower.quiet(1.2) == []  # once: nothing happened since
+    assert follower.until_idle() == []  # once: nothing happened since
     follower.close()
 
 
@@ -177,3 +182,66 @@ def test_before_round_one_the_clock_says_when_it_is_scheduled(server, organiser)
     assert standings["clock"]["round"] is None
     assert standings["clock"]["next_round_at"] == "2030-05-01T17:30:00Z"
     follower.close()
+
+
+def _next_event(follower: Follower, within: float) -> Message:
+    """The next `event` message (standings skipped); AssertionError if none `within` s."""
+    deadline = time.monotonic() + within
+    while True:
+        message = follower.next(within=max(deadline - time.monotonic(), 0.1))
+        if message.event == "event":
+            return message
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="woken by NOTIFY (PostgreSQL)")
+def test_a_follower_is_never_given_a_read_begun_before_a_commit_it_was_not_woken_for(
+    server, organiser, monkeypatch
+):
+    """Two wall screens reconnect from the same Last-Event-ID; a player registers between
+    the first one's read and the second one's connecting. The second must not be handed
+    the first one's read (begun before that commit): no notification is left to wake it,
+    and it would show the tournament without the new player until the next commit."""
+    tournament, walk_in = make_tournament(organiser, []), make_bots(1)[0]
+    seen, key = tournament.version, tournament.stream_id
+    url = f"{server}/api/tournaments/{tournament.pk}/stream/"
+    wake = live.waker(eventstore.NOTIFY_CHANNEL)
+    # The first follower's read is held once it has read the events (and before the
+    # standings), until the second follower has asked for its own.
+    queried, go = threading.Event(), threading.Event()
+    standings = selectors.tournament_standings
+
+    def held_standings(**kwargs):
+        if not queried.is_set():
+            queried.set()
+            assert go.wait(120)
+        return standings(**kwargs)
+
+    monkeypatch.setattr(selectors, "tournament_standings", held_standings)
+    reads = []
+    read_again_if_failed = live._read_again_if_failed
+
+    async def counted(read, after, pause):
+        reads.append(after)
+        return await read_again_if_failed(read, after, pause)
+
+    monkeypatch.setattr(live, "_read_again_if_failed", counted)
+
+    first = Follower(url, headers={"Last-Event-ID": str(seen)})
+    try:
+        wait_until("the first follower's read", queried.is_set)
+        wait_until("the server to listen", wake.listening)
+        woken = wake.wakes_of(key)
+        services.tournament_register(tournament_id=tournament.pk, player=walk_in, by=organiser)
+        wait_until("the commit's notification", lambda: wake.wakes_of(key) > woken)
+        second = Follower(url, headers={"Last-Event-ID": str(seen)})
+        try:
+            wait_until("the second follower's read", lambda: len(reads) >= 2)
+            go.set()
+            for follower in (second, first):
+                registered = _next_event(follower, within=60)
+                assert (registered.id, registered.data["type"]) == (seen + 1, "PlayerRegistered")
+        finally:
+            second.close()
+    finally:
+        go.set()
+        first.close()

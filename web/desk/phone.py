@@ -114,6 +114,7 @@ def _context(match: Any, me: Any, **extra: Any) -> dict[str, Any]:
     )
     return {
         "rejected": rejected,
+        "latest": latest,
         "place": match_places(match_ids=[match.pk]).get(str(match.pk)),
         "match": match,
         "me": me,

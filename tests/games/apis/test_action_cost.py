@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tests.games.apis.helpers import act, preset_deck
+from tests.helpers import backends_waiting_for_a_lock, wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +119,7 @@ def test_the_match_row_lock_makes_a_second_writer_wait():
                 locked = repository.match_lock(match_id=match.id).match
                 assert locked.player1.name == "Ann" and locked.player2.name == "Ben"
                 holding.set()
-                assert release.wait(10)
+                assert release.wait(120)
         finally:
             connection.close()
 
@@ -130,13 +131,18 @@ def test_the_match_row_lock_makes_a_second_writer_wait():
 
     with ThreadPoolExecutor(2) as pool:
         held = pool.submit(hold)
-        assert holding.wait(10)
+        assert holding.wait(120)
         acting = pool.submit(act)
-        with pytest.raises(TimeoutError):
-            acting.result(timeout=0.5)  # waits for the row
+        # It waits for the row: its session is seen waiting for a lock (had it not
+        # waited, it would be done).
+        wait_until(
+            "the second writer to wait for the row (or be done)",
+            lambda: acting.done() or backends_waiting_for_a_lock(),
+        )
+        assert not acting.done()
         release.set()
-        held.result(timeout=10)
-        acting.result(timeout=10)
+        held.result(timeout=120)
+        acting.result(timeout=120)
     assert repository.eventstore.stream_version(stream_id=match.stream_id) == 3
 
 

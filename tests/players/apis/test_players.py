@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -16,7 +15,7 @@ from core.api import LoginRateThrottle
 from core.models import IdempotencyRecord
 from players.models import Player
 from players.services import player_create
-from tests.helpers import token_client
+from tests.helpers import backends_waiting_for_a_lock, token_client, wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -188,7 +187,9 @@ def test_concurrent_duplicates_write_once(organiser, monkeypatch):
     from players import apis
 
     def slow_create(**kwargs):
-        time.sleep(0.3)  # both requests are inside the view before either commits
+        # The first request is in the view, its key's record written and not committed:
+        # it goes on once the second is seen waiting for that record (its unique key).
+        wait_until("the duplicate to wait for the first's record", backends_waiting_for_a_lock)
         return player_create(**kwargs)
 
     monkeypatch.setattr(apis, "player_create", slow_create)

@@ -5,6 +5,8 @@ got; and a real Celery worker (a subprocess on the test database and Redis)."""
 from __future__ import annotations
 
 import json
+import select
+import socket
 import subprocess
 import sys
 import threading
@@ -37,12 +39,13 @@ class Received:
 @dataclass
 class Receiver:
     """What to answer: `plan(n, position)` for the n-th request (1-based) of the event at
-    `position` gives "ok", "fail" (500), "slow" (200 after `slow_seconds`) or "hold" (200
-    once `release` is set)."""
+    `position` gives "ok", "fail" (500), "slow" (200 once the sender has given up waiting
+    and hung up, at most `slow_seconds` after the request: too slow whatever the machine's
+    load) or "hold" (200 once `release` is set)."""
 
     secret: str = ""
     plan: Callable[[int, int], str] = lambda n, position: "ok"
-    slow_seconds: float = 2.0
+    slow_seconds: float = 120.0
     received: list[Received] = field(default_factory=list)
     holding: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
@@ -79,7 +82,7 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
                 receiver.received.append(record)
             what = receiver.plan(n, record.position) if signed else "fail"
             if what == "slow":
-                time.sleep(receiver.slow_seconds)
+                _until_hung_up(self.connection, within=receiver.slow_seconds)
             elif what == "hold":
                 receiver.holding.set()
                 receiver.release.wait(30)
@@ -99,6 +102,19 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def _until_hung_up(sock: socket.socket, *, within: float) -> None:
+    """Until the client has closed the connection (it timed out), at most `within` s."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        readable, _, _ = select.select([sock], [], [], 0.05)
+        if readable:
+            try:
+                if sock.recv(1, socket.MSG_PEEK) == b"":
+                    return
+            except OSError:
+                return
+
+
 @contextmanager
 def receiving(receiver: Receiver) -> Iterator[Receiver]:
     """Serve `receiver` on 127.0.0.1 (a free port) while the block runs."""
@@ -115,7 +131,7 @@ def receiving(receiver: Receiver) -> Iterator[Receiver]:
         server.server_close()
 
 
-def wait_for(what: str, check: Callable[[], Any], timeout: float = 30.0) -> Any:
+def wait_for(what: str, check: Callable[[], Any], timeout: float = 180.0) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = check()
@@ -127,10 +143,13 @@ def wait_for(what: str, check: Callable[[], Any], timeout: float = 30.0) -> Any:
 
 # --- a real Celery worker ---------------------------------------------------------------------
 
-# The settings the worker runs with (its environment) and the test process too.
+# The settings the worker runs with (its environment) and the test process too. The timeout
+# is generous: on a busy machine the receiver (a thread of the test process) may take a
+# second or more to answer, and an answer taken for a timeout is an attempt too many. A
+# "slow" answer waits for the sender to give up, however long its timeout.
 FAST_WEBHOOKS = {
     "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.1/32",
-    "WEBHOOK_TIMEOUT_SECONDS": "0.5",
+    "WEBHOOK_TIMEOUT_SECONDS": "5",
     "WEBHOOK_BACKOFF_SECONDS": "0.4",
     "WEBHOOK_BACKOFF_MAX_SECONDS": "1",
     "WEBHOOK_MAX_ATTEMPTS": "6",

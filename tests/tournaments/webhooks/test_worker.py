@@ -101,7 +101,7 @@ def test_the_worker_delivers_every_event_through_failures_and_slow_answers(
             return "ok"
         return "fail" if position % 2 else ("slow" if position % 4 == 0 else "ok")
 
-    receiver = Receiver(slow_seconds=1.0)
+    receiver = Receiver()  # "slow": answers once the worker gave up waiting
     receiver.plan = lambda n, position: plan_for(position, n)
     with receiving(receiver):
         tournament = make_tournament(organiser, make_bots(4), rounds=1, check_in=False)

@@ -70,7 +70,7 @@ def test_a_player_disputes_a_hand_and_the_desk_rules_on_it(live_server, browser,
     assert match.hands.get(hand_number=1).voided
 
     # The player's page shows the outcome by itself (the fallback poll under this server).
-    p.wait_for_selector(".dispute[data-state=ruled]", timeout=10_000)
+    p.wait_for_selector(".dispute[data-state=ruled]")
     assert p.evaluate("window.__notReloaded === true")
     assert "Ruled by td: Deadwood recounted: the hand is void." in p.inner_text("#match-live")
     shoot(p, "dispute-05-player-outcome-390")

@@ -60,7 +60,7 @@ def test_the_public_page_polls_when_the_stream_is_unavailable(live_server, brows
     assert page.locator("#tournament-live td .score:text-is('1–0')").count() == 0
     _mark(page)
     _gin(td, tournament)
-    page.wait_for_selector("#tournament-live td .score:text-is('1–0')", timeout=10_000)
+    page.wait_for_selector("#tournament-live td .score:text-is('1–0')")
     assert _not_reloaded(page)
     standings = page.locator("#tournament-live table").first.inner_text()
     assert "No results yet" not in standings  # the standings came with the result
@@ -74,7 +74,7 @@ def test_the_public_page_and_the_desk_follow_the_stream_under_uvicorn(asgi, brow
     tournament = started(td, players=4, ruleset=SHORT)
     public = browser.new_page(viewport={"width": 390, "height": 844})
     public.goto(f"{asgi}/tournaments/{tournament.pk}/")
-    public.wait_for_selector("[data-live-indicator][data-state=live]", timeout=10_000)
+    public.wait_for_selector("[data-live-indicator][data-state=live]")
     assert public.inner_text("[data-live-indicator]") == "Live"
     shoot(public, "live-public-tournament-390")
     assert no_sideways_scroll(public)
@@ -84,14 +84,14 @@ def test_the_public_page_and_the_desk_follow_the_stream_under_uvicorn(asgi, brow
     desk.fill("#id_username", "td")
     desk.fill("#id_password", "pw-desk-123")
     desk.click("button[type=submit]")
-    desk.wait_for_selector("[data-live-indicator][data-state=live]", timeout=10_000)
+    desk.wait_for_selector("[data-live-indicator][data-state=live]")
     assert desk.locator("td span.badge.done").count() == 0
     for page in (public, desk):
         _mark(page)
 
     _gin(td, tournament)
-    public.wait_for_selector("#tournament-live td .score:text-is('1–0')", timeout=10_000)
-    desk.wait_for_selector("#round-tables td span.badge.done", timeout=10_000)
+    public.wait_for_selector("#tournament-live td .score:text-is('1–0')")
+    desk.wait_for_selector("#round-tables td span.badge.done")
     assert _not_reloaded(public) and _not_reloaded(desk)
     assert public.inner_text("[data-live-indicator]") == "Live"
     shoot(public, "live-public-tournament-updated-390")

@@ -38,7 +38,6 @@ def _moved(page: Any, before: int, was: str) -> None:
         "([v, p]) => { const r = document.getElementById('play');"
         " return Number(r.dataset.version) !== v || r.dataset.phase !== p; }",
         arg=[before, was],
-        timeout=15_000,
     )
 
 
@@ -104,7 +103,7 @@ _MAY_MOVE = (
 )
 
 
-def _until_someone_may_move(pages: list[Any], within: float = 20.0) -> None:
+def _until_someone_may_move(pages: list[Any], within: float = 120.0) -> None:
     """Wait until a page offers a move (the opponent's stream brings it): each page is
     asked in turn, a quarter of a second at a time, until `within` seconds have passed."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout

@@ -31,7 +31,7 @@ def _open(browser, base, match, *, width=1280, touch=False):
     page = context.new_page()
     sign_in(page, base, "ada", PASSWORD)
     page.goto(f"{base}/play/{match.pk}/")
-    page.wait_for_selector("[data-live-indicator][data-state=live]", timeout=10_000)
+    page.wait_for_selector("[data-live-indicator][data-state=live]")
     page.wait_for_selector("[data-hand] [data-card]")
     return page
 

@@ -92,7 +92,7 @@ def test_nothing_is_clipped_on_the_play_page_and_my_evening(asgi, browser, width
     shoot(page, f"layout-{lang}-{width}-evening")
 
     page.goto(f"{asgi}/play/{match.pk}/")
-    page.wait_for_selector("[data-live-indicator][data-state=live]", timeout=10_000)
+    page.wait_for_selector("[data-live-indicator][data-state=live]")
     assert page.get_attribute("#play", "data-phase") == "discard"
     assert page.locator("[data-hand] [data-card]").count() == 11
     for sort in ("melds", "suit", "rank"):

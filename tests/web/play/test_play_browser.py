@@ -39,7 +39,7 @@ def _two_pages(browser, base, match, viewport):
         page = context.new_page()
         sign_in(page, base, name, PASSWORD)
         page.goto(f"{base}/play/{match.pk}/")
-        page.wait_for_selector("[data-live-indicator][data-state=live]", timeout=10_000)
+        page.wait_for_selector("[data-live-indicator][data-state=live]")
         pages.append(page)
     return pages
 
@@ -108,17 +108,17 @@ def test_a_lost_stream_reconnects_and_misses_nothing(asgi, browser):
         page = context.new_page()
         sign_in(page, base, "ada", PASSWORD)
         page.goto(f"{base}/play/{match.pk}/")
-        page.wait_for_selector("[data-live-indicator][data-state=live]", timeout=10_000)
+        page.wait_for_selector("[data-live-indicator][data-state=live]")
         assert phase(page) == "waiting"
         before = version(page)
         cut()  # every connection through the proxy is gone, the stream's too
-        page.wait_for_selector("[data-live-indicator][data-state=reconnecting]", timeout=10_000)
+        page.wait_for_selector("[data-live-indicator][data-state=reconnecting]")
         # Ben passes while Ada's page is cut off (through the API, as any client).
         state, v = match_state_at(match=match)
         match_act(match_id=match.pk, player=ben, action={"type": "pass"}, expected_version=v)
-        page.wait_for_selector("[data-live-indicator][data-state=live]", timeout=20_000)
+        page.wait_for_selector("[data-live-indicator][data-state=live]")
         page.wait_for_function(
-            f"Number(document.getElementById('play').dataset.version) > {before}", timeout=10_000
+            f"Number(document.getElementById('play').dataset.version) > {before}"
         )
         assert phase(page) == "first-turn"
         shoot(page, "play-390-reconnected")

@@ -39,7 +39,7 @@ def test_a_practice_match_against_the_bot_played_to_the_end(asgi, browser, monke
     shoot(page, "practice-390-lobby")
     page.click("[data-action=practice]")
     page.wait_for_selector("#play[data-practice=true]")
-    page.wait_for_selector("[data-live-indicator][data-state=live]", timeout=10_000)
+    page.wait_for_selector("[data-live-indicator][data-state=live]")
     match = Match.objects.get(practice=True)
     assert match.player2.is_bot and match.player1 == ada
     assert "Practice against the bot" in page.inner_text("#play")

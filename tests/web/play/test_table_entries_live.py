@@ -131,5 +131,5 @@ def test_the_match_stream_carries_the_table_entry_to_the_players_only(table, set
 
         stranger = get_user_model().objects.create_user("stranger", password="x")
         watcher = Follower(url, {"Authorization": f"Token {auth_token_issue(user=stranger).key}"})
-        assert [m.event for m in watcher.quiet(1.5)] == ["view"]
+        assert [m.event for m in watcher.until_idle()] == ["view"]
         watcher.close()

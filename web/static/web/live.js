@@ -105,8 +105,21 @@
       });
       // A table match's stream also tells its players and organisers of the table's
       // entry (a hand entered on a phone, confirmed, rejected...): not an event, no id.
-      source.addEventListener("entry", function () {
-        if (box.dataset.liveEntries !== undefined && entriesSeen++) soon();
+      // The first comes on connecting, with the entry as it is then: the fragment is
+      // asked again unless it shows that entry already (its data-live-entry), for it may
+      // have changed between the page's making and the stream's opening.
+      source.addEventListener("entry", function (e) {
+        if (box.dataset.liveEntries === undefined) return;
+        var current = box.dataset.liveTarget ? document.querySelector(box.dataset.liveTarget) : null;
+        var shown = current ? current.dataset.liveEntry : undefined;
+        if (shown === undefined) {
+          if (entriesSeen++) soon();
+          return;
+        }
+        var entry = null;
+        try { entry = JSON.parse(e.data); } catch (err) { entry = undefined; }
+        var now = entry ? entry.id + "/" + entry.status + "/" + entry.version : "";
+        if (entry === undefined || now !== shown) soon();
       });
       source.addEventListener("error", function () {
         startPolling();
