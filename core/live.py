@@ -299,29 +299,6 @@ async def opening(request: HttpRequest) -> tuple[int, Any, JsonResponse | None]:
     return after or 0, user, refused
 
 
-def follow_shared(
-    *,
-    channel: str,
-    key: str,
-    after: int,
-    audience: tuple[Any, ...],
-    batch: Callable[[int, bool], tuple[list[bytes], int]],
-) -> StreamingHttpResponse:
-    """The streaming response of `follow` where each read is `batch(version, first)` (run on
-    the readers' pool; `first` on connecting), shared by the followers of one `audience`
-    (those shown the same messages) who ask for the same version at the same time."""
-    first = True
-
-    async def read(version: int) -> tuple[list[bytes], int]:
-        nonlocal first
-        on_connecting, first = first, False
-        return await shared(
-            (*audience, version, on_connecting), lambda: batch(version, on_connecting)
-        )
-
-    return stream_response(follow(channel=channel, key=key, after=after, read=read))
-
-
 def follow_loaded(
     *,
     channel: str,

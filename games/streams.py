@@ -123,12 +123,24 @@ def _table_follow(*, match: Any, user: Any, after: int) -> HttpResponse:
     match_id = str(match.pk)
     state: dict[str, Any] = {"first": True, "entry": ...}
 
+    wake = live.waker(eventstore.NOTIFY_CHANNEL)
+
     async def read(version: int) -> tuple[list[bytes], int]:
         first, state["first"] = state["first"], False
-        messages, reached = await live.shared(
-            ("match", match_id, user.pk, version, first),
-            lambda: _batch(match_id=match_id, user=user, after=version, with_view=first),
-        )
+
+        def batch() -> tuple[list[bytes], int]:
+            return _batch(match_id=match_id, user=user, after=version, with_view=first)
+
+        # Shared only by this user's connections woken by the same notification (as
+        # live.follow_loaded): never a read begun before a commit this follower was woken
+        # for; on connecting, a read of its own, begun after it subscribed.
+        if first:
+            messages, reached = await live.db(batch)
+        else:
+            wakes = wake.wakes_of(match.stream_id)
+            messages, reached = await live.shared(
+                ("match", match_id, user.pk, version, wakes), batch
+            )
         entry = await live.db(lambda: _entry_of(match_id))
         if entry != state["entry"]:
             state["entry"] = entry
