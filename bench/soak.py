@@ -268,6 +268,7 @@ def main() -> None:
     crashes: list[str] = []
     samples: list[tuple[float, dict[int, int]]] = []
     loads: list[float] = []
+    progress: list[tuple[float, int, float]] = []  # (seconds, actions so far, load average)
     stop = threading.Event()
     try:
         for pair in data["pairs"]:  # every worker's imports and connection
@@ -295,6 +296,7 @@ def main() -> None:
             while not stop.wait(args.sample):
                 samples.append((time.monotonic() - started, worker_rss(server.pid)))
                 loads.append(os.getloadavg()[0])
+                progress.append((time.monotonic() - started, len(stats.latencies), loads[-1]))
 
         threads = [threading.Thread(target=play, args=(t,)) for t in tables]
         sampler = threading.Thread(target=sample, daemon=True)
@@ -345,6 +347,15 @@ def main() -> None:
             if int(t // 60) != minute and rss:
                 minute = int(t // 60)
                 print(f" {minute}:{max(rss.values()) / 1024:.0f}", end="")
+        print()
+        print("minute by minute (actions that minute, load average):", end="")
+        last_of: dict[int, tuple[int, float]] = {}  # minute: (actions by its end, load)
+        for t, actions, load in progress:
+            last_of[int(t // 60)] = (actions, load)
+        before = 0
+        for minute, (actions, load) in sorted(last_of.items()):
+            print(f" {minute}:{actions - before}/{load:.0f}", end="")
+            before = actions
         print()
         print(slope_of_last_third(warm))
     if args.trace_workers:

@@ -290,7 +290,7 @@ def hand_results_held() -> tuple[int, int]:
 
 
 # Per worker process, by stream, in the order last looked at: (snapshot version, its
-# finished-hand records, when last looked at). A record is about 6 kB in memory (the deal's
+# finished-hand records, when last looked at). A record is about 10 kB in memory (the deal's
 # deck, hands, stock and melds).
 _HAND_RESULTS: OrderedDict[str, tuple[int, tuple[dict[str, Any], ...], float]] = OrderedDict()
 _HAND_RESULTS_HELD = [0]  # the records in _HAND_RESULTS
@@ -464,7 +464,8 @@ def match_followed(*, match_id: uuid.UUID | str) -> MatchFollowed:
         raise NotFoundError("no such match", code="match_not_found") from None
     stream_id = f"match-{key}"
     with _FOLLOWED_LOCK:
-        copy = _FOLLOWED.get(stream_id)
+        kept = _FOLLOWED.get(stream_id)
+    copy = kept[0] if kept is not None else None
     start = copy.version if copy is not None and copy.version else 1
     row, events = _row_and_events(
         Match._meta.pk.get_db_prep_value(key, connection), stream_id, start
@@ -488,11 +489,14 @@ def match_followed(*, match_id: uuid.UUID | str) -> MatchFollowed:
     every = (*known, *events)
     head = (every[-1].version, every[-1].hash) if every else (0, eventstore.GENESIS_HASH)
     followed = MatchFollowed(match, every, state, head[0], head[1])
+    now, idle = time.monotonic(), settings.MATCH_CACHE_IDLE_SECONDS
     with _FOLLOWED_LOCK:
-        _FOLLOWED[stream_id] = followed
+        _FOLLOWED[stream_id] = (followed, now)
         _FOLLOWED.move_to_end(stream_id)
-        while len(_FOLLOWED) > FOLLOWED_STREAMS:
-            _FOLLOWED.popitem(last=False)
+        while _FOLLOWED and (
+            len(_FOLLOWED) > FOLLOWED_STREAMS or next(iter(_FOLLOWED.values()))[1] < now - idle
+        ):
+            _FOLLOWED.popitem(last=False)  # the least recently followed, or one left idle
     return followed
 
 
@@ -521,9 +525,11 @@ def _followed_row_statement() -> PreparedStatement:
 
 
 # Per stream-serving process: the matches followed there (100 in play at a club night);
-# a stream of a long match is some hundreds of kB.
+# a stream of a long match is some hundreds of kB. By stream, in the order last read:
+# (the copy, when read); a copy not read for settings.MATCH_CACHE_IDLE_SECONDS (a finished
+# match, its followers gone) goes when another stream is read.
 FOLLOWED_STREAMS = 256
-_FOLLOWED: OrderedDict[str, MatchFollowed] = OrderedDict()
+_FOLLOWED: OrderedDict[str, tuple[MatchFollowed, float]] = OrderedDict()
 _FOLLOWED_LOCK = threading.Lock()
 
 
