@@ -14,11 +14,18 @@ worker memory that grows; with --tracemalloc, what grows.
    the services the API calls (a transaction per move, the players' views read), traced
    with tracemalloc from a baseline after --warm-matches; prints the traced memory and the
    growth by line at the middle and the end, and the largest growths' tracebacks.
+5. --trace-workers DIR (with 2-3): tracemalloc in each gunicorn worker, a snapshot every
+   --trace-every seconds (bench/soak_gunicorn.py); at the end each worker's traced memory
+   and RSS over time and what grew from its second snapshot to its middle and last ones.
 --game-target N: short matches (N points a game, ended when decided), many matches per
-action, so that whatever a worker keeps per match shows sooner.
+action, so that whatever a worker keeps per match shows sooner. --celery: the
+environment's CELERY_BROKER_URL and one Celery worker (else tasks run eagerly in
+gunicorn); CACHE_URL is the environment's either way. The slope of each worker's RSS over
+the last third of the run says whether it levelled off (near 0).
 
     .venv/bin/python bench/soak.py [--minutes 20] [--clients 4] [--workers 3]
     .venv/bin/python bench/soak.py --tracemalloc --matches 300 --game-target 25 [--keep-db]
+    .venv/bin/python bench/soak.py --celery --trace-workers /tmp/trace [--minutes 8]
 """
 
 from __future__ import annotations
