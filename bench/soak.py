@@ -14,11 +14,18 @@ worker memory that grows; with --tracemalloc, what grows.
    the services the API calls (a transaction per move, the players' views read), traced
    with tracemalloc from a baseline after --warm-matches; prints the traced memory and the
    growth by line at the middle and the end, and the largest growths' tracebacks.
+5. --trace-workers DIR (with 2-3): tracemalloc in each gunicorn worker, a snapshot every
+   --trace-every seconds (bench/soak_gunicorn.py); at the end each worker's traced memory
+   and RSS over time and what grew from its second snapshot to its middle and last ones.
 --game-target N: short matches (N points a game, ended when decided), many matches per
-action, so that whatever a worker keeps per match shows sooner.
+action, so that whatever a worker keeps per match shows sooner. --celery: the
+environment's CELERY_BROKER_URL and one Celery worker (else tasks run eagerly in
+gunicorn); CACHE_URL is the environment's either way. The slope of each worker's RSS over
+the last third of the run says whether it levelled off (near 0).
 
     .venv/bin/python bench/soak.py [--minutes 20] [--clients 4] [--workers 3]
     .venv/bin/python bench/soak.py --tracemalloc --matches 300 --game-target 25 [--keep-db]
+    .venv/bin/python bench/soak.py --celery --trace-workers /tmp/trace [--minutes 8]
 """
 
 from __future__ import annotations
@@ -38,7 +45,13 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from api import GUNICORN, ROOT, Stats, Table, _env, prepare  # noqa: E402 (bench/api.py)
+import api  # noqa: E402 (bench/api.py)
+from api import ROOT, Stats, Table, _env, prepare  # noqa: E402
+
+# The interpreter running this script and its gunicorn, so that a worktree without its own
+# .venv runs its code with the main checkout's (bench/api.py assumes ROOT/.venv).
+api.PYTHON = sys.executable
+GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 
 
 def worker_rss(server_pid: int) -> dict[int, int]:
@@ -105,14 +118,37 @@ def existing(db: str) -> dict[str, Any]:
     return {"organiser": by_name["organiser"][0], "pairs": pairs}
 
 
+def server_env(args: argparse.Namespace) -> dict[str, str]:
+    """bench/api.py's environment (base settings, --db, no broker: tasks eager), with
+    --celery the environment's CELERY_BROKER_URL (and CACHE_URL, as every run keeps)."""
+    env = _env(args.db)
+    if args.celery:
+        if not os.environ.get("CELERY_BROKER_URL"):
+            raise SystemExit("--celery: set CELERY_BROKER_URL (and CACHE_URL) to yours")
+        env["CELERY_BROKER_URL"] = os.environ["CELERY_BROKER_URL"]
+    if not args.recycle:
+        env["SOAK_MAX_REQUESTS"] = "0"
+    if args.trace_workers:
+        Path(args.trace_workers).mkdir(parents=True, exist_ok=True)
+        for old in Path(args.trace_workers).glob("*"):
+            old.unlink()
+        env["SOAK_TRACE_DIR"] = str(Path(args.trace_workers).resolve())
+        env["SOAK_TRACE_EVERY"] = str(args.trace_every)
+    return env
+
+
+def start_celery(args: argparse.Namespace) -> subprocess.Popen:
+    """--celery: one Celery worker on the same database, broker and cache as gunicorn."""
+    celery = str(Path(GUNICORN).with_name("celery"))
+    cmd = [celery, "-A", "config", "worker", "--loglevel=WARNING", "--concurrency=1"]
+    return subprocess.Popen(cmd, cwd=ROOT, env=server_env(args) | {"SOAK_TRACE_DIR": ""})
+
+
 def start_server(args: argparse.Namespace) -> subprocess.Popen:
     cmd = [GUNICORN, "-c", "bench/soak_gunicorn.py", "config.wsgi:application"]
     cmd += ["--bind", f"127.0.0.1:{args.port}", "--log-level", "warning"]
     cmd += ["--workers", str(args.workers)]
-    env = _env(args.db)
-    if not args.recycle:
-        env["SOAK_MAX_REQUESTS"] = "0"
-    server = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    server = subprocess.Popen(cmd, cwd=ROOT, env=server_env(args))
     deadline, last = time.monotonic() + 300, ""
     while time.monotonic() < deadline and server.poll() is None:
         try:
@@ -211,6 +247,11 @@ def main() -> None:
     parser.add_argument(
         "--game-target", type=int, default=0, help="short matches (e.g. 25 points; 0: the rules')"
     )
+    parser.add_argument(
+        "--celery", action="store_true", help="the environment's broker, and a Celery worker"
+    )
+    parser.add_argument("--trace-workers", default="", help="dir: tracemalloc in each worker")
+    parser.add_argument("--trace-every", type=float, default=60.0, help="seconds per snapshot")
     args = parser.parse_args()
 
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
@@ -222,12 +263,19 @@ def main() -> None:
     if args.tracemalloc:
         trace_in_process(args)
         return
+    print(
+        f"database {args.db}; cache {os.environ.get('CACHE_URL') or 'local memory'};"
+        f" broker {os.environ.get('CELERY_BROKER_URL') if args.celery else 'none (eager)'}",
+        flush=True,
+    )
+    worker = start_celery(args) if args.celery else None
     server = start_server(args)
     base = f"http://127.0.0.1:{args.port}"
     stats = Stats()
     crashes: list[str] = []
     samples: list[tuple[float, dict[int, int]]] = []
     loads: list[float] = []
+    progress: list[tuple[float, int, float]] = []  # (seconds, actions so far, load average)
     stop = threading.Event()
     try:
         for pair in data["pairs"]:  # every worker's imports and connection
@@ -255,6 +303,7 @@ def main() -> None:
             while not stop.wait(args.sample):
                 samples.append((time.monotonic() - started, worker_rss(server.pid)))
                 loads.append(os.getloadavg()[0])
+                progress.append((time.monotonic() - started, len(stats.latencies), loads[-1]))
 
         threads = [threading.Thread(target=play, args=(t,)) for t in tables]
         sampler = threading.Thread(target=sample, daemon=True)
@@ -270,6 +319,9 @@ def main() -> None:
         stop.set()
         server.terminate()
         server.wait(timeout=30)
+        if worker is not None:
+            worker.terminate()
+            worker.wait(timeout=60)
 
     done = len(stats.latencies)
     ms = sorted(x * 1000 for x in stats.latencies)
@@ -303,6 +355,73 @@ def main() -> None:
                 minute = int(t // 60)
                 print(f" {minute}:{max(rss.values()) / 1024:.0f}", end="")
         print()
+        print("minute by minute (actions that minute, load average):", end="")
+        last_of: dict[int, tuple[int, float]] = {}  # minute: (actions by its end, load)
+        for t, actions, load in progress:
+            last_of[int(t // 60)] = (actions, load)
+        before = 0
+        for minute, (actions, load) in sorted(last_of.items()):
+            print(f" {minute}:{actions - before}/{load:.0f}", end="")
+            before = actions
+        print()
+        print(slope_of_last_third(warm))
+    if args.trace_workers:
+        compare_worker_snapshots(Path(args.trace_workers))
+
+
+def slope_of_last_third(warm: list[tuple[float, dict[int, int]]]) -> str:
+    """The least-squares slope of each worker's RSS over the last third of the samples: a
+    level series is near 0."""
+    last = [s for s in warm if s[0] >= warm[0][0] + 2 * (warm[-1][0] - warm[0][0]) / 3]
+    pids = sorted({pid for _, rss in last for pid in rss})
+    slopes = []
+    for pid in pids:
+        points = [(t / 60, rss[pid] / 1024) for t, rss in last if pid in rss]
+        if len(points) < 3:
+            continue
+        mx = sum(x for x, _ in points) / len(points)
+        my = sum(y for _, y in points) / len(points)
+        sxx = sum((x - mx) ** 2 for x, _ in points)
+        slopes.append(sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else 0.0)
+    if not slopes:
+        return "slope over the last third: too few samples"
+    span = (last[-1][0] - last[0][0]) / 60
+    each = ", ".join(f"{m:+.2f}" for m in slopes)
+    return f"slope over the last third ({span:.1f} min), MiB a minute per worker: {each}"
+
+
+def compare_worker_snapshots(folder: Path) -> None:
+    """--trace-workers: for each worker, the traced memory and RSS over time, then what grew
+    between its second snapshot (warm) and its middle and last ones, by line and by
+    traceback."""
+    ignore = [
+        tracemalloc.Filter(False, tracemalloc.__file__),
+        tracemalloc.Filter(False, "<frozen importlib._bootstrap*>"),
+    ]
+    for log in sorted(folder.glob("*.log")):
+        pid = log.stem
+        rows = [line.split() for line in log.read_text().splitlines()]
+        print(f"-- worker {pid}: n, seconds, traced MiB, RSS MiB:")
+        series = (f"{n} {t}s {int(b) / 2**20:.1f} {int(r) / 1024:.0f}" for n, t, b, r in rows)
+        print("   " + "; ".join(series))
+        snaps = sorted(folder.glob(f"{pid}-*.snap"))
+        if len(snaps) < 3:
+            continue
+        base = tracemalloc.Snapshot.load(str(snaps[1])).filter_traces(ignore)
+        for label, path in (("middle", snaps[len(snaps) // 2]), ("last", snaps[-1])):
+            later = tracemalloc.Snapshot.load(str(path)).filter_traces(ignore)
+            print(f"   {label} ({path.stem}) against {snaps[1].stem}, by line:")
+            for stat in [s for s in later.compare_to(base, "lineno") if s.size_diff > 0][:15]:
+                frame = stat.traceback[0]
+                print(
+                    f"   {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks"
+                    f"  {frame.filename.replace(str(ROOT) + '/', '')}:{frame.lineno}"
+                )
+        print("   the largest growths, by traceback:")
+        for stat in later.compare_to(base, "traceback")[:6]:
+            print(f"   {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks, at:")
+            for line in stat.traceback.format()[-24:]:
+                print(f"        {line.replace(str(ROOT) + '/', '')}")
 
 
 if __name__ == "__main__":

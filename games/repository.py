@@ -11,9 +11,11 @@ bench/README.md):
 - the lock, the latest snapshot and the events since are one round trip of prepared
   statements (`match_lock`); the append and the match row's update are another;
 - a worker remembers the latest state of the matches it wrote, and the next action there
-  starts from it where the stream read vouches for it (`_remembered_state`);
+  starts from it where the stream read vouches for it (`_remembered_state`), until the
+  match ends or is left idle (settings.MATCH_CACHE_IDLE_SECONDS);
 - the finished hands' records of a snapshot, most of a late one, are read once per worker
-  and snapshot version (`_hand_results_at`) instead of on every action.
+  and snapshot version (`_hand_results_at`) instead of on every action, the latest
+  snapshot's of each stream, up to settings.HAND_RESULTS_CACHED_RECORDS records in all.
 The action API's plain-body check, which spares it the input serializer, is beside this
 module: games/fastpath.py.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -223,22 +227,74 @@ def _state_of_snapshot(stream_id: str, version: int, data: dict[str, Any]) -> Ma
     return state_from_dict(data)
 
 
-@functools.lru_cache(maxsize=256)  # about one per match in play: a hand's snapshot
 def _hand_results_at(stream_id: str, version: int) -> tuple[dict[str, Any], ...]:
     """The finished-hand records of the snapshot at `version`, or, if it has been deleted
     since, of the state replayed from the events up to it.
 
     Cached in the process: the records of a stream at a version never change (events are
     immutable), and they are most of a late snapshot, which PostgreSQL would otherwise
-    turn into text on every action. A new hand's snapshot is a new key. The records are
-    shared: readers copy before changing anything."""
-    records = eventstore.snapshot_part(
+    turn into text on every action. The records are shared: readers copy before changing
+    anything. What is kept is bounded (bench/README.md, "Soak": what grew): one snapshot
+    per stream, its latest looked at (a new hand's snapshot replaces the one before, which
+    holds the same records but one); at most settings.HAND_RESULTS_CACHED_RECORDS records
+    in all, the streams looked at longest ago going first; and none of a stream not looked
+    at for settings.MATCH_CACHE_IDLE_SECONDS (a finished match, one played elsewhere)."""
+    now = time.monotonic()
+    with _HAND_RESULTS_LOCK:
+        cached = _HAND_RESULTS.get(stream_id)
+        if cached is not None and cached[0] == version:
+            _HAND_RESULTS[stream_id] = (version, cached[1], now)
+            _HAND_RESULTS.move_to_end(stream_id)
+            return cached[1]
+    found = eventstore.snapshot_part(
         stream_id=stream_id, kind=SNAPSHOT_KIND, version=version, key="hand_results"
     )
-    if records is None:
+    if found is None:
         recorded = eventstore.load(stream_id=stream_id, up_to_version=version)
-        records = replay(event_from_dict(e.type, e.data) for e in recorded).hand_results
-    return tuple(records)
+        found = replay(event_from_dict(e.type, e.data) for e in recorded).hand_results
+    records = tuple(found)
+    _hand_results_keep(stream_id, version, records, now)
+    return records
+
+
+def _hand_results_keep(
+    stream_id: str, version: int, records: tuple[dict[str, Any], ...], now: float
+) -> None:
+    limit, idle = settings.HAND_RESULTS_CACHED_RECORDS, settings.MATCH_CACHE_IDLE_SECONDS
+    with _HAND_RESULTS_LOCK:
+        cached = _HAND_RESULTS.get(stream_id)
+        if cached is not None and cached[0] > version:
+            return  # an earlier hand's (a replay, a view of the past): keep the latest
+        if cached is not None:
+            _HAND_RESULTS_HELD[0] -= len(cached[1])
+        _HAND_RESULTS[stream_id] = (version, records, now)
+        _HAND_RESULTS.move_to_end(stream_id)
+        _HAND_RESULTS_HELD[0] += len(records)
+        while _HAND_RESULTS and (
+            _HAND_RESULTS_HELD[0] > limit or next(iter(_HAND_RESULTS.values()))[2] < now - idle
+        ):
+            _HAND_RESULTS_HELD[0] -= len(_HAND_RESULTS.popitem(last=False)[1][1])
+
+
+def hand_results_forget() -> None:
+    """Forget every cached snapshot's records (tests; nothing else needs to)."""
+    with _HAND_RESULTS_LOCK:
+        _HAND_RESULTS.clear()
+        _HAND_RESULTS_HELD[0] = 0
+
+
+def hand_results_held() -> tuple[int, int]:
+    """(streams, records) of the finished-hand records cached in this process."""
+    with _HAND_RESULTS_LOCK:
+        return len(_HAND_RESULTS), _HAND_RESULTS_HELD[0]
+
+
+# Per worker process, by stream, in the order last looked at: (snapshot version, its
+# finished-hand records, when last looked at). A record is about 10 kB in memory (the deal's
+# deck, hands, stock and melds).
+_HAND_RESULTS: OrderedDict[str, tuple[int, tuple[dict[str, Any], ...], float]] = OrderedDict()
+_HAND_RESULTS_HELD = [0]  # the records in _HAND_RESULTS
+_HAND_RESULTS_LOCK = threading.Lock()
 
 
 # --- saving ---------------------------------------------------------------------------------
@@ -327,16 +383,23 @@ def match_state_remember(
     transaction that rolled back, or of a stream changed since, is simply not used. An
     action in the same worker then replays only the events since its last one there
     instead of all those since the hand's snapshot (about 15), and decodes no snapshot.
-    A finished match's state is not kept (bench/README.md, "Soak": what grows)."""
+    A finished match's state is not kept, nor, once another state is remembered, one not
+    written here for settings.MATCH_CACHE_IDLE_SECONDS: a match finished by another worker
+    (or abandoned) would otherwise sit here until REMEMBERED_STATES newer ones pushed it
+    out, hundreds of matches later (bench/README.md, "Soak": what grew)."""
+    now = time.monotonic()
+    idle = settings.MATCH_CACHE_IDLE_SECONDS
     with _REMEMBERED_LOCK:
         if state.status == "finished":
             # Nobody plays a finished match: its state (its largest, every hand's records)
             # would only sit here until pushed out. A correction reads it the usual way.
             _REMEMBERED.pop(stream_id, None)
             return
-        _REMEMBERED[stream_id] = (version, head_hash, state)
+        _REMEMBERED[stream_id] = (version, head_hash, state, now)
         _REMEMBERED.move_to_end(stream_id)
-        while len(_REMEMBERED) > REMEMBERED_STATES:
+        while _REMEMBERED and (
+            len(_REMEMBERED) > REMEMBERED_STATES or next(iter(_REMEMBERED.values()))[3] < now - idle
+        ):
             _REMEMBERED.popitem(last=False)
 
 
@@ -354,7 +417,7 @@ def _remembered_state(stream_id: str, tail: StreamTail, at: int) -> tuple[int, M
         remembered = _REMEMBERED.get(stream_id)
     if remembered is None:
         return None
-    version, digest, state = remembered
+    version, digest, state, _ = remembered
     head_version, head_hash = tail.head
     if version == head_version:
         return (version, state) if digest == head_hash else None
@@ -366,7 +429,8 @@ def _remembered_state(stream_id: str, tail: StreamTail, at: int) -> tuple[int, M
 
 # Per worker process: matches are spread over the workers, and a state is ~20 kB.
 REMEMBERED_STATES = 256
-_REMEMBERED: OrderedDict[str, tuple[int, str, MatchState]] = OrderedDict()
+# By stream, in the order written: (version, its event's hash, the state, when written).
+_REMEMBERED: OrderedDict[str, tuple[int, str, MatchState, float]] = OrderedDict()
 _REMEMBERED_LOCK = threading.Lock()
 
 
@@ -400,7 +464,8 @@ def match_followed(*, match_id: uuid.UUID | str) -> MatchFollowed:
         raise NotFoundError("no such match", code="match_not_found") from None
     stream_id = f"match-{key}"
     with _FOLLOWED_LOCK:
-        copy = _FOLLOWED.get(stream_id)
+        kept = _FOLLOWED.get(stream_id)
+    copy = kept[0] if kept is not None else None
     start = copy.version if copy is not None and copy.version else 1
     row, events = _row_and_events(
         Match._meta.pk.get_db_prep_value(key, connection), stream_id, start
@@ -424,11 +489,14 @@ def match_followed(*, match_id: uuid.UUID | str) -> MatchFollowed:
     every = (*known, *events)
     head = (every[-1].version, every[-1].hash) if every else (0, eventstore.GENESIS_HASH)
     followed = MatchFollowed(match, every, state, head[0], head[1])
+    now, idle = time.monotonic(), settings.MATCH_CACHE_IDLE_SECONDS
     with _FOLLOWED_LOCK:
-        _FOLLOWED[stream_id] = followed
+        _FOLLOWED[stream_id] = (followed, now)
         _FOLLOWED.move_to_end(stream_id)
-        while len(_FOLLOWED) > FOLLOWED_STREAMS:
-            _FOLLOWED.popitem(last=False)
+        while _FOLLOWED and (
+            len(_FOLLOWED) > FOLLOWED_STREAMS or next(iter(_FOLLOWED.values()))[1] < now - idle
+        ):
+            _FOLLOWED.popitem(last=False)  # the least recently followed, or one left idle
     return followed
 
 
@@ -457,9 +525,11 @@ def _followed_row_statement() -> PreparedStatement:
 
 
 # Per stream-serving process: the matches followed there (100 in play at a club night);
-# a stream of a long match is some hundreds of kB.
+# a stream of a long match is some hundreds of kB. By stream, in the order last read:
+# (the copy, when read); a copy not read for settings.MATCH_CACHE_IDLE_SECONDS (a finished
+# match, its followers gone) goes when another stream is read.
 FOLLOWED_STREAMS = 256
-_FOLLOWED: OrderedDict[str, MatchFollowed] = OrderedDict()
+_FOLLOWED: OrderedDict[str, tuple[MatchFollowed, float]] = OrderedDict()
 _FOLLOWED_LOCK = threading.Lock()
 
 

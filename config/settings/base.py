@@ -125,6 +125,11 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=
 # A game action's hot queries as prepared statements (config/prepared.py); off behind a
 # pooler in transaction mode (pgbouncer), where they would not follow the session.
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
+# The finished hands' records each worker keeps of the matches it serves (one snapshot's
+# per match, games/repository.py): about 10 kB each, a late hand of a long match has 30.
+HAND_RESULTS_CACHED_RECORDS = env.int("HAND_RESULTS_CACHED_RECORDS", default=1000)
+# ... and of a match it has not served for this long, none (finished, or played elsewhere).
+MATCH_CACHE_IDLE_SECONDS = env.int("MATCH_CACHE_IDLE_SECONDS", default=300)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

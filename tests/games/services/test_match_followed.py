@@ -73,10 +73,11 @@ def test_a_copy_the_stream_does_not_vouch_for_is_not_used(match):
     # A copy whose head the stored stream no longer has (a rewritten stream, a copy gone
     # wrong): its state and events are dropped and the stream read in full.
     stream_id = match.stream_id
-    bad = repository._FOLLOWED[stream_id]
+    bad, read_at = repository._FOLLOWED[stream_id]
     wrong_state = dataclasses.replace(bad.state, hand_number=99)
-    repository._FOLLOWED[stream_id] = dataclasses.replace(
-        bad, state=wrong_state, head_hash="0" * 64
+    repository._FOLLOWED[stream_id] = (
+        dataclasses.replace(bad, state=wrong_state, head_hash="0" * 64),
+        read_at,
     )
     _same_as_stored(repository.match_followed(match_id=match.pk), match)
 
@@ -106,3 +107,27 @@ def test_no_such_match():
     for wrong in ("not-a-uuid", "00000000-0000-0000-0000-000000000000"):
         with pytest.raises(NotFoundError):
             repository.match_followed(match_id=wrong)
+
+
+def test_copies_are_bounded_and_one_left_idle_goes(match, settings, monkeypatch):
+    """What a stream process keeps (issue 26.11): at most FOLLOWED_STREAMS copies, the least
+    recently followed going first, and none of a stream not followed for
+    settings.MATCH_CACHE_IDLE_SECONDS (a finished match, its followers gone); a stream
+    whose copy went is read again in full, and right."""
+    monkeypatch.setattr(repository, "FOLLOWED_STREAMS", 2)
+    others = [
+        services.match_create(player1=match.player1, player2=match.player2, seed=f"f{n}")
+        for n in range(3)
+    ]
+    for other in others:
+        repository.match_followed(match_id=other.pk)
+    assert list(repository._FOLLOWED) == [others[1].stream_id, others[2].stream_id]
+    repository.match_followed(match_id=match.pk)
+    assert list(repository._FOLLOWED) == [others[2].stream_id, match.stream_id]
+    copy, read_at = repository._FOLLOWED[others[2].stream_id]
+    idle = settings.MATCH_CACHE_IDLE_SECONDS
+    repository._FOLLOWED[others[2].stream_id] = (copy, read_at - idle - 1)  # sat idle
+    _move(match)
+    _same_as_stored(repository.match_followed(match_id=match.pk), match)
+    assert list(repository._FOLLOWED) == [match.stream_id]
+    _same_as_stored(repository.match_followed(match_id=others[2].pk), others[2])

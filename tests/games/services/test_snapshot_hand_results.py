@@ -47,7 +47,7 @@ def test_records_are_read_once_per_snapshot_and_worker(played, monkeypatch):
     from games import repository
 
     match_states_forget()  # read from the snapshot, not the state the bots' commit left
-    repository._hand_results_at.cache_clear()
+    repository.hand_results_forget()
     reads = []
     part = eventstore.snapshot_part
     monkeypatch.setattr(
