@@ -8,12 +8,32 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
+from django.db import OperationalError, connection
+
+T = TypeVar("T")
+
+
+def written(fn: Callable[[], T], within: float = 120.0) -> T:
+    """`fn()`, a service's write, done again while SQLite's shared-cache test database
+    refuses it at once with "table is locked" because the stream's reader, in the server's
+    thread, holds a read lock on a table it writes (the service's transaction was rolled
+    back: nothing was written). A file database (`make run`) waits on its busy timeout
+    instead, and PostgreSQL has no such lock; there this is one call."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return fn()
+        except OperationalError as exc:
+            locked = connection.vendor == "sqlite" and "is locked" in str(exc)
+            if not locked or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 @contextmanager

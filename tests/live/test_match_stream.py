@@ -13,7 +13,7 @@ from games import selectors, services
 from players.services import player_create
 from tests.games.apis.helpers import choose
 from tests.helpers import token_client
-from tests.live.helpers import Follower
+from tests.live.helpers import Follower, written
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +39,11 @@ def _play(match, players, moves: int) -> None:
                 action = choose(view)
                 if action["type"] == "knock":
                     action = {"type": "discard", "card": action["card"]}
-                services.match_act(match_id=match.pk, player=player, action=action)
+                written(
+                    lambda p=player, a=action: services.match_act(
+                        match_id=match.pk, player=p, action=a
+                    )
+                )
                 break
 
 

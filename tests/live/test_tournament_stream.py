@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 import eventstore
 from core import live
 from tests.helpers import wait_until
-from tests.live.helpers import Follower, Message
+from tests.live.helpers import Follower, Message, written
 from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
 from tournaments import selectors, services
 
@@ -33,7 +33,11 @@ def organiser(transactional_db):
 
 def _register(tournament, organiser, players):
     for player in players:
-        services.tournament_register(tournament_id=tournament.pk, player=player, by=organiser)
+        written(
+            lambda p=player: services.tournament_register(
+                tournament_id=tournament.pk, player=p, by=organiser
+            )
+        )
 
 
 def test_a_follower_gets_each_event_committed_after_it_connected_in_order_once(server, organiser):
