@@ -11,31 +11,17 @@ from dataclasses import replace
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.domain.helpers import with_match_ids
 from tournaments.domain import decide, fold
 from tournaments.domain.brackets import bracket_data
 from tournaments.domain.commands import PairRound, RecordResult, Withdraw
 from tournaments.domain.errors import TournamentConflictError
-from tournaments.domain.events import PlayerRegistered, ResultEntry, RoundPaired, TournamentCreated
+from tournaments.domain.events import PlayerRegistered, ResultEntry, TournamentCreated
 from tournaments.domain.pairing import bracket_of
 from tournaments.domain.standings import standings_of
 from tournaments.domain.state import PENDING, TournamentState
 
 NOW = dt.datetime(2026, 12, 1, 19, 30, tzinfo=dt.UTC)
-
-
-def _with_match_ids(events, counter):
-    out = []
-    for e in events:
-        if isinstance(e, RoundPaired):
-            pairings = []
-            for p in e.pairings:
-                if p.player2 is not None:
-                    counter[0] += 1
-                    p = replace(p, match=f"m{counter[0]}", match_version=2)
-                pairings.append(p)
-            e = replace(e, pairings=tuple(pairings))
-        out.append(e)
-    return out
 
 
 def _play(
@@ -50,7 +36,7 @@ def _play(
     played: list[tuple[int, int, int]] = []
     for number in range(1, 4 * n + 8):
         try:
-            events = _with_match_ids(decide(state, PairRound(number=number, now=NOW)), counter)
+            events = with_match_ids(decide(state, PairRound(number=number, now=NOW)), counter)
         except TournamentConflictError as exc:
             # Everyone left in the bracket withdrew: it cannot end (refused, as it should).
             assume(exc.code != "too_few")

@@ -4,11 +4,11 @@ tournament holds in the folded state after each step."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.domain.helpers import with_match_ids
 from tournaments.domain import TournamentError, decide, evolve, fold
 from tournaments.domain.commands import (
     AllowPair,
@@ -24,28 +24,12 @@ from tournaments.domain.commands import (
     Withdraw,
     WithdrawResult,
 )
-from tournaments.domain.events import ResultEntry, RoundPaired, TournamentCreated
+from tournaments.domain.events import ResultEntry, TournamentCreated
 from tournaments.domain.snapshot import state_from_dict, state_to_dict
 from tournaments.domain.standings import standings_of
 from tournaments.domain.state import COMPLETED, FINISHED, PENDING, TournamentState
 
 NOW = dt.datetime(2026, 12, 1, 19, 30, tzinfo=dt.UTC)
-
-
-def _with_match_ids(events, counter):
-    """What the service does: a match id for every real pair of a (re-)paired round."""
-    out = []
-    for e in events:
-        if isinstance(e, RoundPaired):
-            pairings = []
-            for p in e.pairings:
-                if p.player2 is not None:
-                    counter[0] += 1
-                    p = replace(p, match=f"m{counter[0]}", match_version=2)
-                pairings.append(p)
-            e = replace(e, pairings=tuple(pairings))
-        out.append(e)
-    return out
 
 
 def _check(state: TournamentState, withdrawn_before: dict[int, int]) -> None:
@@ -149,7 +133,7 @@ def test_random_commands_keep_every_invariant(fmt, check_in, steps):
         if command is None:
             continue
         try:
-            events = _with_match_ids(decide(state, command), counter)
+            events = with_match_ids(decide(state, command), counter)
         except TournamentError:
             continue  # refused: nothing changes
         for event in events:
@@ -168,7 +152,7 @@ def test_a_repeated_pairing_or_result_decides_nothing():
     for p in (1, 2, 3, 4):
         state = fold(decide(state, Register(player=p)), state)
     events = decide(state, PairRound(number=1, now=NOW))
-    state = fold(_with_match_ids(events, [0]), state)
+    state = fold(with_match_ids(events, [0]), state)
     assert decide(state, PairRound(number=1, now=NOW)) == []
     table = state.rounds[1].tables[0]
     result = ResultEntry(
@@ -198,7 +182,7 @@ def test_a_bye_scores_what_the_tournament_says():
         state = fold([TournamentCreated(format="swiss", rounds=2, check_in_required=False,
                                         bye_points=bye_points)])  # fmt: skip
         state = fold([PlayerRegistered(player=p) for p in (1, 2, 3)], state)
-        state = fold(_with_match_ids(decide(state, PairRound(number=1, now=NOW)), [0]), state)
+        state = fold(with_match_ids(decide(state, PairRound(number=1, now=NOW)), [0]), state)
         bye = next(t for t in state.rounds[1].tables if t.player2 is None)
         return {line.player: line.match_wins for line in standings_of(state)}, bye.player1
 
@@ -223,7 +207,7 @@ def test_a_double_elimination_runs_to_its_champion(n, reset, picks):
     losses: dict[int, int] = {}
     counter, i = [0], 0
     for number in range(1, 4 * n + 8):
-        events = _with_match_ids(decide(state, PairRound(number=number, now=NOW)), counter)
+        events = with_match_ids(decide(state, PairRound(number=number, now=NOW)), counter)
         if not events:
             break
         state = fold(events, state)

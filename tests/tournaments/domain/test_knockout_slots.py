@@ -5,11 +5,11 @@ and every later slot stays where the seeding put it."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 
+from tests.tournaments.domain.helpers import with_match_ids
 from tournaments.domain import decide, fold
 from tournaments.domain.commands import PairRound, RecordResult, RepairRound, Withdraw
-from tournaments.domain.events import PlayerRegistered, ResultEntry, RoundPaired, TournamentCreated
+from tournaments.domain.events import PlayerRegistered, ResultEntry, TournamentCreated
 from tournaments.domain.standings import standings_of
 from tournaments.domain.state import PENDING, TournamentState
 from tournaments.pairing.knockout import knockout_next_slots
@@ -17,21 +17,6 @@ from tournaments.pairing.knockout_bracket import Board, knockout_bracket
 from tournaments.pairing.pair import Pair
 
 NOW = dt.datetime(2026, 12, 1, 19, 30, tzinfo=dt.UTC)
-
-
-def _ids(events, counter):
-    out = []
-    for e in events:
-        if isinstance(e, RoundPaired):
-            pairings = []
-            for p in e.pairings:
-                if p.player2 is not None:
-                    counter[0] += 1
-                    p = replace(p, match=f"m{counter[0]}", match_version=2)
-                pairings.append(p)
-            e = replace(e, pairings=tuple(pairings))
-        out.append(e)
-    return out
 
 
 COUNTER = [0]
@@ -43,7 +28,7 @@ def _knockout(n: int) -> TournamentState:
 
 
 def _pair(state: TournamentState, number: int) -> TournamentState:
-    return fold(_ids(decide(state, PairRound(number=number, now=NOW)), COUNTER), state)
+    return fold(with_match_ids(decide(state, PairRound(number=number, now=NOW)), COUNTER), state)
 
 
 def _play(state: TournamentState, number: int) -> TournamentState:
@@ -93,7 +78,8 @@ def test_a_round_1_table_both_of_whose_players_withdraw_is_left_empty_when_re_pa
     state = _pair(_knockout(8), 1)
     assert _slots(state, 1) == [("K1-1", 1, 8), ("K1-2", 4, 5), ("K1-3", 2, 7), ("K1-4", 3, 6)]
     state = _withdraw(state, 4, 5)  # before any match of round 1 has started
-    state = fold(_ids(decide(state, RepairRound(number=1, now=NOW, started=False)), COUNTER), state)
+    repaired = decide(state, RepairRound(number=1, now=NOW, started=False))
+    state = fold(with_match_ids(repaired, COUNTER), state)
     # The other tables keep their slots (no re-seeding of the six left).
     assert _slots(state, 1) == [("K1-1", 1, 8), ("K1-3", 2, 7), ("K1-4", 3, 6)]
     state = _pair(_play(state, 1), 2)
