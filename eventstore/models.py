@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from django.db import models
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from eventstore.errors import ImmutableEventError
 
@@ -133,7 +133,10 @@ class Checkpoint(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"checkpoint {self.stream_id}@{self.version}"
+        return gettext("checkpoint %(stream)s@%(version)s") % {
+            "stream": self.stream_id,
+            "version": self.version,
+        }
 
 
 class Subscription(models.Model):
@@ -147,4 +150,4 @@ class Subscription(models.Model):
         db_table = "games_subscription"
 
     def __str__(self) -> str:
-        return f"{self.name} at {self.position}"
+        return gettext("%(name)s at %(position)s") % {"name": self.name, "position": self.position}

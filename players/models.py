@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -121,4 +122,7 @@ class LoginCode(models.Model):
         indexes = [models.Index(fields=["player", "expires_at"])]
 
     def __str__(self) -> str:
-        return f"login code for {self.player} issued {self.issued_at:%Y-%m-%d %H:%M}"
+        return gettext("login code for %(player)s issued %(when)s") % {
+            "player": self.player,
+            "when": f"{self.issued_at:%Y-%m-%d %H:%M}",
+        }

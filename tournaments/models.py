@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -163,7 +164,10 @@ class Registration(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.tournament}"
+        return gettext("%(player)s in %(tournament)s") % {
+            "player": self.player,
+            "tournament": self.tournament,
+        }
 
 
 class Round(models.Model):
@@ -201,7 +205,10 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament} round {self.number}"
+        return gettext("%(tournament)s round %(number)s") % {
+            "tournament": self.tournament,
+            "number": self.number,
+        }
 
 
 class Pairing(models.Model):
@@ -244,7 +251,12 @@ class Pairing(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} table {self.table}: {self.player1} v {self.player2 or 'bye'}"
+        return gettext("%(round)s table %(table)s: %(player1)s v %(player2)s") % {
+            "round": self.round,
+            "table": self.table,
+            "player1": self.player1,
+            "player2": self.player2 or gettext("bye"),
+        }
 
 
 class Standing(models.Model):

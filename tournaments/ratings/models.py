@@ -5,6 +5,7 @@ be rebuilt from them alone (`manage.py rebuild_ratings`); nothing is edited in p
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext
 
 
 class ClubPeriod(models.Model):
@@ -33,7 +34,10 @@ class ClubPeriod(models.Model):
         indexes = [models.Index(fields=["club", "finished_position"], name="ratings_period_order")]
 
     def __str__(self) -> str:
-        return f"{self.club_id}: tournament {self.tournament_id}"
+        return gettext("%(club)s: tournament %(tournament)s") % {
+            "club": self.club_id,
+            "tournament": self.tournament_id,
+        }
 
 
 class ClubRating(models.Model):
@@ -55,7 +59,11 @@ class ClubRating(models.Model):
         indexes = [models.Index(fields=["club", "-rating"], name="ratings_club_list")]
 
     def __str__(self) -> str:
-        return f"{self.player_id} in {self.club_id}: {self.rating:.0f}"
+        return gettext("%(player)s in %(club)s: %(rating)s") % {
+            "player": self.player_id,
+            "club": self.club_id,
+            "rating": f"{self.rating:.0f}",
+        }
 
 
 class RatingEntry(models.Model):
@@ -118,7 +126,11 @@ class RatingEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} in tournament {self.tournament_id}: {self.rating:.0f}"
+        return gettext("%(player)s in tournament %(tournament)s: %(rating)s") % {
+            "player": self.player_id,
+            "tournament": self.tournament_id,
+            "rating": f"{self.rating:.0f}",
+        }
 
 
 class Season(models.Model):

@@ -9,6 +9,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 
 
 class WebhookEndpoint(models.Model):
@@ -96,4 +97,9 @@ class Delivery(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.event_type} #{self.event_position} to {self.endpoint_id}: {self.status}"
+        return gettext("%(event)s #%(position)s to %(endpoint)s: %(status)s") % {
+            "event": self.event_type,
+            "position": self.event_position,
+            "endpoint": self.endpoint_id,
+            "status": self.status,
+        }
