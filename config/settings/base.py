@@ -346,6 +346,7 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.add_live_streams",
         "config.openapi_events.add_typed_events",
         "config.openapi.add_error_responses",
+        "config.openapi.request_defaults_as_text",
     ],
     # Stable names for the enums clients branch on.
     "ENUM_NAME_OVERRIDES": {
