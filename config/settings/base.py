@@ -355,6 +355,9 @@ SPECTACULAR_SETTINGS = {
         "ActionTypeEnum": "games.serializers.ACTION_TYPES",
         "MatchStatusEnum": "games.serializers.MATCH_STATUSES",
         "FinishReasonEnum": "games.serializers.FINISH_REASONS",
+        "HandKindEnum": "games.serializers.records.HAND_KINDS",
+        "KindEnum": ["login", "named"],  # an access token's kind (core.models.AccessToken)
+        "RulingTypeEnum": "games.serializers.records.RULING_TYPES",
     },
 }
 

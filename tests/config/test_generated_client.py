@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from config.wsgi import application
+from tests.helpers import openapi_validator
 
 pytestmark = [
     pytest.mark.slow,
@@ -52,6 +53,12 @@ def client_package(alice_client, tmp_path, monkeypatch):
     for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
         monkeypatch.delitem(sys.modules, name)
     return importlib.import_module(PACKAGE)
+
+
+def schema_of() -> dict:
+    from rest_framework.test import APIClient
+
+    return APIClient().get("/api/schema/?format=json").json()
 
 
 def _module(name: str):
@@ -124,6 +131,13 @@ def test_a_generated_client_plays_a_whole_match(client_package, organiser, alice
         view, moves = answer.parsed, moves + 1
     assert view.winner in (alice.id, bob.id) and view.finish_reason.value == "games"
     assert view.phase.value == "finished"
+    # The view's records are typed: each hand's kind, knock and defence as the schema says.
+    raw = retrieve.sync_detailed(match_id, client=players[alice.id])
+    finished = json.loads(raw.content)
+    assert any(h.get("knock") for h in finished["hands"]), "no knock to check"
+    validator = openapi_validator(schema_of(), "MatchView")
+    validator.validate(finished)
+    assert not validator.is_valid({**finished, "hands": [{**finished["hands"][0], "kind": "won"}]})
 
     # Every event parses into its typed variant; the deal and the scoring are there.
     page = events.sync(match_id, client=players[alice.id], limit=500)
@@ -188,3 +202,22 @@ def test_a_generated_client_reads_a_stream_as_the_readme_shows(client_package, a
                     break
     assert isinstance(parsed, models.StandingsMessage)
     assert parsed.clock.round_ == 1 and len(parsed.results) == 2  # `round_`: a builtin
+
+
+def test_a_ruling_in_the_view_is_typed(organiser_client, alice, bob):
+    """A ruling (a forfeit) in the match view has the shape the schema's `RulingRecord`
+    gives it (was a free-form object)."""
+    made = organiser_client.post(
+        "/api/matches/", {"player1": alice.id, "player2": bob.id, "seed": "ruling"}, format="json"
+    )
+    assert made.status_code == 201, made.content
+    match_id = made.json()["id"]
+    ruled = organiser_client.post(
+        f"/api/matches/{match_id}/rulings/",
+        {"type": "forfeit", "player": bob.id, "reason": "did not come back"},
+        format="json",
+    )
+    assert ruled.status_code == 201, ruled.content
+    view = organiser_client.get(f"/api/matches/{match_id}/").json()
+    assert view["rulings"][0]["type"] == "MatchForfeited" and view["rulings"][0]["winner"] == bob.id
+    openapi_validator(schema_of(), "MatchView").validate(view)

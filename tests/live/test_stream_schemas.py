@@ -4,14 +4,12 @@ a table's `entry` (null, then an entry) and a tournament's `standings` with the 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from jsonschema import Draft202012Validator
 from rest_framework.test import APIClient
 
 from games.table_entries import table_entry_submit
 from players.services import auth_token_issue
+from tests.helpers import openapi_validator
 from tests.live.helpers import Follower, asgi_server
 from tests.web.desk.helpers import organiser, started_with_logins
 from tournaments.models import Pairing
@@ -22,30 +20,6 @@ STREAM_MESSAGES = {
     "/api/matches/{match_id}/stream/": {"event", "view", "entry"},
     "/api/tournaments/{tournament_id}/stream/": {"event", "standings"},
 }
-
-
-def _json_schema(node: Any) -> Any:
-    """OpenAPI 3.0's `nullable` as JSON Schema's null type (for the validator)."""
-    if isinstance(node, list):
-        return [_json_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {k: _json_schema(v) for k, v in node.items() if k != "nullable"}
-    if node.get("nullable"):
-        if "enum" in out:
-            out["enum"] = [*out["enum"], None]
-        if isinstance(out.get("type"), str):
-            out["type"] = [out["type"], "null"]
-        elif "type" not in out:
-            out = {"anyOf": [out, {"type": "null"}]}
-    return out
-
-
-def _validator(schema: dict, component: str) -> Draft202012Validator:
-    components = _json_schema(schema["components"])
-    return Draft202012Validator(
-        {"$ref": f"#/components/schemas/{component}", "components": components}
-    )
 
 
 def _served_schema() -> dict:
@@ -68,8 +42,8 @@ def test_what_the_streams_send_matches_the_schema(settings):
     settings.LIVE_KEEPALIVE_SECONDS = 1
     settings.LIVE_POLL_SECONDS = 0.2
     schema = _served_schema()
-    entry_schema = _validator(schema, "TableEntryMessage")
-    standings_schema = _validator(schema, "StandingsMessage")
+    entry_schema = openapi_validator(schema, "TableEntryMessage")
+    standings_schema = openapi_validator(schema, "StandingsMessage")
     td = organiser()
     tournament = started_with_logins(td, rounds=2)
     match = Pairing.objects.get(round__tournament=tournament, table=1).match
