@@ -88,6 +88,10 @@ _EXPORTS = {
     "heads_sign": "checkpoints",
     "receipt_sign": "checkpoints",
     "receipts_check": "checkpoints",
+    # keys: which chain key made a seal, and whether this install has it
+    "KeyConflictError": "keys",
+    "chain_key_register": "keys",
+    "missing_key_reason": "keys",
     "immutability_suspended": "maintenance",
     # display: how the admin names and links the streams of the apps that register them
     "actor_display_register": "display",
