@@ -27,7 +27,18 @@ def missing_key_reason(key_id: str) -> str:
 
 
 class KeyConflictError(Exception):
-    """The configured key id is recorded here with another secret."""
+    """The configured key id is recorded here with another secret (an operator's error,
+    at `migrate` or in the log: never shown on a page)."""
+
+    def __init__(self, key_id: str) -> None:
+        super().__init__(key_id)
+        self.key_id = key_id
+
+    def __str__(self) -> str:
+        return (
+            f"The chain key id {self.key_id} is recorded in this database with another"
+            " secret; give the new secret a new id (manage.py rotate_chain_key)."
+        )
 
 
 def chain_key_register(*, key: ChainKey | None = None) -> bool:
@@ -44,10 +55,7 @@ def chain_key_register(*, key: ChainKey | None = None) -> bool:
     except IntegrityError:  # registered at the same moment by another process
         record, created = ChainKeyRecord.objects.get(key_id=key.key_id), False
     if record.check_value != check:
-        raise KeyConflictError(
-            f"The chain key id {key.key_id} is recorded in this database with another secret;"
-            " give the new secret a new id (manage.py rotate_chain_key)."
-        )
+        raise KeyConflictError(key.key_id)
     return created
 
 
