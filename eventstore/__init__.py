@@ -69,7 +69,10 @@ _EXPORTS = {
     "snapshot_load": "snapshots",
     "snapshot_part": "snapshots",
     "snapshot_save": "snapshots",
+    "snapshot_kind_register": "snapshots",
     "snapshot_seal_due": "snapshots",
+    "snapshots_delete": "snapshots",
+    "snapshots_superseded": "snapshots",
     "snapshots_as_stored": "snapshots",
     "snapshots_check": "snapshots",
     # upcasting

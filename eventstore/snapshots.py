@@ -263,6 +263,41 @@ def snapshot_delete(*, stream_id: str | None = None, kind: str | None = None) ->
     return snapshots.delete()[0]
 
 
+# --- superseded snapshots ------------------------------------------------------------------
+
+# family (a kind's prefix, e.g. "match-state-v") -> the kind its app reads now.
+_current_kinds: dict[str, str] = {}
+
+
+def snapshot_kind_register(*, family: str, kind: str) -> None:
+    """An app's snapshots of `family` are read as `kind` now: others of that family are of
+    an older shape, ignored by readers (superseded), for `snapshots_prune` to delete."""
+    _current_kinds[family] = kind
+
+
+def snapshots_superseded(*, stream_id: str | None = None) -> list[tuple[str, str, int]]:
+    """(stream id, kind, version) of every snapshot of a registered family but not of its
+    current kind."""
+    wanted = Q(pk__in=[])
+    for family, kind in _current_kinds.items():
+        wanted |= Q(kind__startswith=family) & ~Q(kind=kind)
+    rows = Snapshot.objects.filter(wanted).order_by("stream_id", "kind", "version")
+    if stream_id is not None:
+        rows = rows.filter(stream_id=stream_id)
+    return list(rows.values_list("stream_id", "kind", "version"))
+
+
+def snapshots_delete(*, keys: Sequence[tuple[str, str, int]]) -> int:
+    """Delete the snapshots named by (stream id, kind, version); returns how many."""
+    deleted = 0
+    for start in range(0, len(keys), 500):
+        wanted = Q(pk__in=[])
+        for sid, kind, version in keys[start : start + 500]:
+            wanted |= Q(stream_id=sid, kind=kind, version=version)
+        deleted += Snapshot.objects.filter(wanted).delete()[0]
+    return deleted
+
+
 def snapshots_as_stored(
     *, kind: str, stream_id: str | None = None
 ) -> Iterator[tuple[str, int, dict]]:

@@ -8,3 +8,9 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Register the jobs that `games.jobs` queues by name.
         from games import tasks  # noqa: F401
+
+        # Match snapshots of another state shape are superseded (manage.py prune_snapshots).
+        import eventstore
+        from games.repository import SNAPSHOT_KIND
+
+        eventstore.snapshot_kind_register(family="match-state-v", kind=SNAPSHOT_KIND)

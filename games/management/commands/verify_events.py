@@ -4,7 +4,8 @@
     python manage.py verify_events --match <uuid>   # the stream "match-<uuid>"
     python manage.py verify_events --stream <id>    # any one stream
 
-    python manage.py verify_events --deep           # snapshots replayed too
+    python manage.py verify_events --deep           # snapshots replayed too; says how many
+                                                    # superseded ones it skipped, and why
     python manage.py verify_events --receipts FILE  # and the receipts a player kept
 
 `--receipts`: a JSON file of receipts or anchors (the `receipt` of a match view, one or a
@@ -94,7 +95,10 @@ class Command(BaseCommand):
         cut = [*cut, *cut_others]
         bad_snapshots = snapshots_check(stream_id=stream_id, deep=options["deep"])
         unkeyed = [b for b in bad_snapshots if b.reason.startswith("sealed with key ")]
-        bad_snapshots = [b for b in bad_snapshots if b not in unkeyed]
+        superseded = [b for b in bad_snapshots if b.reason.startswith("superseded")]
+        bad_snapshots = [b for b in bad_snapshots if b not in unkeyed and b not in superseded]
+        if options["deep"]:
+            self._say_skipped(superseded)
         if unkeyed:
             self.stderr.write(
                 f"MISSING KEY: {len(unkeyed)} snapshots were {unkeyed[0].reason} (readers"
@@ -145,6 +149,21 @@ class Command(BaseCommand):
         self.stdout.write(
             f"OK: {result.events_checked} events in {result.streams_checked} streams verified."
         )
+
+    def _say_skipped(self, superseded: list) -> None:
+        """How many snapshots --deep skipped, and why (not a failure)."""
+        reasons: dict[str, int] = {}
+        for snapshot in superseded:
+            reasons[snapshot.reason] = reasons.get(snapshot.reason, 0) + 1
+        for reason, count in sorted(reasons.items()):
+            self.stdout.write(f"SKIPPED {count} snapshots, {reason}")
+        if superseded:
+            self.stdout.write(
+                f"skipped {len(superseded)} superseded snapshots in all (not a failure);"
+                " manage.py prune_snapshots deletes them"
+            )
+        else:
+            self.stdout.write("skipped 0 snapshots")
 
     def _receipts_check(self, path: str | None) -> list[eventstore.BrokenEvent]:
         if not path:
