@@ -174,3 +174,18 @@ def test_rotate_chain_key_adds_a_new_newest_key_to_the_keyring_file(settings, tm
     assert signing_key().key_id == "2027"
     with pytest.raises(CommandError, match="already"):
         call_command("rotate_chain_key", "--keys-file", str(ring), "--id", "2027")
+
+
+def test_the_match_view_s_receipt_carries_its_key_id(settings, client):
+    """A receipt kept from the API is checked with the key it names, after a rotation
+    too."""
+    from tests.factories import MatchFactory, UserFactory
+
+    use_keys(settings, keys="2025:first-secret,2026:second-secret")
+    match = MatchFactory()
+    staff = UserFactory(is_staff=True)
+    client.force_login(staff)
+    receipt = client.get(f"/api/matches/{match.pk}/").json()["receipt"]
+    assert receipt["key_id"] == "2026"
+    use_keys(settings, keys="2025:first-secret,2026:second-secret,2027:third-secret")
+    assert eventstore.receipts_check(receipts=[receipt]) == []
