@@ -22,7 +22,9 @@ The chain keys are a keyring, from the settings (never the database), oldest fir
   fingerprint of the derived key, so that another SECRET_KEY is another key id).
 
 The newest (last) key signs; every key verifies what it signed. Seals, checkpoints and
-snapshots made before key ids were recorded (key id NULL) were made with the first key.
+snapshots made before key ids were recorded (key id NULL) are checked with the key that the
+upgrade found had made them (migration eventstore 0003, recorded in `eventstore.keys`), by
+default the first key.
 A key id names its secret for ever: a new secret gets a new id (`manage.py
 rotate_chain_key`), so that "sealed with a key this install does not have" is never
 confused with forgery (`eventstore.keys` holds a public check value of each id's key).
@@ -113,9 +115,15 @@ def _keyring(
         if not secret:
             raise ImproperlyConfigured(f"The chain key file {key_file} is empty.")
         return (ChainKey(_valid_id(key_id, "EVENT_CHAIN_KEY_ID"), secret),)
+    return (derived_key(secret_key),)
+
+
+def derived_key(secret_key: str) -> ChainKey:
+    """The key derived from SECRET_KEY (outside production, when none is set; and the key
+    of every release before key ids that ran without EVENT_CHAIN_KEY)."""
     derived = hmac.new(secret_key.encode("utf-8"), b"eventstore-chain-key", hashlib.sha256)
     secret = derived.digest()
-    return (ChainKey(f"derived-{hashlib.sha256(secret).hexdigest()[:8]}", secret),)
+    return ChainKey(f"derived-{hashlib.sha256(secret).hexdigest()[:8]}", secret)
 
 
 def _parse_ring(lines: list[str], where: str) -> tuple[ChainKey, ...]:

@@ -189,3 +189,33 @@ def test_the_match_view_s_receipt_carries_its_key_id(settings, client):
     assert receipt["key_id"] == "2026"
     use_keys(settings, keys="2025:first-secret,2026:second-secret,2027:third-secret")
     assert eventstore.receipts_check(receipts=[receipt]) == []
+
+
+def test_the_upgrade_records_the_key_that_made_the_seals_without_ids(settings):
+    """An install that ran without EVENT_CHAIN_KEY (its key derived from SECRET_KEY) and is
+    upgraded with only a new key configured: its old seals are named as made with the
+    derived key, which this install lacks, never forged; with that key back, they verify."""
+    import importlib
+
+    from django.apps import apps as global_apps
+
+    from eventstore.seals import derived_key
+
+    use_keys(settings)  # as before key ids: the derived key
+    play()
+    old = derived_key(settings.SECRET_KEY)
+    with eventstore.immutability_suspended(), connection.cursor() as cursor:
+        cursor.execute("UPDATE games_storedevent SET key_id = NULL")
+    Checkpoint.objects.update(key_id=None)
+    ChainKeyRecord.objects.all().delete()
+    use_keys(settings, key="the-new-production-key", key_id="2027")
+    migration = importlib.import_module("eventstore.migrations.0003_chain_key_ids")
+    migration.record_unlabelled_key(global_apps, None)
+    assert ChainKeyRecord.objects.get(unlabelled=True).key_id == old.key_id
+    settings.SECRET_KEY = "the production secret key, rotated since " + "x" * 20
+    code, output = verify_events()
+    assert code == 1
+    assert f"sealed with key {old.key_id}, which this install does not have" in output
+    assert "forged" not in output.lower()
+    use_keys(settings, keys=f"{old.key_id}:hex:{old.secret.hex()},2027:the-new-production-key")
+    assert verify_events()[0] == 0
