@@ -16,6 +16,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
@@ -139,6 +140,7 @@ def backup_write(*, output_dir: Path, progress: Progress, using: str = "default"
             f"backup needs PostgreSQL (pg_dump); this database is {conn.vendor}. For a SQLite"
             " file: stop the app and copy the file, or use `sqlite3 db.sqlite3 .backup`."
         )
+    _tool("pg_dump")
     started = dt.datetime.now(dt.UTC)
     output_dir.mkdir(parents=True, exist_ok=True)
     stem = f"{PREFIX}{started.strftime('%Y%m%dT%H%M%SZ')}"
@@ -199,6 +201,7 @@ def file_sha256(path: Path) -> str:
 
 def restore_into(*, dump: Path, settings_dict: dict[str, Any], progress: Progress) -> None:
     """pg_restore `dump` into the (empty) database of `settings_dict`."""
+    _tool("pg_restore")
     listing = subprocess.run(["pg_restore", "-l", str(dump)], capture_output=True, text=True)
     if listing.returncode != 0:
         raise BackupError(f"{dump} is not a pg_dump -Fc archive: {listing.stderr.strip()}")
@@ -244,6 +247,14 @@ def database_alias(settings_dict: dict[str, Any], alias: str) -> Iterator[str]:
 
 
 # --- running pg tools ----------------------------------------------------------------------
+
+
+def _tool(name: str) -> None:
+    if shutil.which(name) is None:
+        raise BackupError(
+            f"{name} is not installed: install PostgreSQL's client tools (package"
+            " postgresql-client), of the server's major version or newer."
+        )
 
 
 def _pg_args(settings_dict: dict[str, Any], flag: str = "--dbname") -> list[str]:
