@@ -10,7 +10,9 @@ heads and key ids), says which chain keys the seals need and whether this instal
 them, then runs against the restored database `verify_events`, `verify_events --deep` and
 `verify_projections`, and says OK only if all of them pass; exits 1 otherwise. Run it with
 the chain keys of the install that made the backup (EVENT_CHAIN_KEYS ...): without them
-the verifiers say which key is missing (docs/operators/backup-restore.md).
+the verifiers say which key is missing (docs/operators/backup-restore.md). A dump of an
+older release (migrations this code has and it lacks) is refused unless `--migrate`: then
+this code's `migrate` runs on the restored database before the verifiers.
 """
 
 from __future__ import annotations
@@ -57,6 +59,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--database-url", required=True, help="the empty database to restore into"
         )
+        parser.add_argument(
+            "--migrate",
+            action="store_true",
+            help="a dump of an older release: migrate the restored database before verifying",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         dump, url = Path(options["dump"]), options["database_url"]
@@ -82,9 +89,11 @@ class Command(BaseCommand):
                 restore_into(dump=dump, settings_dict=target, progress=self._say)
             except BackupError as exc:
                 raise CommandError(str(exc)) from exc
-            self._say(f"restored in {time.monotonic() - started:.1f}s; reading it back")
+            self._say(f"restored in {time.monotonic() - started:.1f}s")
+            migrated = self._migrate_if_older(dump, url, target, options["migrate"])
+            self._say("reading it back")
             now = manifest_read(using=ALIAS)
-        failed = self._compare(manifest, now)
+        failed = self._compare(manifest, now, migrated=migrated)
         for command in VERIFIERS:
             self._say(f"running {' '.join(command)} against {target['NAME']}")
             code = self._run(command, url)
@@ -130,9 +139,32 @@ class Command(BaseCommand):
         )
         return manifest
 
-    def _compare(self, manifest: dict[str, Any] | None, now: dict[str, Any]) -> bool:
+    def _migrate_if_older(
+        self, dump: Path, url: str, target: dict[str, Any], migrate: bool
+    ) -> bool:
+        """Is the restored database of an older release? Then migrate it (`--migrate`) or
+        stop. True if it was migrated."""
+        if self._run(("migrate", "--check", "-v", "0"), url, quiet=True) == 0:
+            return False
+        if not migrate:
+            raise CommandError(
+                f"{dump.name} is of an older release than this code (unapplied migrations):"
+                " restore it with --migrate (this code's `migrate`, then the verifiers), or"
+                " with the code of its release.",
+                returncode=1,
+            )
+        self._say(f"migrating {target['NAME']} (a dump of an older release)")
+        if self._run(("migrate", "-v", "1"), url) != 0:
+            raise CommandError(f"migrate failed on {target['NAME']} (above).", returncode=1)
+        return True
+
+    def _compare(
+        self, manifest: dict[str, Any] | None, now: dict[str, Any], *, migrated: bool
+    ) -> bool:
         if manifest is None:
             return False
+        if migrated:  # what migrating changes by design
+            now = {**now, "schema": manifest.get("schema"), "key_ids": manifest.get("key_ids")}
         differences = manifest_differences(manifest, now)
         for line in differences:
             self.stderr.write(f"MANIFEST DIFFERS {line}")
@@ -142,16 +174,17 @@ class Command(BaseCommand):
             )
         return bool(differences)
 
-    def _run(self, command: tuple[str, ...], url: str) -> int:
-        """A verifier in a process of its own, on the restored database."""
+    def _run(self, command: tuple[str, ...], url: str, quiet: bool = False) -> int:
+        """A command (a verifier) in a process of its own, on the restored database."""
         argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *command]
         env = {**os.environ, "DATABASE_URL": url}
         with subprocess.Popen(
             argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         ) as proc:
+            out, err = (_drop, _drop) if quiet else (self.stdout.write, self.stderr.write)
             threads = [
-                threading.Thread(target=_forward, args=(proc.stdout, self.stdout.write)),
-                threading.Thread(target=_forward, args=(proc.stderr, self.stderr.write)),
+                threading.Thread(target=_forward, args=(proc.stdout, out)),
+                threading.Thread(target=_forward, args=(proc.stderr, err)),
             ]
             for thread in threads:
                 thread.start()
@@ -166,6 +199,10 @@ class Command(BaseCommand):
     def execute(self, *args: Any, **options: Any) -> Any:
         self.verbosity = options.get("verbosity", 1)
         return super().execute(*args, **options)
+
+
+def _drop(line: str) -> None:
+    pass
 
 
 def _forward(stream: IO[str] | None, write: Any) -> None:
