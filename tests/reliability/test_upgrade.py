@@ -2,7 +2,8 @@
 previous release (the commit in .ci/previous-release, checked out with `git worktree`), with
 a tournament played on it, is migrated with today's code; then `verify_events`,
 `verify_events --deep` and `verify_projections` all exit 0. 46cbc18 (an older release,
-before seals) too. The previous release's code also keeps working on the migrated schema
+before seals) too. A backup of the previous release restores with `restore --migrate`.
+The previous release's code also keeps working on the migrated schema
 (as its processes do while `migrate` runs), and what it writes then verifies."""
 
 from __future__ import annotations
@@ -47,19 +48,25 @@ def old_code(request, tmp_path):
     git("worktree", "remove", "--force", str(tree))
 
 
-@pytest.fixture
-def database_url(request):
-    """An empty database beside the test database, dropped afterwards."""
-    base = connection.settings_dict["NAME"].removeprefix("test_")
-    name = f"{base}_upgrade_{request.node.callspec.id}"[:63]
+def empty_database(name: str) -> str:
+    """A new empty database beside the test database; its URL."""
     with connection.cursor() as cursor:
         cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         cursor.execute(f'CREATE DATABASE "{name}"')
     s = connection.settings_dict
     auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
-    yield f"postgres://{auth}@{s['HOST'] or 'localhost'}:{s['PORT'] or 5432}/{name}"
+    return f"postgres://{auth}@{s['HOST'] or 'localhost'}:{s['PORT'] or 5432}/{name}"
+
+
+@pytest.fixture
+def database_name(request):
+    """A database name beside the test database's (and its `_2`), both dropped after."""
+    base = connection.settings_dict["NAME"].removeprefix("test_")
+    name = f"{base}_upgrade_{request.node.callspec.id}"[:60]
+    yield name
     with connection.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        for suffix in ("", "_2"):
+            cursor.execute(f'DROP DATABASE IF EXISTS "{name}{suffix}" WITH (FORCE)')
 
 
 def manage(code: Path, url: str, *args: str) -> subprocess.CompletedProcess:
@@ -76,11 +83,29 @@ PLAY = ("simulate_tournament", "--players", "4", "--format", "round_robin", "--g
 
 
 @pytest.mark.parametrize("old_code", [previous_release(), "46cbc18"], indirect=True)
-def test_a_database_of_an_older_release_verifies_clean_after_migrate_alone(old_code, database_url):
+def test_a_database_of_an_older_release_verifies_clean_after_migrate_alone(
+    old_code, database_name, tmp_path
+):
     commit, tree = old_code
+    database_url = empty_database(database_name)
     for args in (("migrate", "-v", "0"), PLAY):
         done = manage(tree, database_url, *args)
         assert done.returncode == 0, f"{commit} {args[0]}: {done.stderr[-3000:]}"
+
+    if commit == previous_release():
+        # A backup of the previous release restored with today's code: refused as it is,
+        # migrated and verified with --migrate.
+        dump = tmp_path / "previous.dump"
+        dumped = subprocess.run(["pg_dump", "-Fc", f"--file={dump}", database_url])
+        assert dumped.returncode == 0
+        copy = empty_database(f"{database_name}_2")
+        done = manage(ROOT, database_url, "restore", str(dump), "--database-url", copy)
+        assert done.returncode == 1 and "older release" in done.stderr
+        copy = empty_database(f"{database_name}_2")
+        done = manage(ROOT, database_url, "restore", str(dump), "--database-url", copy,
+                      "--migrate")  # fmt: skip
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+        assert "OK:" in done.stdout
 
     started = time.monotonic()
     done = manage(ROOT, database_url, "migrate", "-v", "0")
