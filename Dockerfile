@@ -20,7 +20,7 @@ RUN pip install --no-cache-dir .
 RUN python manage.py compilemessages -v 0
 # Static files (admin, desk CSS, vendored htmx) compressed and with hashed names, served by
 # WhiteNoise (config/settings/production.py); the key is a build-time placeholder only.
-RUN SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost \
+RUN SECRET_KEY=collectstatic-only EVENT_CHAIN_KEY=collectstatic-only ALLOWED_HOSTS=localhost \
     DJANGO_SETTINGS_MODULE=config.settings.production python manage.py collectstatic --noinput
 RUN useradd --create-home gin
 USER gin

@@ -14,10 +14,11 @@ load on first use, so the app itself can be imported before Django's models are 
 `records` (what goes in and comes out), `encoding` (canonical JSON, hashing), `upcasting`,
 `write` (`append`), `read` (`load`, `read_all`, follower checkpoints), `snapshots`, `tail`
 (`read_tail`: snapshot, events and head in one round trip), `integrity` (`verify`) and
-`maintenance` (`immutability_suspended`), `seals` (the key the database does not hold),
-`checkpoints` (signed stream heads) and `display` (what an app registers so that the admin
-names and links its streams). No module outside the store imports `eventstore.models`
-(an import-linter contract says so).
+`maintenance` (`immutability_suspended`), `seals` (the keys the database does not hold),
+`keys` (which key made a seal, and whether this install has it), `checkpoints` (signed
+stream heads), `backups` (`manage.py backup` and `restore`) and `display` (what an app
+registers so that the admin names and links its streams). No module outside the store
+imports `eventstore.models` (an import-linter contract says so).
 """
 
 from __future__ import annotations
@@ -69,7 +70,10 @@ _EXPORTS = {
     "snapshot_load": "snapshots",
     "snapshot_part": "snapshots",
     "snapshot_save": "snapshots",
+    "snapshot_kind_register": "snapshots",
     "snapshot_seal_due": "snapshots",
+    "snapshots_delete": "snapshots",
+    "snapshots_superseded": "snapshots",
     "snapshots_as_stored": "snapshots",
     "snapshots_check": "snapshots",
     # upcasting
@@ -88,6 +92,10 @@ _EXPORTS = {
     "heads_sign": "checkpoints",
     "receipt_sign": "checkpoints",
     "receipts_check": "checkpoints",
+    # keys: which chain key made a seal, and whether this install has it
+    "KeyConflictError": "keys",
+    "chain_key_register": "keys",
+    "missing_key_reason": "keys",
     "immutability_suspended": "maintenance",
     # display: how the admin names and links the streams of the apps that register them
     "actor_display_register": "display",

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import datetime as dt
 import hmac
+import logging
 from typing import Any
 
 from django.db.models import Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from eventstore.integrity import BrokenEvent
+from eventstore.keys import KeyConflictError, chain_key_register, missing_key_reason
 from eventstore.models import Checkpoint, StoredEvent
-from eventstore.seals import checkpoint_signature
+from eventstore.seals import checkpoint_signature, key_for, signing_key
+
+logger = logging.getLogger("eventstore.checkpoints")
 
 
 def checkpoints_take(*, stream_id: str | None = None) -> int:
@@ -27,6 +31,12 @@ def checkpoints_take(*, stream_id: str | None = None) -> int:
     last = Checkpoint.objects.filter(stream_id=OuterRef("stream_id")).order_by("-version")
     heads = heads.annotate(checkpointed=Subquery(last.values("version")[:1]))
     moved = [(h["stream_id"], h["version"]) for h in heads if h["checkpointed"] != h["version"]]
+    key = signing_key()
+    try:
+        chain_key_register(key=key)
+    except KeyConflictError as exc:
+        logger.error("checkpoints not taken: %s", exc)
+        return 0
     rows = []
     for sid, version in moved:
         digest = StoredEvent.objects.get(stream_id=sid, version=version).hash
@@ -35,7 +45,8 @@ def checkpoints_take(*, stream_id: str | None = None) -> int:
                 stream_id=sid,
                 version=version,
                 hash=digest,
-                signature=checkpoint_signature(sid, version, digest),
+                signature=checkpoint_signature(sid, version, digest, key),
+                key_id=key.key_id,
             )
         )
     Checkpoint.objects.bulk_create(rows, ignore_conflicts=True)
@@ -44,7 +55,7 @@ def checkpoints_take(*, stream_id: str | None = None) -> int:
 
 def checkpoints_export(*, stream_id: str | None = None, latest_only: bool = False) -> list[dict]:
     """The checkpoints (every one, or the latest of each stream) as plain data: stream_id,
-    version, hash, signature, created_at (ISO 8601)."""
+    version, hash, signature, key_id (when recorded), created_at (ISO 8601)."""
     rows = Checkpoint.objects.order_by("stream_id", "version")
     if stream_id is not None:
         rows = rows.filter(stream_id=stream_id)
@@ -55,6 +66,7 @@ def checkpoints_export(*, stream_id: str | None = None, latest_only: bool = Fals
             "version": c.version,
             "hash": c.hash,
             "signature": c.signature,
+            **({"key_id": c.key_id} if c.key_id else {}),
             "created_at": _utc_text(c.created_at),
         }
         if isinstance(out, dict):
@@ -64,9 +76,20 @@ def checkpoints_export(*, stream_id: str | None = None, latest_only: bool = Fals
     return list(out.values()) if isinstance(out, dict) else out
 
 
-def checkpoint_valid(*, stream_id: str, version: int, hash: str, signature: str) -> bool:  # noqa: A002
-    """Was this checkpoint (e.g. one a player kept) signed with the key?"""
-    return hmac.compare_digest(checkpoint_signature(stream_id, version, hash), signature)
+def checkpoint_valid(
+    *,
+    stream_id: str,
+    version: int,
+    hash: str,  # noqa: A002
+    signature: str,
+    key_id: str | None = None,
+) -> bool:
+    """Was this checkpoint (e.g. one a player kept) signed with the key `key_id` (None: the
+    first key)? False too when this install lacks that key."""
+    key = key_for(key_id)
+    if key is None:
+        return False
+    return hmac.compare_digest(checkpoint_signature(stream_id, version, hash, key), signature)
 
 
 # --- receipts: checkpoints handed out, kept outside, checked later ---------------------------
@@ -85,11 +108,13 @@ def receipt_sign(*, stream_id: str, version: int, digest: str | None = None) -> 
         )
     if digest is None:
         return None
+    key = signing_key()
     return {
         "stream_id": stream_id,
         "version": version,
         "hash": digest,
-        "signature": checkpoint_signature(stream_id, version, digest),
+        "signature": checkpoint_signature(stream_id, version, digest, key),
+        "key_id": key.key_id,
         "created_at": _utc_text(timezone.now()),
     }
 
@@ -115,16 +140,17 @@ def heads_sign(*, stream_ids: list[str], versions: dict[str, int] | None = None)
         )
     )
     now = _utc_text(timezone.now())
+    key = signing_key()
     out = []
     for sid in stream_ids:
         version = heads.get(sid)
         digest = digests.get((sid, version)) if version is not None else None
         if digest is None:
             continue
-        signature = checkpoint_signature(sid, version, digest)
+        signature = checkpoint_signature(sid, version, digest, key)
         out.append(
             {"stream_id": sid, "version": version, "hash": digest, "signature": signature,
-             "created_at": now}
+             "key_id": key.key_id, "created_at": now}
         )  # fmt: skip
     return out
 
@@ -136,18 +162,24 @@ def receipts_check(*, receipts: list[dict]) -> list[BrokenEvent]:
     rewrite by someone holding the key too, seals and checkpoints recomputed, still
     differs from what a reader kept."""
     wanted = [
-        (str(r.get("stream_id")), r.get("version"), str(r.get("hash")), str(r.get("signature")))
+        (str(r.get("stream_id")), r.get("version"), str(r.get("hash")), str(r.get("signature")),
+         r.get("key_id"))
         for r in receipts
-    ]
-    streams = {sid for sid, *_ in wanted}
+    ]  # fmt: skip
+    streams = {w[0] for w in wanted}
     stored = StoredEvent.objects.filter(stream_id__in=streams).values_list(
         "stream_id", "version", "hash", "position"
     )
     rows = {(sid, version): (digest, pos) for sid, version, digest, pos in stored}
     broken = []
-    for sid, version, digest, signature in wanted:
+    for sid, version, digest, signature, key_id in wanted:
+        key = key_for(key_id if isinstance(key_id, str) else None)
+        if key is None:
+            at = version if type(version) is int else 0
+            broken.append(BrokenEvent(sid, at, 0, f"the receipt was {missing_key_reason(key_id)}"))
+            continue
         if type(version) is not int or not hmac.compare_digest(
-            checkpoint_signature(sid, version, digest), signature
+            checkpoint_signature(sid, version, digest, key), signature
         ):
             at = version if type(version) is int else 0
             broken.append(

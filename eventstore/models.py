@@ -14,7 +14,14 @@ from django.utils.translation import gettext, gettext_noop
 
 from eventstore.errors import ImmutableEventError
 
-__all__ = ["Checkpoint", "ImmutableEventError", "Snapshot", "StoredEvent", "Subscription"]
+__all__ = [
+    "ChainKeyRecord",
+    "Checkpoint",
+    "ImmutableEventError",
+    "Snapshot",
+    "StoredEvent",
+    "Subscription",
+]
 
 
 def _refuse(what: str) -> NoReturn:
@@ -58,6 +65,8 @@ class StoredEvent(models.Model):
     # HMAC of `hash` under a key the database does not hold (eventstore.seals); NULL on
     # events written before seals existed. Outside the hash, so old hashes still hold.
     seal = models.CharField(max_length=64, null=True, blank=True)
+    # The id of the chain key the seal was made with (eventstore.seals); NULL: the first key.
+    key_id = models.CharField(max_length=40, null=True, blank=True)
 
     objects = StoredEventQuerySet.as_manager()
 
@@ -100,6 +109,7 @@ class Snapshot(models.Model):
     event_hash = models.CharField(max_length=64, null=True, blank=True)
     digests = models.JSONField(null=True, blank=True)  # sha256 of each top-level key
     seal = models.CharField(max_length=64, null=True, blank=True)
+    key_id = models.CharField(max_length=40, null=True, blank=True)  # of the seal's key
 
     class Meta:
         db_table = "games_snapshot"
@@ -122,6 +132,7 @@ class Checkpoint(models.Model):
     version = models.PositiveIntegerField()
     hash = models.CharField(max_length=64)
     signature = models.CharField(max_length=64)
+    key_id = models.CharField(max_length=40, null=True, blank=True)  # of the signature's key
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -151,3 +162,21 @@ class Subscription(models.Model):
 
     def __str__(self) -> str:
         return gettext("%(name)s at %(position)s") % {"name": self.name, "position": self.position}
+
+
+class ChainKeyRecord(models.Model):
+    """A chain key id that signed here, with a public check value of its secret
+    (eventstore.keys): tells a key this install lacks (or holds another secret under the
+    same id) from a forged seal. `unlabelled`: the key of the seals made before key ids
+    were recorded. Never the key itself."""
+
+    key_id = models.CharField(max_length=40, primary_key=True)
+    check_value = models.CharField(max_length=64)
+    unlabelled = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "eventstore_chainkey"
+
+    def __str__(self) -> str:
+        return self.key_id

@@ -25,8 +25,9 @@ from django.db import connection
 from django.db.models import BooleanField, Case, Exists, OuterRef, Q, Subquery, When
 
 from eventstore._shared import canonical_json, json_roundtrip, json_value
+from eventstore.keys import KeyResolver, missing_key_reason
 from eventstore.models import Snapshot, StoredEvent
-from eventstore.seals import snapshot_seal
+from eventstore.seals import key_for, signing_key, snapshot_seal
 
 logger = logging.getLogger("eventstore.snapshots")
 
@@ -45,18 +46,20 @@ def snapshot_save(*, stream_id: str, version: int, state: dict, kind: str) -> No
         .first()
     )
     digests = state_digests(stored)
-    seal = None
+    seal = key_id = None
     if event_hash is not None:
-        seal = snapshot_seal(stream_id, kind, version, event_hash, canonical_json(digests))
+        key = signing_key()
+        seal = snapshot_seal(stream_id, kind, version, event_hash, canonical_json(digests), key)
+        key_id = key.key_id
     row = Snapshot(
         stream_id=stream_id, kind=kind, version=version, state=stored, event_hash=event_hash,
-        digests=digests, seal=seal,
+        digests=digests, seal=seal, key_id=key_id,
     )  # fmt: skip
     Snapshot.objects.bulk_create(
         [row],
         update_conflicts=True,
         unique_fields=["stream_id", "kind", "version"],
-        update_fields=["state", "created_at", "event_hash", "digests", "seal"],
+        update_fields=["state", "created_at", "event_hash", "digests", "seal", "key_id"],
     )
 
 
@@ -81,6 +84,7 @@ class SealedSnapshot:
     event_hash: str | None
     digests: dict | None
     seal: str | None
+    key_id: str | None = None  # of the seal's key; None: the first key
 
 
 UNSEALED_WHERE_DUE = (
@@ -114,19 +118,27 @@ def snapshot_problem(
     *,
     actual_event_hash: str | None = None,
     seal_due: bool | None = None,
+    keys: KeyResolver | None = None,
 ) -> str:
     """Why the (possibly partial) `state` read from this snapshot must not be trusted, or
     "" if it may be: its seal (or its lack where one is due: `seal_due`, asked of the store
     when not given), the digests of the keys read, and (when given) the hash of the event
-    it stands at now."""
+    it stands at now. `keys`: the verifier's (a key id checked against the database's
+    record of it); readers look the key up by id alone."""
     if sealed.seal is None:
         if seal_due is None:
             seal_due = snapshot_seal_due(stream_id=sealed.stream_id, version=sealed.version)
         return UNSEALED_WHERE_DUE if seal_due else ""  # else from before seals
     digests = sealed.digests if isinstance(sealed.digests, dict) else {}
+    if keys is not None:
+        key, named = keys.resolve(sealed.key_id)
+    else:
+        key, named = key_for(sealed.key_id), sealed.key_id or ""
+    if key is None:
+        return missing_key_reason(named)
     expected = snapshot_seal(
         sealed.stream_id, sealed.kind, sealed.version, sealed.event_hash or "",
-        canonical_json(digests),
+        canonical_json(digests), key,
     )  # fmt: skip
     if not hmac.compare_digest(expected, sealed.seal):
         return "seal mismatch: the snapshot was changed"
@@ -148,14 +160,14 @@ def ignored(sealed: SealedSnapshot, problem: str) -> None:
 
 
 def _sealed(stream_id: str, kind: str, row: Sequence[Any]) -> SealedSnapshot:
-    """From (version, event_hash, digests, seal)."""
-    version, event_hash, digests, seal = row
-    return SealedSnapshot(stream_id, kind, version, event_hash, json_value(digests), seal)
+    """From (version, event_hash, digests, seal, key_id)."""
+    version, event_hash, digests, seal, key_id = row
+    return SealedSnapshot(stream_id, kind, version, event_hash, json_value(digests), seal, key_id)
 
 
 # --- reading -------------------------------------------------------------------------------
 
-SEAL_COLUMNS = "event_hash, digests, seal"
+SEAL_COLUMNS = "event_hash, digests, seal, key_id"
 
 
 def snapshot_load(
@@ -183,8 +195,8 @@ def snapshot_load(
             found = cursor.fetchone()
         if not found:
             return None
-        version, state, actual = found[0], json_value(found[1]), found[5]
-        sealed = _sealed(stream_id, kind, (found[0], *found[2:5]))
+        version, state, actual = found[0], json_value(found[1]), found[6]
+        sealed = _sealed(stream_id, kind, (found[0], *found[2:6]))
     else:
         snapshots = Snapshot.objects.filter(stream_id=stream_id, kind=kind)
         if max_version is not None:
@@ -195,15 +207,15 @@ def snapshot_load(
         row = (
             snapshots.order_by("-version")
             .annotate(actual=Subquery(current))
-            .values_list("version", "state", "event_hash", "digests", "seal", "actual")
+            .values_list("version", "state", "event_hash", "digests", "seal", "key_id", "actual")
             .first()
         )
         if not row:
             return None
-        version, state, actual = row[0], row[1], row[5]
+        version, state, actual = row[0], row[1], row[6]
         for key in without:
             state.pop(key, None)
-        sealed = _sealed(stream_id, kind, (row[0], *row[2:5]))
+        sealed = _sealed(stream_id, kind, (row[0], *row[2:6]))
     problem = snapshot_problem(sealed, state, actual_event_hash=actual or "")
     if problem:
         ignored(sealed, problem)
@@ -228,7 +240,7 @@ def snapshot_part(*, stream_id: str, kind: str, version: int, key: str) -> Any:
     else:
         row = (
             Snapshot.objects.filter(stream_id=stream_id, kind=kind, version=version)
-            .values_list("state", "event_hash", "digests", "seal")
+            .values_list("state", "event_hash", "digests", "seal", "key_id")
             .first()
         )
         if not row or key not in (row[0] or {}):
@@ -249,6 +261,41 @@ def snapshot_delete(*, stream_id: str | None = None, kind: str | None = None) ->
     if kind is not None:
         snapshots = snapshots.filter(kind=kind)
     return snapshots.delete()[0]
+
+
+# --- superseded snapshots ------------------------------------------------------------------
+
+# family (a kind's prefix, e.g. "match-state-v") -> the kind its app reads now.
+_current_kinds: dict[str, str] = {}
+
+
+def snapshot_kind_register(*, family: str, kind: str) -> None:
+    """An app's snapshots of `family` are read as `kind` now: others of that family are of
+    an older shape, ignored by readers (superseded), for `snapshots_prune` to delete."""
+    _current_kinds[family] = kind
+
+
+def snapshots_superseded(*, stream_id: str | None = None) -> list[tuple[str, str, int]]:
+    """(stream id, kind, version) of every snapshot of a registered family but not of its
+    current kind."""
+    wanted = Q(pk__in=[])
+    for family, kind in _current_kinds.items():
+        wanted |= Q(kind__startswith=family) & ~Q(kind=kind)
+    rows = Snapshot.objects.filter(wanted).order_by("stream_id", "kind", "version")
+    if stream_id is not None:
+        rows = rows.filter(stream_id=stream_id)
+    return list(rows.values_list("stream_id", "kind", "version"))
+
+
+def snapshots_delete(*, keys: Sequence[tuple[str, str, int]]) -> int:
+    """Delete the snapshots named by (stream id, kind, version); returns how many."""
+    deleted = 0
+    for start in range(0, len(keys), 500):
+        wanted = Q(pk__in=[])
+        for sid, kind, version in keys[start : start + 500]:
+            wanted |= Q(stream_id=sid, kind=kind, version=version)
+        deleted += Snapshot.objects.filter(wanted).delete()[0]
+    return deleted
 
 
 def snapshots_as_stored(
@@ -293,18 +340,19 @@ def snapshots_check(*, stream_id: str | None = None) -> list[BadSnapshot]:
             When(seal__isnull=True, then=due), default=False, output_field=BooleanField()
         ),
     ).values_list(
-        "stream_id", "kind", "version", "state", "event_hash", "digests", "seal", "current_hash",
-        "seal_due",
+        "stream_id", "kind", "version", "state", "event_hash", "digests", "seal", "key_id",
+        "current_hash", "seal_due",
     )  # fmt: skip
     bad = []
+    keys = KeyResolver()
     for row in rows.iterator(chunk_size=200):
-        sid, kind, version, state, event_hash, digests, seal, current_hash, seal_due = row
+        sid, kind, version, state, event_hash, digests, seal, key_id, current_hash, seal_due = row
         if seal is None and not seal_due:
             continue  # from before seals: a replay's to check (--deep)
-        sealed = SealedSnapshot(sid, kind, version, event_hash, digests, seal)
+        sealed = SealedSnapshot(sid, kind, version, event_hash, digests, seal, key_id)
         reason = "the event it stands at is gone" if current_hash is None else ""
         reason = reason or snapshot_problem(
-            sealed, state, actual_event_hash=current_hash, seal_due=seal_due
+            sealed, state, actual_event_hash=current_hash, seal_due=seal_due, keys=keys
         )
         if not reason and set(state) != set(digests or {}):
             reason = "its state lacks keys it was taken with"

@@ -98,7 +98,7 @@ def _untrusted(
     events read with it start at its own event, whose hash it must carry."""
     at = snapshot[0]
     actual = events[0].hash if events and events[0].version == at else None
-    sealed = SealedSnapshot(stream_id, kind, at, row[2], json_value(row[3]), row[4])
+    sealed = SealedSnapshot(stream_id, kind, at, row[2], json_value(row[3]), row[4], row[5])
     problem = snapshot_problem(sealed, snapshot[1], actual_event_hash=actual)
     if problem:
         ignored(sealed, problem)

@@ -24,7 +24,7 @@ from eventstore.records import (
     NewEvent,
     RecordedEvent,
 )
-from eventstore.seals import event_seal
+from eventstore.seals import event_seal, signing_key
 
 # --- writing -------------------------------------------------------------------------------
 
@@ -122,6 +122,7 @@ def _append_in_transaction(
         raise ConcurrencyError(
             stream_id=stream_id, expected_version=expected_version, current_version=current
         )
+    key = signing_key()
     rows = [
         StoredEvent(
             stream_id=e.stream_id,
@@ -133,7 +134,8 @@ def _append_in_transaction(
             recorded_at=e.recorded_at,
             hash=e.hash,
             tx_id=tx_id,
-            seal=event_seal(e.hash),
+            seal=event_seal(e.hash, key),
+            key_id=key.key_id,
         )
         for e in _chained(stream_id, expected_version, prev_hash, prepared, recorded_at)
     ]
@@ -185,9 +187,11 @@ def _append_pg_known_head(
 ) -> list[RecordedEvent]:
     rows = _chained(stream_id, expected_version, prev_hash, prepared, recorded_at)
     params: list[Any] = []
+    key = signing_key()
     for e in rows:
         params += [stream_id, e.version, e.type, e.schema_version, canonical_json(e.data)]
-        params += [canonical_json(e.metadata), e.recorded_at, e.hash, event_seal(e.hash)]
+        params += [canonical_json(e.metadata), e.recorded_at, e.hash, event_seal(e.hash, key)]
+        params.append(key.key_id)
     values = ", ".join([_PG_INSERT_ROW] * len(rows))
     # One round trip; the savepoint covers the statements that follow the INSERT too.
     sql = f"SAVEPOINT {_SAVEPOINT}; {_PG_INSERT}{values} RETURNING position"
@@ -224,11 +228,11 @@ def _conflict(stream_id: str, expected_version: int) -> ConcurrencyError | None:
 _SAVEPOINT = "games_eventstore_append"
 _PG_INSERT = (
     "INSERT INTO games_storedevent (stream_id, version, type, schema_version, data, metadata,"
-    " recorded_at, hash, seal, tx_id) VALUES "
+    " recorded_at, hash, seal, key_id, tx_id) VALUES "
 )
 # The writing transaction's id, as `_append_head` reads it (see `read_all`).
 _PG_INSERT_ROW = (
-    "(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, pg_current_xact_id()::text::bigint)"
+    "(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, pg_current_xact_id()::text::bigint)"
 )
 
 

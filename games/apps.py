@@ -6,5 +6,11 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        import eventstore
+
         # Register the jobs that `games.jobs` queues by name.
         from games import tasks  # noqa: F401
+        from games.repository import SNAPSHOT_KIND
+
+        # Match snapshots of another state shape are superseded (manage.py prune_snapshots).
+        eventstore.snapshot_kind_register(family="match-state-v", kind=SNAPSHOT_KIND)

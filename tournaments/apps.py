@@ -19,6 +19,10 @@ class TournamentsConfig(AppConfig):
         import eventstore
 
         eventstore.recorded_heads_register("tournaments", tournament_stream_heads)
+        # Tournament snapshots of another state shape are superseded (prune_snapshots).
+        from tournaments.repository import SNAPSHOT_KIND
+
+        eventstore.snapshot_kind_register(family="tournament-state-v", kind=SNAPSHOT_KIND)
         # Register the jobs that `tournaments.jobs` queues by name.
         from tournaments import tasks  # noqa: F401
 

@@ -232,10 +232,17 @@ WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
 # registration and at each delivery, except in these networks (CIDRs, e.g. 127.0.0.1/32
 # for a receiver on this machine in tests or development). Empty in production.
 WEBHOOK_ALLOWED_NETWORKS = env.list("WEBHOOK_ALLOWED_NETWORKS", default=[])
-# The key of the event seals and checkpoint signatures (eventstore.seals): never in the
-# database. EVENT_CHAIN_KEY, or a file holding it; unset: derived from SECRET_KEY.
+# The keys of the event seals and checkpoint signatures (eventstore.seals): never in the
+# database, kept apart from it and its backups (docs/operators/backup-restore.md). A
+# keyring, oldest first, the last one signs: EVENT_CHAIN_KEYS="id1:secret1,id2:secret2" or
+# EVENT_CHAIN_KEYS_FILE (one id:secret a line); or one key: EVENT_CHAIN_KEY (or
+# EVENT_CHAIN_KEY_FILE) with the id EVENT_CHAIN_KEY_ID. None set: derived from SECRET_KEY
+# (not in production: config/settings/production.py refuses to start).
+EVENT_CHAIN_KEYS = env("EVENT_CHAIN_KEYS", default="")
+EVENT_CHAIN_KEYS_FILE = env("EVENT_CHAIN_KEYS_FILE", default="")
 EVENT_CHAIN_KEY = env("EVENT_CHAIN_KEY", default="")
 EVENT_CHAIN_KEY_FILE = env("EVENT_CHAIN_KEY_FILE", default="")
+EVENT_CHAIN_KEY_ID = env("EVENT_CHAIN_KEY_ID", default="1")
 # How long a POST's Idempotency-Key is remembered (its first response replayed to retries).
 IDEMPOTENCY_KEY_TTL_HOURS = env.float("IDEMPOTENCY_KEY_TTL_HOURS", default=24.0)
 

@@ -4,13 +4,28 @@ from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env
 from config.settings.base import *  # noqa: F403
-from config.settings.base import DEV_SECRET_KEY, SECRET_KEY
+from config.settings.base import (
+    DEV_SECRET_KEY,
+    EVENT_CHAIN_KEY,
+    EVENT_CHAIN_KEY_FILE,
+    EVENT_CHAIN_KEYS,
+    EVENT_CHAIN_KEYS_FILE,
+    SECRET_KEY,
+)
 
 DEBUG = env.bool("DEBUG", default=False)
 if not SECRET_KEY or SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured(
         "SECRET_KEY is unset or is the development key: set SECRET_KEY in the environment "
         "to a long random value before starting with config.settings.production."
+    )
+if not any((EVENT_CHAIN_KEYS, EVENT_CHAIN_KEYS_FILE, EVENT_CHAIN_KEY, EVENT_CHAIN_KEY_FILE)):
+    raise ImproperlyConfigured(
+        "No chain key: set EVENT_CHAIN_KEY (or EVENT_CHAIN_KEY_FILE, or a keyring in "
+        "EVENT_CHAIN_KEYS / EVENT_CHAIN_KEYS_FILE) before starting with "
+        "config.settings.production. The event seals are never made with a key derived from "
+        "SECRET_KEY in production: keep the chain key apart from the database and its "
+        "backups (docs/operators/backup-restore.md, Key custody)."
     )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 # Each web worker keeps its database connection (and the prepared statements of a game

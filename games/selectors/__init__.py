@@ -17,6 +17,7 @@ from games.selectors.integrity import (
     match_verify,
     matches_cut_short,
     snapshots_check,
+    snapshots_superseded,
 )
 from games.selectors.lists import (
     MatchOutcome,
@@ -75,5 +76,6 @@ __all__ = [
     "scoresheet_for",
     "seats_as_players",
     "snapshots_check",
+    "snapshots_superseded",
     "user_can_organise_match",
 ]

@@ -12,7 +12,7 @@ from core.drift import RowDifference
 from games import repository
 from games.engine.events import event_from_dict
 from games.engine.match import replay
-from games.engine.state import state_to_dict
+from games.engine.state import state_from_dict, state_to_dict
 from games.models import Match
 from games.projections.check import matches_differences
 from games.selectors.visibility import User, _may_audit, match_seat_for
@@ -74,28 +74,62 @@ def _may_have_head_hash(*, user: User, match: Match) -> bool:
     return match.status == Match.Status.FINISHED or _may_audit(user=user, match=match, seat=seat)
 
 
+SUPERSEDED = "superseded"  # the reasons of snapshots skipped, not bad, begin so
+
+
 def snapshots_check(*, stream_id: str | None = None, deep: bool = False) -> list[Any]:
     """Snapshots that do not match the event they stand at (their seal, eventstore), and
     with `deep` also the match snapshots whose state differs from a replay of the events up
     to their version (snapshots older than seals included). Readers ignore neither by
-    themselves: a bad snapshot is deleted (`eventstore.snapshot_delete`) and rebuilt."""
+    themselves: a bad snapshot is deleted (`eventstore.snapshot_delete`) and rebuilt.
+
+    With `deep`, superseded snapshots come too, with a reason beginning "superseded": of an
+    older state shape (another kind, which readers ignore; or the current kind written
+    before a field was added, which reads as the replay's state): skipped, not bad
+    (`snapshots_superseded`; `manage.py prune_snapshots` deletes them)."""
     bad = list(eventstore.snapshots_check(stream_id=stream_id))
     if not deep:
         return bad
-    known = {(b.stream_id, b.kind, b.version) for b in bad}
+    return bad + snapshots_superseded(stream_id=stream_id, known=bad, bad_too=True)
+
+
+def snapshots_superseded(
+    *,
+    stream_id: str | None = None,
+    known: list[Any] = (),
+    bad_too: bool = False,  # type: ignore[assignment]
+) -> list[Any]:
+    """The superseded snapshots (reason "superseded: ..."), and with `bad_too` the match
+    snapshots whose state is not the replay's either way."""
+    skip = {(b.stream_id, b.kind, b.version) for b in known}
+    out = [
+        eventstore.BadSnapshot(sid, kind, version, f"{SUPERSEDED}: of an older kind ({kind})")
+        for sid, kind, version in eventstore.snapshots_superseded(stream_id=stream_id)
+    ]
     stored = eventstore.snapshots_as_stored(kind=repository.SNAPSHOT_KIND, stream_id=stream_id)
     for sid, version, state in stored:
-        if (sid, repository.SNAPSHOT_KIND, version) in known:
+        if (sid, repository.SNAPSHOT_KIND, version) in skip:
             continue
-        events = eventstore.load(stream_id=sid, up_to_version=version)
-        replayed = replay(event_from_dict(e.type, e.data) for e in events)
-        if eventstore.canonical_json(state_to_dict(replayed)) != eventstore.canonical_json(state):
-            bad.append(
-                eventstore.BadSnapshot(
-                    sid, repository.SNAPSHOT_KIND, version, "its state is not the replay's"
-                )
-            )
-    return bad
+        reason = _replay_problem(sid, version, state)
+        if reason and (bad_too or reason.startswith(SUPERSEDED)):
+            out.append(eventstore.BadSnapshot(sid, repository.SNAPSHOT_KIND, version, reason))
+    return out
+
+
+def _replay_problem(stream_id: str, version: int, state: dict) -> str:
+    events = eventstore.load(stream_id=stream_id, up_to_version=version)
+    replayed = eventstore.canonical_json(
+        state_to_dict(replay(event_from_dict(e.type, e.data) for e in events))
+    )
+    if eventstore.canonical_json(state) == replayed:
+        return ""
+    try:  # an older shape of the same state: what a reader makes of it is the replay's
+        read = eventstore.canonical_json(state_to_dict(state_from_dict(state)))
+    except (KeyError, TypeError, ValueError):
+        read = ""
+    if read == replayed:
+        return f"{SUPERSEDED}: an older shape of the state (it reads as the replay's)"
+    return "its state is not the replay's"
 
 
 def match_read_models_differences(*, stream_ids: list[str] | None = None) -> list[RowDifference]:

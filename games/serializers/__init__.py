@@ -259,6 +259,10 @@ class CheckpointSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     hash = serializers.CharField()
     signature = serializers.CharField(help_text="HMAC-SHA256 under the server's chain key.")
+    key_id = serializers.CharField(
+        required=False,
+        help_text="The id of the chain key that signed it (absent: the server's first key).",
+    )
     created_at = serializers.DateTimeField()
 
 

@@ -28,6 +28,8 @@ LANGUAGES = ("ro", "de", "lt", "fa")
 NOT_FOR_PEOPLE = {
     "ValueError", "TypeError", "AttributeError", "AssertionError", "KeyError", "RuntimeError",
     "NotImplementedError", "LookupError", "ImproperlyConfigured", "CommandError",
+    # manage.py backup and restore's (eventstore.backups): the command line's too.
+    "BackupError",
     # The hand pairings' refusals: the domain answers them with its own catalogued message
     # (the problem's code kept in the error body).
     "HandPairingError",

@@ -4,7 +4,8 @@
     python manage.py verify_events --match <uuid>   # the stream "match-<uuid>"
     python manage.py verify_events --stream <id>    # any one stream
 
-    python manage.py verify_events --deep           # snapshots replayed too
+    python manage.py verify_events --deep           # snapshots replayed too; says how many
+                                                    # superseded ones it skipped, and why
     python manage.py verify_events --receipts FILE  # and the receipts a player kept
 
 `--receipts`: a JSON file of receipts or anchors (the `receipt` of a match view, one or a
@@ -18,6 +19,12 @@ no writing transaction), when a stream ends before the version its record or a s
 checkpoint holds (its last events were deleted: the chain left is still valid), or when a
 snapshot does not match the event it stands at (`--deep`: nor a replay of the stream), or
 when a kept receipt is not ours or names an event the store no longer holds as it was.
+
+Also exits with status 1, without calling anything forged, when seals, checkpoints or
+snapshots were made with a chain key this install does not have (a restore without the
+keys, a key left out of the keyring): "sealed with key K, which this install does not
+have". Their hash chains are still checked; add the key to the keyring and run it again
+(docs/operators/backup-restore.md, Key custody).
 """
 
 from __future__ import annotations
@@ -66,6 +73,12 @@ class Command(BaseCommand):
                 f"BROKEN stream {broken.stream_id} at version {broken.version}"
                 f" (position {broken.position}): {broken.reason}"
             )
+        for key_id, seals, streams in result.missing_keys:
+            self.stderr.write(
+                f"MISSING KEY: {seals} seals and signatures in {streams} streams were"
+                f" {eventstore.missing_key_reason(key_id)}; they are not checked (the hash"
+                " chains are). Add that key to the keyring (EVENT_CHAIN_KEYS) and verify again."
+            )
         cut = matches_cut_short(stream_id=stream_id)
         for cut_stream, head, recorded in cut:
             self.stderr.write(
@@ -81,6 +94,16 @@ class Command(BaseCommand):
             )
         cut = [*cut, *cut_others]
         bad_snapshots = snapshots_check(stream_id=stream_id, deep=options["deep"])
+        unkeyed = [b for b in bad_snapshots if b.reason.startswith("sealed with key ")]
+        superseded = [b for b in bad_snapshots if b.reason.startswith("superseded")]
+        bad_snapshots = [b for b in bad_snapshots if b not in unkeyed and b not in superseded]
+        if options["deep"]:
+            self._say_skipped(superseded)
+        if unkeyed:
+            self.stderr.write(
+                f"MISSING KEY: {len(unkeyed)} snapshots were {unkeyed[0].reason} (readers"
+                " ignore them and read the events)"
+            )
         for snapshot in bad_snapshots:
             self.stderr.write(
                 f"BAD SNAPSHOT stream {snapshot.stream_id} {snapshot.kind} at version"
@@ -106,6 +129,13 @@ class Command(BaseCommand):
                 f" version {first_bad.version}",
                 returncode=1,
             )
+        if not result.ok and not result.broken:
+            missing = ", ".join(key_id for key_id, _, _ in result.missing_keys)
+            raise CommandError(
+                f"{result.reason}: the seals made with it cannot be checked here. Keys"
+                f" needed: {missing}.",
+                returncode=1,
+            )
         if not result.ok:
             first = result.first_broken
             raise CommandError(
@@ -114,9 +144,26 @@ class Command(BaseCommand):
                 f" position {first.position}",
                 returncode=1,
             )
+        if unkeyed:
+            raise CommandError(f"{len(unkeyed)} snapshots were {unkeyed[0].reason}.", returncode=1)
         self.stdout.write(
             f"OK: {result.events_checked} events in {result.streams_checked} streams verified."
         )
+
+    def _say_skipped(self, superseded: list) -> None:
+        """How many snapshots --deep skipped, and why (not a failure)."""
+        reasons: dict[str, int] = {}
+        for snapshot in superseded:
+            reasons[snapshot.reason] = reasons.get(snapshot.reason, 0) + 1
+        for reason, count in sorted(reasons.items()):
+            self.stdout.write(f"SKIPPED {count} snapshots, {reason}")
+        if superseded:
+            self.stdout.write(
+                f"skipped {len(superseded)} superseded snapshots in all (not a failure);"
+                " manage.py prune_snapshots deletes them"
+            )
+        else:
+            self.stdout.write("skipped 0 snapshots")
 
     def _receipts_check(self, path: str | None) -> list[eventstore.BrokenEvent]:
         if not path:

@@ -40,6 +40,7 @@ def test_css_and_scripts_are_served_under_production_settings(tmp_path: Path) ->
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "SECRET_KEY": "a-long-random-value-for-this-test-only-0123456789",
+        "EVENT_CHAIN_KEY": "a-chain-key-for-this-test-only",
         "ALLOWED_HOSTS": "testserver",
     }
     root = Path(__file__).resolve().parents[3]
