@@ -29,6 +29,8 @@ from django.db import DatabaseError, connection, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext
 
+from core.metrics import stream_followers
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -258,6 +260,7 @@ async def follow(
     keepalive = _setting("LIVE_KEEPALIVE_SECONDS", 15.0)
     poll = _setting("LIVE_POLL_SECONDS", 1.0)
     clock = asyncio.get_running_loop().time
+    stream_followers.inc()
     try:
         if first:
             yield first
@@ -283,6 +286,7 @@ async def follow(
                     if not listening:
                         break
     finally:
+        stream_followers.dec()
         wake.unsubscribe(key, event)
 
 
