@@ -26,6 +26,29 @@ log = logging.getLogger(__name__)
 UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
 
+class _Outage:
+    """Whether one Redis is away, for the whole process: Django makes a cache object per
+    thread, but an outage is logged once and counted in one memory per process."""
+
+    def __init__(self, location: str, timeout: Any) -> None:
+        self.location = location
+        self.fallback = LocMemCache(f"hg-cache-fallback:{location}", {"TIMEOUT": timeout})
+        self.down_since: float | None = None
+        self.retry_at = 0.0
+        self.lock = threading.Lock()
+
+
+_outages: dict[str, _Outage] = {}
+_outages_lock = threading.Lock()
+
+
+def _outage_of(location: str, timeout: Any) -> _Outage:
+    with _outages_lock:
+        if location not in _outages:
+            _outages[location] = _Outage(location, timeout)
+        return _outages[location]
+
+
 class FallbackRedisCache(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         options = dict(params.get("OPTIONS") or {})
@@ -34,25 +57,21 @@ class FallbackRedisCache(RedisCache):
         options.setdefault("socket_connect_timeout", 1.0)
         options.setdefault("socket_timeout", 1.0)
         super().__init__(server, {**params, "OPTIONS": options})
-        self._fallback = LocMemCache(
-            f"hg-cache-fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)}
-        )
-        self._down_since: float | None = None
-        self._retry_at = 0.0
-        self._lock = threading.Lock()
+        self._outage = _outage_of(str(server), params.get("TIMEOUT", 300))
 
     # --- the switch -------------------------------------------------------------------------
 
     @property
     def down(self) -> bool:
-        return self._down_since is not None
+        return self._outage.down_since is not None
 
     def _went_down(self, exc: Exception) -> None:
-        with self._lock:
-            first = self._down_since is None
+        outage = self._outage
+        with outage.lock:
+            first = outage.down_since is None
             if first:
-                self._down_since = time.monotonic()
-            self._retry_at = time.monotonic() + self.retry_seconds
+                outage.down_since = time.monotonic()
+            outage.retry_at = time.monotonic() + self.retry_seconds
         if first:
             log.warning(
                 "the cache's Redis is unreachable (%s): throttles count in this process's "
@@ -61,22 +80,24 @@ class FallbackRedisCache(RedisCache):
             )
 
     def _came_back(self) -> None:
-        with self._lock:
-            since, self._down_since = self._down_since, None
+        outage = self._outage
+        with outage.lock:
+            since, outage.down_since = outage.down_since, None
         if since is not None:
             log.warning("the cache's Redis is back after %.0fs", time.monotonic() - since)
 
     def _either(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        if self._down_since is None or time.monotonic() >= self._retry_at:
+        outage = self._outage
+        if outage.down_since is None or time.monotonic() >= outage.retry_at:
             try:
                 value = getattr(super(), name)(*args, **kwargs)
             except UNREACHABLE as exc:
                 self._went_down(exc)
             else:
-                if self._down_since is not None:
+                if outage.down_since is not None:
                     self._came_back()
                 return value
-        return getattr(self._fallback, name)(*args, **kwargs)
+        return getattr(outage.fallback, name)(*args, **kwargs)
 
     def primary_ping(self) -> None:
         """Ask Redis itself (raises if it does not answer); /readyz's cache check."""
@@ -115,5 +136,5 @@ class FallbackRedisCache(RedisCache):
         return self._either("delete_many", keys, version)
 
     def clear(self) -> Any:
-        self._fallback.clear()
+        self._outage.fallback.clear()
         return self._either("clear")

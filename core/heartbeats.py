@@ -53,6 +53,42 @@ def _interval() -> float:
     return float(getattr(settings, "HEARTBEAT_SECONDS", 15.0))
 
 
+BEAT_SILENT_KEY = "beat_silent"
+
+
+def beat_watch() -> None:
+    """A worker's timer: beat silent past READYZ_BEAT_SILENT_SECONDS raises an alert (the
+    desks' banner, ADMINS' e-mail). Never raises."""
+    from core.alerts import alert_raise
+
+    try:
+        age = heartbeat_age(BEAT)
+        limit = float(settings.READYZ_BEAT_SILENT_SECONDS)
+        if age is not None and age.total_seconds() > limit:
+            alert_raise(
+                kind="beat_silent",
+                key=BEAT_SILENT_KEY,
+                params={"seconds": int(age.total_seconds())},
+            )
+    except Exception:  # noqa: BLE001
+        log.warning("beat's heartbeat not checked", exc_info=True)
+
+
+def beat_heard() -> None:
+    """Beat ticks again: its alert, if one is open, is over."""
+    from core.alerts import alert_resolve
+
+    try:
+        alert_resolve(key=BEAT_SILENT_KEY)
+    except Exception:  # noqa: BLE001
+        log.warning("beat's alert not resolved", exc_info=True)
+
+
+def _worker_beat(name: str) -> None:
+    heartbeat_record(name)
+    beat_watch()
+
+
 class HeartbeatScheduler(PersistentScheduler):
     """celery beat's default scheduler, writing beat's heartbeat at most every
     HEARTBEAT_SECONDS as it ticks (beat ticks at least that often: max_interval)."""
@@ -68,12 +104,14 @@ class HeartbeatScheduler(PersistentScheduler):
         if now - self._last_heartbeat >= _interval():
             self._last_heartbeat = now
             heartbeat_record(BEAT)
+            beat_heard()
         return super().tick(*args, **kwargs)
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):
     """A worker bootstep: `worker:<node name>` written every HEARTBEAT_SECONDS by the
-    worker's own timer (in its main process, which also takes jobs off the queue)."""
+    worker's own timer (in its main process, which also takes jobs off the queue), which
+    also watches beat's heartbeat (`beat_watch`)."""
 
     requires = {"celery.worker.components:Timer"}
 
@@ -84,7 +122,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
     def start(self, worker: Any) -> None:
         name = WORKER_PREFIX + worker.hostname
         heartbeat_record(name)
-        self.tref = worker.timer.call_repeatedly(_interval(), heartbeat_record, (name,))
+        self.tref = worker.timer.call_repeatedly(_interval(), _worker_beat, (name,))
 
     def stop(self, worker: Any) -> None:
         if self.tref is not None:

@@ -7,6 +7,7 @@ import socket
 
 import pytest
 from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
 
 from players.services import player_create
 
@@ -18,7 +19,7 @@ def closed_port() -> int:
 
 
 @pytest.fixture
-def redis_gone(settings):
+def redis_gone(settings, monkeypatch):
     settings.CACHES = {
         "default": {
             "BACKEND": "core.cache.FallbackRedisCache",
@@ -26,12 +27,9 @@ def redis_gone(settings):
             "OPTIONS": {"retry_seconds": 3600},
         }
     }
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {
-            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "anon": "5/min"
-        },
-    }  # fmt: skip
+    # DRF's throttles read their rates once, when first imported.
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "anon": "5/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
     return settings
 
 
@@ -64,3 +62,19 @@ def test_with_redis_away_a_wrong_password_is_still_refused(redis_gone):
         "/api/auth/token/", {"username": "ann", "password": "wrong"}, format="json"
     )
     assert answer.status_code in (400, 401)
+
+
+def test_redis_coming_back_is_used_again(settings):
+    """Away, then back (a Redis that answers at the same address): counted there again."""
+    import redis as redis_lib
+    from django.core.cache import caches
+
+    url = settings.CACHES["default"].get("LOCATION", "")
+    if "redis" not in settings.CACHES["default"]["BACKEND"].lower() or not url:
+        pytest.skip("needs the cache on Redis (CACHE_URL)")
+    cache = caches["default"]
+    cache._outage.down_since = 1.0  # as if an outage had begun
+    cache._outage.retry_at = 0.0  # and its retry time had come
+    cache.set("hg-test-back", 1)
+    assert not cache.down
+    assert redis_lib.Redis.from_url(url).exists(cache.make_and_validate_key("hg-test-back"))
