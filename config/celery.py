@@ -19,6 +19,7 @@ from celery.signals import (  # noqa: E402
     task_failure,
     task_postrun,
     task_prerun,
+    worker_init,
     worker_process_shutdown,
     worker_ready,
 )
@@ -76,6 +77,14 @@ def _job_failed_for_good(
         import logging
 
         logging.getLogger(__name__).warning("alert for %s not raised", name, exc_info=True)
+
+
+@worker_init.connect
+def _worker_metrics_fresh(**kwargs: Any) -> None:
+    """Before the pool starts: the last run's metrics files go (core.metrics)."""
+    from core.metrics import multiprocess_dir_clear
+
+    multiprocess_dir_clear()
 
 
 @worker_ready.connect

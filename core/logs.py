@@ -99,3 +99,57 @@ def logging_config(*, fmt: str, level: str, mail_admins: bool) -> dict[str, Any]
             "django.server": {"level": "WARNING"},
         },
     }
+
+
+class AccessLogFilter(logging.Filter):
+    """gunicorn's access log lines (deploy/gunicorn.conf.py) as fields: the client, the
+    request line, the status, the duration and the request id the app answered with."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        atoms = record.args if isinstance(record.args, dict) else {}
+        if atoms:
+            record.request_id = atoms.get("{x-request-id}o", "") or ""
+            record.remote = atoms.get("h", "")
+            record.request = atoms.get("r", "")
+            record.status = atoms.get("s", "")
+            record.duration_ms = round(float(atoms.get("D", 0) or 0) / 1000, 1)
+        return True
+
+
+def gunicorn_logconfig(*, fmt: str) -> dict[str, Any]:
+    """gunicorn's own logging (its errors, its access log), as the app's (logconfig_dict)."""
+    formatter = {"()": "core.logs.JsonFormatter"} if fmt == "json" else {"format": PLAIN_FORMAT}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {
+            "request": {"()": "core.logs.RequestContextFilter"},
+            "access": {"()": "core.logs.AccessLogFilter"},
+        },
+        "formatters": {"main": formatter},
+        "handlers": {
+            "console": {  # the root's, as in gunicorn's defaults
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "filters": ["request"],
+                "formatter": "main",
+            },
+            "error": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "filters": ["request"],
+                "formatter": "main",
+            },
+            "access": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stdout",
+                "filters": ["access", "request"],
+                "formatter": "main",
+            },
+        },
+        "root": {"level": "INFO", "handlers": ["console"]},
+        "loggers": {
+            "gunicorn.error": {"handlers": ["error"], "level": "INFO", "propagate": False},
+            "gunicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+        },
+    }

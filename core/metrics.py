@@ -176,6 +176,18 @@ class _Process(Collector):
         return REGISTRY.collect()
 
 
+def multiprocess_dir_clear() -> None:
+    """A service starts: its processes' files of the last run go (else a restarted
+    container would add its dead processes' counts in). Before any process of it counts."""
+    directory = multiprocess_dir()
+    if directory:
+        from pathlib import Path
+
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        for stale in Path(directory).glob("*.db"):
+            stale.unlink()
+
+
 def process_dead(pid: int) -> None:
     """A worker process exited: its live gauges no longer count (multiprocess mode)."""
     if multiprocess_dir():

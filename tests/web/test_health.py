@@ -82,3 +82,17 @@ def test_readyz_names_unapplied_migrations(client, monkeypatch):
     response = client.get("/readyz")
     assert response.status_code == 503
     assert response.json()["failed"] == ["migrations"]
+
+
+@pytest.mark.django_db
+def test_heartbeat_check_is_the_beat_containers_healthcheck(settings):
+    from django.core.management import CommandError, call_command
+
+    settings.READYZ_BEAT_SILENT_SECONDS = 60
+    with pytest.raises(CommandError, match="no heartbeat yet"):
+        call_command("heartbeat_check", "beat")
+    heartbeat_record(BEAT)
+    call_command("heartbeat_check", "beat")
+    Heartbeat.objects.filter(name=BEAT).update(beat_at=timezone.now() - dt.timedelta(seconds=61))
+    with pytest.raises(CommandError, match="silent for"):
+        call_command("heartbeat_check", "beat")
