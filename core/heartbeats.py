@@ -30,7 +30,6 @@ def heartbeat_record(name: str) -> None:
     from core.models import Heartbeat  # this module is loaded with the Celery app, before Django
 
     try:
-        close_old_connections()
         Heartbeat.objects.update_or_create(name=name, defaults={"beat_at": timezone.now()})
     except Exception:  # noqa: BLE001
         log.warning("heartbeat %s not recorded", name, exc_info=True)
@@ -85,6 +84,7 @@ def beat_heard() -> None:
 
 
 def _worker_beat(name: str) -> None:
+    close_old_connections()  # a timer outside any job: drop a connection gone stale
     heartbeat_record(name)
     beat_watch()
 
@@ -103,6 +103,7 @@ class HeartbeatScheduler(PersistentScheduler):
         now = time.monotonic()
         if now - self._last_heartbeat >= _interval():
             self._last_heartbeat = now
+            close_old_connections()  # beat holds one connection for ever: drop it if stale
             heartbeat_record(BEAT)
             beat_heard()
         return super().tick(*args, **kwargs)
@@ -121,7 +122,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
 
     def start(self, worker: Any) -> None:
         name = WORKER_PREFIX + worker.hostname
-        heartbeat_record(name)
+        _worker_beat(name)
         self.tref = worker.timer.call_repeatedly(_interval(), _worker_beat, (name,))
 
     def stop(self, worker: Any) -> None:

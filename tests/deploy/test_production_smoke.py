@@ -7,6 +7,7 @@ counted; with beat stopped, /readyz answers 503 naming beat within its threshold
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -134,10 +135,8 @@ def json_lines(process: Background) -> list[dict]:
     out = []
     for line in process.output().splitlines():
         if line.startswith("{"):
-            try:
+            with contextlib.suppress(ValueError):  # a line cut short as the process stopped
                 out.append(json.loads(line))
-            except ValueError:
-                pass
     return out
 
 
