@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class IdempotencyRecord(models.Model):
@@ -105,6 +106,10 @@ class Heartbeat(models.Model):
     name = models.CharField(max_length=200, primary_key=True)
     beat_at = models.DateTimeField()
 
+    class Meta:
+        verbose_name = _("heartbeat")
+        verbose_name_plural = _("heartbeats")
+
     def __str__(self) -> str:
         return f"{self.name} @ {self.beat_at:%Y-%m-%d %H:%M:%S}"
 
@@ -116,9 +121,9 @@ class Alert(models.Model):
     `params` fill the translated message; they name things by id, never by a person's name."""
 
     class Kind(models.TextChoices):
-        ROUND_UNPAIRABLE = "round_unpairable", "A round cannot be paired"
-        JOB_FAILED = "job_failed", "A job failed for good"
-        BEAT_SILENT = "beat_silent", "The scheduler (beat) is silent"
+        ROUND_UNPAIRABLE = "round_unpairable", _("A round cannot be paired")
+        JOB_FAILED = "job_failed", _("A job failed for good")
+        BEAT_SILENT = "beat_silent", _("The scheduler (beat) is silent")
 
     kind = models.CharField(max_length=40, choices=Kind.choices)
     key = models.CharField(max_length=200)
@@ -128,6 +133,8 @@ class Alert(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("alert")
+        verbose_name_plural = _("alerts")
         ordering = ["-raised_at", "-id"]
         constraints = [
             models.UniqueConstraint(

@@ -53,6 +53,7 @@ CORS_ALLOW_HEADERS = [
     "x-request-id",
 ]
 CORS_EXPOSE_HEADERS = [
+    "X-Request-ID",
     "Retry-After",
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
@@ -349,7 +350,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play, follow and audit Hollywood Gin matches; run club tournaments.",
     # The API's version (semantic): bumped with every change a client sees, each one in
     # CHANGELOG.md (major: a change that breaks a client; minor: additions).
-    "VERSION": "2.1.0",
+    "VERSION": "2.2.0",
     "SERVERS": [
         {
             "url": env("API_SERVER_URL", default="/"),

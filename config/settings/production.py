@@ -11,7 +11,9 @@ DEBUG = env.bool("DEBUG", default=False)
 if not SECRET_KEY or SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured(
         "SECRET_KEY is unset or is the development key: set SECRET_KEY in the environment "
-        "to a long random value before starting with config.settings.production."
+        "to a long random value before starting with config.settings.production (the "
+        "settings of every entry point when DJANGO_SETTINGS_MODULE is unset). On a "
+        "developer's machine, put DJANGO_SETTINGS_MODULE=config.settings.local in .env."
     )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 # Each web worker keeps its database connection (and the prepared statements of a game
