@@ -113,7 +113,8 @@ def db_timer_install(connection: Any, **kwargs: Any) -> None:
     """connection_created: every connection times its queries (when a request or job
     started a timer; otherwise the wrapper only looks at a context variable)."""
     if _timed_execute not in connection.execute_wrappers:
-        connection.execute_wrappers.append(_timed_execute)
+        # First (outermost): `with connection.execute_wrapper(...)` pops from the end.
+        connection.execute_wrappers.insert(0, _timed_execute)
 
 
 def request_observed(
