@@ -55,7 +55,7 @@ def _job_ended(task: Any = None, **kwargs: Any) -> None:
     from core import metrics
 
     if task is not None and not getattr(task.request, "is_eager", False):
-        metrics.db_timer_stop()
+        metrics.job_observed(task.name)
 
 
 @task_failure.connect

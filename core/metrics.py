@@ -33,7 +33,10 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-PREFIX = "hg_"
+# In multiprocess mode each metric opens its file as it is created (below): the directory
+# must be there first, in every process of the service (a container's /tmp/prometheus).
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
 
 http_requests = Counter(
     "hg_http_requests", "HTTP requests answered, by view (URL pattern), method and status.",
@@ -95,6 +98,15 @@ def db_timer_start() -> list[float]:
 
 def db_timer_stop() -> None:
     _db_time.set(None)
+
+
+def job_observed(task: str) -> None:
+    """A job ended: its database time counted under `task:<name>` (then the timer stops)."""
+    totals = _db_time.get()
+    if totals is not None and totals[1]:
+        db_seconds.labels(view=f"task:{task}").inc(totals[0])
+        db_queries.labels(view=f"task:{task}").inc(totals[1])
+    db_timer_stop()
 
 
 def _timed_execute(execute: Callable, sql: Any, params: Any, many: bool, context: Any) -> Any:

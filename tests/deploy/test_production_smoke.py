@@ -48,7 +48,7 @@ PROXY = {"X-Forwarded-Proto": "https"}  # as the TLS proxy in front says
 
 
 @pytest.fixture
-def stack(tmp_path):
+def stack(tmp_path, settings):
     """Every service of docker-compose.yml but the proxy, on free ports."""
     broker, cache = (
         redis_url(settings.CELERY_BROKER_URL, 13),
@@ -56,7 +56,10 @@ def stack(tmp_path):
     )
     for url in (broker, cache):
         redis.Redis.from_url(url).flushdb()  # databases of this test's own
-    web, live = free_port(), free_port()
+    web, live, worker_metrics = free_port(), free_port(), free_port()
+    # One event key for the stack and this process (which creates the tournament's match):
+    # else the stack would see this process's snapshot seals as tampered with.
+    settings.EVENT_CHAIN_KEY = "smoke-test-chain-key"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
@@ -71,7 +74,7 @@ def stack(tmp_path):
         "HEARTBEAT_SECONDS": "1",
         "READYZ_BEAT_SILENT_SECONDS": str(BEAT_SILENT),
         "READYZ_WORKER_SILENT_SECONDS": "30",
-        "EVENT_CHAIN_KEY": "smoke-test-chain-key",
+        "EVENT_CHAIN_KEY": settings.EVENT_CHAIN_KEY,
     }
     metrics_dir = tmp_path / "metrics"
     processes = {
@@ -93,7 +96,9 @@ def stack(tmp_path):
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=prefork",
              "--concurrency=1", "-n", "smoke@localhost", "--without-gossip",
              "--without-mingle", "--without-heartbeat", "-l", "INFO"],
-            env=env, log=tmp_path / "worker.log",
+            env={**env, "WORKER_METRICS_PORT": str(worker_metrics),
+                 "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "worker-metrics")},
+            log=tmp_path / "worker.log",
         ),
         "beat": Background(
             "beat",
@@ -106,6 +111,7 @@ def stack(tmp_path):
         urls = {"web": f"http://127.0.0.1:{web}", "live": f"http://127.0.0.1:{live}"}
         for name, url in urls.items():
             wait_until(f"{name} to answer", lambda u=url, n=name: _answers(u, processes[n]))
+        urls["worker"] = f"http://127.0.0.1:{worker_metrics}"
         with celery_sends_to(broker, "celery"):  # this process's jobs to the stack's worker
             yield urls, processes
     finally:
@@ -196,6 +202,10 @@ def test_the_production_stack_plays_a_match_and_says_when_beat_stops(stack, make
         "the worker to record the result",
         lambda: Pairing.objects.filter(match_id=match_id, status="finished").exists(),
     )
+    # The worker's own metrics (its pool's processes added up): the result it appended.
+    recorded = metric(urls["worker"], "hg_events_appended_total", type="ResultRecorded")
+    assert recorded >= 1
+    assert metric(urls["worker"], "hg_db_queries_total", view="task:tournaments.match_finished")
     ready = wait_until("/readyz to answer 200", lambda: _ready(web))
     assert ready["checks"]["worker"] == ready["checks"]["beat"] == "ok"
     # Counted by both gunicorn workers, added up: every action once.
@@ -215,6 +225,12 @@ def test_the_production_stack_plays_a_match_and_says_when_beat_stops(stack, make
     assert request_line["route"] == "api/matches/<str:match_id>/actions/"
     assert request_line["user_id"] and request_line["duration_ms"] > 0 and request_line["time"]
     assert sent[-1] in {line.get("request_id") for line in json_lines(processes["worker"])}
+
+    # Nothing went wrong on the way.
+    for name, process in processes.items():
+        errors = [line for line in json_lines(process) if line["level"] in ("ERROR", "CRITICAL")]
+        assert not errors, (name, errors[:3])
+        assert not [line for line in json_lines(process) if "seal mismatch" in line["message"]]
 
     # Beat stopped: /readyz names it within its threshold (a condition waited for).
     processes["beat"].stop()
