@@ -149,7 +149,8 @@ def gunicorn_logconfig(*, fmt: str) -> dict[str, Any]:
         },
         "root": {"level": "INFO", "handlers": ["console"]},
         "loggers": {
-            "gunicorn.error": {"handlers": ["error"], "level": "INFO", "propagate": False},
-            "gunicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+            # No levels here: gunicorn's own (--log-level) stay in force.
+            "gunicorn.error": {"handlers": ["error"], "propagate": False},
+            "gunicorn.access": {"handlers": ["access"], "propagate": False},
         },
     }
