@@ -23,14 +23,14 @@ from core.context import request_id_var, route_var, user_id_var
 
 HEADER = "X-Request-ID"
 CELERY_HEADER = "hg_request_id"
-_PLAIN = re.compile(r"^[A-Za-z0-9._:\-]{1,200}$")
+_PLAIN = re.compile(r"[A-Za-z0-9._:\-]{1,200}")
 
 access_log = logging.getLogger("hg.request")
 
 
 def request_id_from(value: str | None) -> str:
     """The client's id if it is plain, else a new one."""
-    if value and _PLAIN.match(value):
+    if value and _PLAIN.fullmatch(value):
         return value
     return uuid.uuid4().hex
 
@@ -52,7 +52,7 @@ def route_of(request: HttpRequest) -> str:
 
 def _user_id(request: HttpRequest) -> str:
     user = getattr(request, "user", None)
-    # DRF's token authentication sets the user on the DRF request only: the view copies it.
+    # Read at the request's end: DRF's authentication (inside the view) sets Django's too.
     if user is not None and getattr(user, "is_authenticated", False):
         return str(user.pk)
     return ""

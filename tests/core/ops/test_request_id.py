@@ -32,7 +32,7 @@ def test_a_clients_id_is_echoed_and_one_is_made_otherwise(client):
     made = client.get("/livez")["X-Request-ID"]
     assert len(made) == 32 and made != client.get("/livez")["X-Request-ID"]
     # Not plain (a space, a control character, too long): replaced, never logged as given.
-    for given in ("a b", "x\x07", "y" * 201):
+    for given in ("a b", "x\x07", "z\n", "y" * 201):
         assert request_id_from(given) != given
 
 
