@@ -69,8 +69,13 @@ stream_followers = Gauge(
 
 
 def on_commit(count: Callable[[], None]) -> None:
-    """Count once the caller's transaction commits (at once outside one)."""
-    transaction.on_commit(count)
+    """Count once the caller's transaction commits (at once outside one). The callback is
+    this module's (`counted`), so a test of a service's own callbacks can tell them apart."""
+
+    def counted() -> None:
+        count()
+
+    transaction.on_commit(counted)
 
 
 def events_appended_on_commit(types: Iterable[str]) -> None:
