@@ -1,5 +1,7 @@
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+# One settings module for every entry point (config/entry.py): gunicorn, uvicorn, celery and
+# manage.py in this image all run the production settings.
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings.production
 WORKDIR /app
 # gettext: compilemessages; libicu + a compiler: PyICU (names sorted by each language's rules).
 RUN apt-get update && apt-get install -y --no-install-recommends gettext libicu-dev pkg-config g++ \
@@ -17,12 +19,15 @@ COPY deploy ./deploy
 COPY locale ./locale
 COPY manage.py ./
 RUN pip install --no-cache-dir .
-RUN python manage.py compilemessages -v 0
-# Static files (admin, desk CSS, vendored htmx) compressed and with hashed names, served by
-# WhiteNoise (config/settings/production.py); the key is a build-time placeholder only.
-RUN SECRET_KEY=collectstatic-only EVENT_CHAIN_KEY=collectstatic-only ALLOWED_HOSTS=localhost \
-    DJANGO_SETTINGS_MODULE=config.settings.production python manage.py collectstatic --noinput
-RUN useradd --create-home gin
+# The catalogues compiled (pages in the clubs' languages) and the static files (admin, desk
+# CSS, vendored htmx) compressed with hashed names, served by WhiteNoise
+# (config/settings/production.py). The keys are build-time placeholders only.
+RUN SECRET_KEY=build-only EVENT_CHAIN_KEY=build-only ALLOWED_HOSTS=localhost \
+    python manage.py compilemessages -v 0 \
+    && SECRET_KEY=build-only EVENT_CHAIN_KEY=build-only ALLOWED_HOSTS=localhost \
+    python manage.py collectstatic --noinput
+# /backups: the backup service's volume, written as gin (a new volume takes this owner).
+RUN useradd --create-home gin && mkdir -p /backups && chown gin /backups
 USER gin
 EXPOSE 8000
 CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "config.wsgi:application"]

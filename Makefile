@@ -4,6 +4,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Every entry point reads DJANGO_SETTINGS_MODULE (config/entry.py; unset: production). The
+# targets here run on a developer's machine: the local settings, unless told otherwise.
+# Passed to each command, not exported: pytest keeps config.settings.test (pyproject.toml).
+DEV_SETTINGS ?= config.settings.local
 
 .PHONY: install messages run dev test lint format bench clean
 
@@ -20,20 +24,21 @@ install: $(VENV)/.installed messages
 # The catalogues (locale/*/LC_MESSAGES/*.po) compiled to .mo, which git does not keep:
 # needs GNU gettext's msgfmt (Debian: apt-get install gettext; .ci/run installs it).
 messages: $(VENV)/.installed
-	$(BIN)/python manage.py compilemessages --ignore '.venv' --ignore 'staticfiles' -v 0
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py compilemessages \
+		--ignore '.venv' --ignore 'staticfiles' -v 0
 
 # SQLite + eager Celery: no services needed. Served by uvicorn (ASGI), so the live streams
 # (/api/.../stream/) work too; on SQLite they poll once a second.
 run: install
-	$(BIN)/python manage.py migrate --noinput
-	HOST=$(HOST) PORT=$(PORT) $(BIN)/python manage.py load_demo
-	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/uvicorn config.asgi:application \
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py migrate --noinput
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) HOST=$(HOST) PORT=$(PORT) $(BIN)/python manage.py load_demo
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn config.asgi:application \
 		--host $(HOST) --port $(PORT)
 
 # `make run` with the code reloaded on change, watching the source folders only (a club
 # laptop serving an evening runs `make run`: no watcher polling the tree on battery).
 dev: install
-	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/uvicorn config.asgi:application \
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn config.asgi:application \
 		--host $(HOST) --port $(PORT) --reload $(foreach d,config core eventstore games players tournaments web demo,--reload-dir $(d))
 
 # The whole suite. Uses PostgreSQL/Redis when DATABASE_URL/CELERY_BROKER_URL point at them.

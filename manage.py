@@ -1,10 +1,11 @@
 #!/usr/bin/env python
-import os
 import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    from config.entry import settings_module_choose
+
+    settings_module_choose()  # DJANGO_SETTINGS_MODULE, one for every entry point
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

@@ -3,12 +3,12 @@ the live streams (server-sent events, core.live) need: an async view waits on an
 loop, not in a worker thread. `make run` serves with it too (config.settings.local), with
 the static files served as runserver would when DEBUG is on."""
 
-import os
-
 from django.conf import settings
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
+from config.entry import settings_module_choose
+
+settings_module_choose()  # DJANGO_SETTINGS_MODULE, one for every entry point
 application = get_asgi_application()
 
 from core.asgi import with_graceful_stop  # noqa: E402  (Django is set up above)

@@ -1,4 +1,5 @@
-"""Admin plumbing shared by the apps (no models of its own are registered here)."""
+"""Admin plumbing shared by the apps, and the kernel's alerts and heartbeats (read-only:
+written by the app, closed by hand)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
 
+from core.models import Alert, Heartbeat
 from core.transactions import request_transaction
 
 
@@ -30,3 +33,33 @@ class ServiceAdmin(admin.ModelAdmin):
     ) -> HttpResponse:
         with request_transaction():
             return self._delete_view(request, object_id, extra_context)
+
+
+@admin.register(Alert)
+class AlertAdmin(admin.ModelAdmin):
+    """What the desk's banner and the e-mails said (core.alerts); close one once handled."""
+
+    list_display = ("raised_at", "kind", "tournament_id", "key", "resolved_at")
+    list_filter = ("kind", ("resolved_at", admin.EmptyFieldListFilter))
+    readonly_fields = ("kind", "key", "tournament_id", "params", "raised_at", "resolved_at")
+    actions = ["resolve"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Close the selected alerts"))
+    def resolve(self, request: HttpRequest, queryset: Any) -> None:
+        from django.utils import timezone
+
+        queryset.filter(resolved_at__isnull=True).update(resolved_at=timezone.now())
+
+
+@admin.register(Heartbeat)
+class HeartbeatAdmin(admin.ModelAdmin):
+    """When beat and each worker last said they were alive (core.heartbeats)."""
+
+    list_display = ("name", "beat_at")
+    readonly_fields = ("name", "beat_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -29,6 +29,8 @@ from django.db import DatabaseError, connection, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext
 
+from core.metrics import stream_followers
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -275,6 +277,7 @@ async def follow(
     keepalive = _setting("LIVE_KEEPALIVE_SECONDS", 15.0)
     poll = _setting("LIVE_POLL_SECONDS", 1.0)
     clock = asyncio.get_running_loop().time
+    stream_followers.inc()
     try:
         if first:
             yield first
@@ -306,6 +309,7 @@ async def follow(
                         break
         yield STOPPING
     finally:
+        stream_followers.dec()
         wake.unsubscribe(key, event)
 
 

@@ -1,9 +1,11 @@
-"""The shared kernel's one model: the first response to a POST sent with an Idempotency-Key."""
+"""The shared kernel's models: idempotency records, the outbox, access tokens, heartbeats
+and alerts."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class IdempotencyRecord(models.Model):
@@ -53,6 +55,8 @@ class OutboxMessage(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=500, blank=True)
+    # The request that called for the job (core.requestid): its log lines carry it.
+    request_id = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         indexes = [
@@ -95,3 +99,51 @@ class AccessToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name or self.kind} ({self.prefix}…)"
+
+
+class Heartbeat(models.Model):
+    """When a background process last said it was alive (core.heartbeats): `beat` (celery
+    beat's scheduler, each tick) and `worker:<node name>` (each Celery worker, on a timer).
+    /readyz fails when the newest of a kind is older than its threshold."""
+
+    name = models.CharField(max_length=200, primary_key=True)
+    beat_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("heartbeat")
+        verbose_name_plural = _("heartbeats")
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.beat_at:%Y-%m-%d %H:%M:%S}"
+
+
+class Alert(models.Model):
+    """Something a person must look at (core.alerts): a round that cannot be paired, a job
+    that failed for good, beat silent. Raised once per `key` while open, shown on the desk
+    to the organisers of its tournament (if it has one), e-mailed to them and to ADMINS.
+    `params` fill the translated message; they name things by id, never by a person's name."""
+
+    class Kind(models.TextChoices):
+        ROUND_UNPAIRABLE = "round_unpairable", _("A round cannot be paired")
+        JOB_FAILED = "job_failed", _("A job failed for good")
+        BEAT_SILENT = "beat_silent", _("The scheduler (beat) is silent")
+
+    kind = models.CharField(max_length=40, choices=Kind.choices)
+    key = models.CharField(max_length=200)
+    tournament_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    params = models.JSONField(default=dict, blank=True)
+    raised_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("alert")
+        verbose_name_plural = _("alerts")
+        ordering = ["-raised_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"], condition=models.Q(resolved_at__isnull=True), name="alert_open_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key}"

@@ -26,6 +26,7 @@ from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
+from core.context import request_id_var
 from core.models import OutboxMessage
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,9 @@ _lock = threading.Lock()
 
 def enqueue_in_tx(*, task: str, args: tuple[Any, ...], eta: dt.datetime | None = None) -> None:
     """Record job `task(*args)` (at `eta`) with the caller's writes; relay it after commit."""
-    message = OutboxMessage.objects.create(task=task, args=list(args), eta=eta)
+    message = OutboxMessage.objects.create(
+        task=task, args=list(args), eta=eta, request_id=request_id_var.get()
+    )
     transaction.on_commit(lambda: relay(message_id=message.pk))
 
 
@@ -49,6 +52,16 @@ def _eager() -> bool:
 
 
 def _publish(message: OutboxMessage) -> None:
+    """Queue it (or, eager, run it) under the id of the request that recorded it, which
+    the job's message carries (core.requestid)."""
+    token = request_id_var.set(message.request_id or request_id_var.get())
+    try:
+        _publish_now(message)
+    finally:
+        request_id_var.reset(token)
+
+
+def _publish_now(message: OutboxMessage) -> None:
     task = current_app.tasks[message.task]
     if _eager():
         # In process, as `delay` does under eager Celery; `apply` needs no broker at all

@@ -13,6 +13,7 @@ bytes. tests/reliability/test_gunicorn_errors.py serves with this file and check
 """
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -54,3 +55,37 @@ def write_json_error(sock, status_int, reason, mesg):  # noqa: ARG001 - mesg: se
 # The workers are forked from the master that reads this file, and call util.write_error
 # through the module: replacing it here replaces it in every worker.
 util.write_error = write_json_error
+
+# --- logs: gunicorn's access log on, in the app's format (core.logs) ------------------------
+# JSON lines in production (LOG_FORMAT, default json unless the settings are not
+# production's), with the request id the app answered with (X-Request-ID).
+from core.logs import gunicorn_logconfig  # noqa: E402
+
+_settings = os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings.production")
+_log_format = os.environ.get("LOG_FORMAT") or (
+    "json" if _settings.endswith("production") else "plain"
+)
+# GUNICORN_ACCESS_LOG="" turns it off (a benchmark measuring the app alone).
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
+access_log_format = '%(h)s "%(r)s" %(s)s %(B)s %(M)sms %({x-request-id}o)s'
+logconfig_dict = gunicorn_logconfig(fmt=_log_format)
+
+# --- metrics: every worker's counted (core.metrics, prometheus-client's multiprocess mode) --
+
+
+def on_starting(server):
+    """The master starts: the metrics directory (PROMETHEUS_MULTIPROC_DIR) is emptied of the
+    last run's files, or its dead workers' counts would be added in."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        for stale in Path(directory).glob("*.db"):
+            stale.unlink()
+
+
+def child_exit(server, worker):
+    """A worker exited (recycled, killed): its live gauges no longer count."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -12,6 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from core.metrics import events_appended_on_commit
 from eventstore._shared import canonical_json, json_roundtrip, recorded, stream_head
 from eventstore.encoding import event_hash
 from eventstore.errors import InvalidEventError
@@ -63,6 +64,7 @@ def append(
     prepared = [
         (e, json_roundtrip(e.data, "data"), json_roundtrip(e.metadata, "metadata")) for e in events
     ]
+    events_appended_on_commit(e.type for e in events)  # counted when the caller commits
     if head_hash is not None and connection.vendor == "postgresql":
         return _append_pg_known_head(
             stream_id, expected_version, head_hash, prepared, recorded_at, also

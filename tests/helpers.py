@@ -145,3 +145,54 @@ def openapi_validator(schema: dict, component: str) -> Draft202012Validator:
     return Draft202012Validator(
         {"$ref": f"#/components/schemas/{component}", "components": components}
     )
+
+
+# --- servers and background processes started by a test ------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now (for a server the test starts)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Background:
+    """A process a test starts (gunicorn, uvicorn, a Celery worker or beat), in a process
+    group of its own, its output in `log`; stopped with SIGTERM (then SIGKILL) by `stop`."""
+
+    def __init__(self, name: str, command: list[str], *, env: dict[str, str], log) -> None:
+        import subprocess
+
+        self.name, self.log = name, log
+        with open(log, "w") as out:
+            self.proc = subprocess.Popen(  # noqa: S603
+                command, cwd=_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def check_alive(self) -> None:
+        assert self.alive(), f"{self.name} exited: {self.output()[-3000:]}"
+
+    def stop(self) -> None:
+        import signal
+        import subprocess
+
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -34,3 +34,22 @@ class TournamentsConfig(AppConfig):
         tournament_events_committed.connect(
             on_tournament_events_committed, dispatch_uid="tournaments.webhooks"
         )
+
+        # What the operators see (core.alerts, core.metrics): who hears of a tournament's
+        # alerts, which tournament a failed job concerns, the rounds overdue to pair.
+        from core import alerts, metrics
+        from tournaments.selectors import rounds_overdue, tournament_alert_recipients
+
+        alerts.recipients_register(tournament_alert_recipients)
+        alerts.job_tournament_register("tournaments.round_pair", _first_int)
+        metrics.scrape_gauge(
+            "hg_rounds_overdue",
+            "Rounds whose start time passed over two minutes ago and are still unpaired.",
+            lambda: [({}, len(rounds_overdue()))],
+        )
+
+
+def _first_int(args: object) -> int | None:
+    """A job whose first argument is its tournament's id."""
+    first = next(iter(args), None) if isinstance(args, list | tuple) else None
+    return first if isinstance(first, int) else None

@@ -543,3 +543,27 @@ def tournament_rounds_set_by_hand(*, tournament: Tournament) -> set[int]:
     """The rounds whose pairings stand as an organiser set them by hand."""
     notes = tournament_round_notes(tournament=tournament)
     return {number for number, note in notes.items() if note["by_hand"]}
+
+
+# --- what the operators' side asks (core.alerts, core.metrics: registered in apps.py) ------
+
+
+def tournament_alert_recipients(tournament_id: int) -> tuple[list[str], str]:
+    """The e-mail addresses of a tournament's organisers (its own and its club's) and its
+    language: whom an alert about it is sent to, in which words."""
+    tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if tournament is None:
+        return [], ""
+    users = list(tournament.organisers.all())
+    if tournament.club is not None:
+        users += list(tournament.club.organisers.all())
+    addresses = sorted({u.email for u in users if u.email and u.is_active})
+    return addresses, tournament_language(tournament=tournament)
+
+
+ROUND_OVERDUE_AFTER = dt.timedelta(minutes=2)  # the scheduler runs every 30 s by default
+
+
+def rounds_overdue() -> list[tuple[int, int]]:
+    """Rounds whose start time passed more than ROUND_OVERDUE_AFTER ago, still unpaired."""
+    return tournaments_with_rounds_due(now=timezone.now() - ROUND_OVERDUE_AFTER)

@@ -31,7 +31,7 @@ _RETRYING: dict[str, Any] = {
 @shared_task(name="tournaments.round_pair", **_RETRYING)
 def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
     """Pair a round for the scheduler. True if this run paired it."""
-    from tournaments.services import tournament_round_pair
+    from tournaments.services import tournament_round_pair, tournament_round_unpairable
 
     try:
         return (
@@ -44,6 +44,9 @@ def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
         # A domain refusal (too few players, previous round in play) will not change by
         # retrying; the organiser sees the round unpaired and acts by hand.
         log.warning("round %s of tournament %s not paired: %s", round_number, tournament_id, exc)
+        tournament_round_unpairable(
+            tournament_id=tournament_id, round_number=round_number, reason=str(exc)
+        )
         return False
 
 

@@ -3,7 +3,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from web.clubs import club_page, season_page
 from web.desk.phone import table_entry_page, table_short
-from web.health import healthz
+from web.health import livez, metrics_view, readyz
 from web.language import language_set
 from web.pages import home, match_page, tournament_page
 from web.play.evening import my_evening
@@ -20,7 +20,10 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/<int:season_id>/", season_page, name="season-page"),
     path("players/<int:player_id>/", player_page, name="player-page"),
     path("players/<int:player_id>/visibility/", player_visibility, name="player-visibility"),
-    path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
+    path("healthz", readyz, name="healthz"),  # the older name of /readyz
+    path("metrics", metrics_view, name="metrics"),
     path("language/", language_set, name="language-set"),
     # The replay's words (static/replay/*.js: gettext, interpolate), from locale/*/djangojs.po.
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["web"]), name="javascript-catalog"),

@@ -2,6 +2,7 @@
 `.env.example`) and has a safe local default, except production secrets."""
 
 from config.env import BASE_DIR, env
+from core.logs import logging_config
 
 DEV_SECRET_KEY = "django-insecure-local-development-only"  # noqa: S105 (refused in production)
 
@@ -52,6 +53,7 @@ CORS_ALLOW_HEADERS = [
     "x-request-id",
 ]
 CORS_EXPOSE_HEADERS = [
+    "X-Request-ID",
     "Retry-After",
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
@@ -73,6 +75,8 @@ TOKEN_LOGIN_HOURS = env.float("TOKEN_LOGIN_HOURS", default=24 * 30)
 GAMES_MATCH_POLICY = "tournaments.policy.TournamentMatchPolicy"
 
 MIDDLEWARE = [
+    # First: the request id (X-Request-ID), its log line and its metrics (core.requestid).
+    "core.requestid.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # CORS headers under /api/ and preflights answered before anything asks for a login.
     "corsheaders.middleware.CorsMiddleware",
@@ -159,6 +163,13 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 # Cache: Redis when REDIS_URL/CACHE_URL is set (throttles, idempotency keys), memory otherwise.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://hollywood-gin")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # Redis away: this process's memory instead (per-process throttles), logged once, Redis
+    # tried again every CACHE_RETRY_SECONDS; /readyz says the cache is down (core.cache).
+    CACHES["default"]["BACKEND"] = "core.cache.FallbackRedisCache"
+    CACHES["default"].setdefault("OPTIONS", {})["retry_seconds"] = env.float(
+        "CACHE_RETRY_SECONDS", default=30.0
+    )
 
 # Celery: with no broker configured, tasks run eagerly in process (make run, unit tests).
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
@@ -182,6 +193,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_TIMEZONE = "UTC"
+# Beat's scheduler writes beat's heartbeat as it ticks; each worker writes its own on a timer
+# (core.heartbeats), every HEARTBEAT_SECONDS. /readyz fails when they are older than these.
+CELERY_BEAT_SCHEDULER = "core.heartbeats:HeartbeatScheduler"
+HEARTBEAT_SECONDS = env.float("HEARTBEAT_SECONDS", default=15.0)
+READYZ_WORKER_SILENT_SECONDS = env.float("READYZ_WORKER_SILENT_SECONDS", default=90.0)
+READYZ_BEAT_SILENT_SECONDS = env.float("READYZ_BEAT_SILENT_SECONDS", default=90.0)
+# ... and when a job has waited this long in the outbox to be queued (the broker away).
+READYZ_OUTBOX_MAX_AGE_SECONDS = env.float("READYZ_OUTBOX_MAX_AGE_SECONDS", default=120.0)
+# The worker's log lines go through LOGGING (JSON in production, with the job's request id).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A Celery worker's own metrics (core.metrics), served on this port by its main process
+# (0: not served).
+WORKER_METRICS_PORT = env.int("WORKER_METRICS_PORT", default=0)
 # Periodic jobs (celery beat): round start times and deadlines of club tournaments.
 CELERY_BEAT_SCHEDULE: dict = {
     # The transactional outbox (core.outbox): jobs whose relay after commit failed.
@@ -368,9 +392,49 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-}
+# GET /metrics (Prometheus's text format) answers these networks (the client's address as
+# the throttles see it, behind NUM_PROXIES proxies) or `Authorization: Bearer METRICS_TOKEN`;
+# anyone else gets 404.
+METRICS_ALLOWED_NETWORKS = env.list("METRICS_ALLOWED_NETWORKS", default=["127.0.0.1/32", "::1/128"])
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
+
+# Errors: with SENTRY_DSN set, reported to Sentry (Django and Celery integrations,
+# config/errors.py); without it nothing is sent anywhere, and a server error is e-mailed to
+# ADMINS ("Name <address>,…") instead.
+SENTRY_DSN = env("SENTRY_DSN", default="")
+SENTRY_ENVIRONMENT = env("SENTRY_ENVIRONMENT", default="production")
+SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
+ADMINS = [
+    (address.split("<")[0].strip() or address, address.split("<")[-1].rstrip(">").strip())
+    for address in env.list("ADMINS", default=[])
+]
+MANAGERS = ADMINS
+# E-mail (server errors to ADMINS, alerts to organisers): EMAIL_URL, e.g.
+# smtp+tls://user:password@mail.example.org:587; default: written to the console.
+_EMAIL = env.email_url("EMAIL_URL", default="consolemail://")
+EMAIL_BACKEND = env("EMAIL_BACKEND", default=_EMAIL["EMAIL_BACKEND"])  # e.g. the console's
+EMAIL_HOST = _EMAIL["EMAIL_HOST"] or "localhost"
+EMAIL_PORT = _EMAIL["EMAIL_PORT"] or 25
+EMAIL_HOST_USER = _EMAIL["EMAIL_HOST_USER"] or ""
+EMAIL_HOST_PASSWORD = _EMAIL["EMAIL_HOST_PASSWORD"] or ""
+EMAIL_USE_TLS = bool(_EMAIL.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL = bool(_EMAIL.get("EMAIL_USE_SSL"))
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="hollywood-gin@localhost")
+SERVER_EMAIL = env("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+EMAIL_SUBJECT_PREFIX = env("EMAIL_SUBJECT_PREFIX", default="[Hollywood Gin] ")
+
+# Logs: plain text (make run) or one JSON object a line (LOG_FORMAT=json; production's
+# default), each with the request id, user id and route (core.logs).
+LOG_FORMAT = env("LOG_FORMAT", default="plain")
+LOG_LEVEL = env("LOG_LEVEL", default="INFO")
+LOGGING = logging_config(fmt=LOG_FORMAT, level=LOG_LEVEL, mail_admins=not SENTRY_DSN)
+
+if SENTRY_DSN:
+    from config.errors import sentry_init
+
+    sentry_init(
+        dsn=SENTRY_DSN,
+        environment=SENTRY_ENVIRONMENT,
+        traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
+    )

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ApiPagination
+from core.requestid import current_request_id
 from games import selectors, services
 
 MATCH_ID = OpenApiParameter(
@@ -58,8 +59,9 @@ class PublicMatchReadApi(APIView):
 
 
 def _request_id(request: Request) -> str:
-    """Carried into the events' metadata, so an audit can tie an event to its request."""
-    return (request.headers.get("Idempotency-Key") or request.headers.get("X-Request-ID", ""))[:200]
+    """Carried into the events' metadata, so an audit can tie an event to its request: its
+    Idempotency-Key, else its X-Request-ID (taken or made: core.requestid)."""
+    return (request.headers.get("Idempotency-Key") or current_request_id())[:200]
 
 
 def _view_after(request: Request, saved: services.MatchResult) -> dict:

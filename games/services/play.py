@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from core import metrics
 from core.errors import PermissionDeniedError, ValidationError
 from core.transactions import write_service, write_service_of
 from games import jobs, projections, repository
@@ -147,6 +148,8 @@ def match_play_in_tx(*, write: MatchWrite, seat: int, action: dict, request_id: 
             gettext_noop("it is %(name)s's move"), rule=exc.rule, name=other.name
         ) from None
     write.record(events, meta)
+    kind = str(action.get("type", "")) if isinstance(action, dict) else ""
+    metrics.on_commit(metrics.match_actions.labels(type=kind or "unknown").inc)
     _deal_if_needed(write)
 
 

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_noop
 
+from core import metrics
 from core.errors import PermissionDeniedError, ValidationError
 from core.transactions import write_service, write_service_of
 from games import repository
@@ -115,6 +116,7 @@ def match_record_hand_in_tx(
             f"player:{confirmed_by.pk}" if confirmed_by is not None else _user_actor(by)
         )
     write.record(decide(write.state, action), meta)
+    metrics.on_commit(metrics.hands_recorded.inc)
     return _finished_on_commit(repository.match_save(write))
 
 

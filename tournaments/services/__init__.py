@@ -23,6 +23,7 @@ from tournaments.services.rounds import (
     tournament_round_pair,
     tournament_round_repair,
     tournament_round_start_next,
+    tournament_round_unpairable,
     tournament_start,
 )
 from tournaments.services.rulings import (
@@ -56,6 +57,7 @@ __all__ = [
     "tournament_round_pair",
     "tournament_round_repair",
     "tournament_round_start_next",
+    "tournament_round_unpairable",
     "tournament_settings_change",
     "tournament_start",
     "tournament_withdraw",

@@ -18,6 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import eventstore
+from core import metrics
+from core.alerts import alert_raise, alert_resolve
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from core.transactions import service_transaction
 from games.selectors import match_get, user_can_organise_match
@@ -131,7 +133,26 @@ def _round_pair(
     if not any(isinstance(e, RoundPaired) for e in events):
         return None
     tournament_save(write, _with_matches(write, events, by), by=by, reason=reason, at=command.now)
+    metrics.on_commit(metrics.rounds_paired.inc)
+    # A round paired (by the scheduler or by hand) is no longer one that cannot be.
+    alert_resolve(key=round_unpairable_key(write.row.pk, number))
     return Round.objects.get(tournament=write.row, number=number)
+
+
+def round_unpairable_key(tournament_id: int, round_number: int) -> str:
+    return f"round_unpairable:{tournament_id}:{round_number}"
+
+
+def tournament_round_unpairable(*, tournament_id: int, round_number: int, reason: str) -> None:
+    """The scheduler could not pair a round (too few players, the previous round still in
+    play): an alert for the tournament's organisers (the desk's banner, an e-mail), once
+    while the round stays unpaired; pairing it closes the alert."""
+    alert_raise(
+        kind="round_unpairable",
+        key=round_unpairable_key(tournament_id, round_number),
+        tournament_id=tournament_id,
+        params={"round": round_number, "reason": reason[:200]},
+    )
 
 
 def tournament_round_start_next(

@@ -99,3 +99,15 @@ def dispute_status_label(value: str) -> str:
 @register.filter
 def get_item(mapping: dict, key: Any) -> Any:
     return (mapping or {}).get(key) if isinstance(mapping, dict) else None
+
+
+@register.simple_tag
+def desk_alerts(tournament: Any) -> list[str]:
+    """The open alerts of the tournament and of the whole installation (core.alerts: a
+    round that cannot be paired, a job failed for good, beat silent), in the page's
+    language: the desk's banner for the tournament's organisers."""
+    from core.alerts import alert_message, alerts_open
+
+    if tournament is None or getattr(tournament, "pk", None) is None:
+        return []
+    return [alert_message(alert) for alert in alerts_open(tournament_id=tournament.pk)]

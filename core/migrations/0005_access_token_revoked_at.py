@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('core', '0003_access_tokens'),
+        ('core', '0004_ops'),
     ]
 
     operations = [

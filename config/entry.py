@@ -1,0 +1,21 @@
+"""Which settings every entry point runs with (manage.py, the Celery app, ASGI, WSGI): the
+one DJANGO_SETTINGS_MODULE of the environment, or of the `.env` file beside manage.py
+(config.env reads it; the real environment wins), set once per installation: the image
+and docker-compose.yml, systemd's EnvironmentFile (deploy/systemd/), or `.env`.
+
+Unset, it is the production settings everywhere: a forgotten variable refuses to start
+without a SECRET_KEY rather than serving DEBUG pages. A developer's machine says
+`DJANGO_SETTINGS_MODULE=config.settings.local` in `.env` once (`make run` and the other
+Makefile targets pass it themselves; pytest uses config.settings.test)."""
+
+from __future__ import annotations
+
+import os
+
+DEFAULT = "config.settings.production"
+
+
+def settings_module_choose() -> str:
+    import config.env  # noqa: F401 - reads .env into the environment (without overriding it)
+
+    return os.environ.setdefault("DJANGO_SETTINGS_MODULE", DEFAULT)
