@@ -21,6 +21,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from core.live import STREAM_PATH, stream_ticket_issue, ticket_lifetime
+from core.login_throttle import address_failed_for
 from core.throttles import RateLimitNoted
 
 # --- errors -------------------------------------------------------------------------------
@@ -222,10 +223,17 @@ class LoginRateThrottle(RateLimitNoted, SimpleRateThrottle):
 
 class LoginAccountRateThrottle(RateLimitNoted, SimpleRateThrottle):
     """Login attempts per account, from any address (rate: DEFAULT_THROTTLE_RATES
-    ["login_account"]). Failed logins also lock an account or an address out for a while
-    (django-axes, core.login_throttle)."""
+    ["login_account"]). Once spent, it refuses only the addresses that have failed for the
+    account: anyone can try someone's account, so its owner, from an address that has not
+    failed, still gets in (issue 32). Failed logins also lock an account or an address out
+    for a while (django-axes, core.login_throttle)."""
 
     scope = "login_account"
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        if super().allow_request(request, view):
+            return True
+        return address_failed_for(request._request, request.data["username"]) is False
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         data = request.data
