@@ -176,11 +176,18 @@ def _close(entry: TableEntry, status: str, by: AbstractBaseUser | None, note: st
 
 
 @write_service
-def table_entry_confirm(*, entry_id: int, player: Player) -> TableEntry:
-    """The opponent confirms: the hand is recorded (entered and confirmed by whom in the
-    event). If the scoresheet changed since the entry, it is marked stale instead."""
+def table_entry_confirm(*, entry_id: int, player: Player, version: int | None = None) -> TableEntry:
+    """The opponent confirms the entry they were shown (by its id and, from a page, the
+    scoresheet version it was entered against: another is refused, 409 `entry_changed`):
+    the hand is recorded (entered and confirmed by whom in the event). If the scoresheet
+    changed since the entry, it is marked stale instead."""
     entry = _entry_lock(entry_id)
     _opponent_check(entry, player)
+    if version is not None and version != entry.version:
+        raise ConflictError(
+            gettext_noop("the entry changed since it was shown: confirm the one there is now"),
+            code="entry_changed",
+        )
     if player.user is None:
         raise PermissionDeniedError("confirm from your own login", code="no_login")
     recorded = _record(entry, by=player.user, confirmed_by=player)
