@@ -275,6 +275,7 @@ REST_FRAMEWORK = {
         "login": env("THROTTLE_LOGIN", default="20/min"),
         "user": env("THROTTLE_USER", default=None),
         "login_account": env("THROTTLE_LOGIN_ACCOUNT", default="10/min"),
+        "practice": env("THROTTLE_PRACTICE", default="20/hour"),  # practice matches a player starts
     },
     # How many proxies of ours stand in front of the app (each appends to X-Forwarded-For):
     # the client's address is the one the nearest of them saw. 0 (no proxy): the header is
