@@ -23,6 +23,7 @@ from core.errors import (
     ValidationError,
     VersionConflictError,
 )
+from core.text import free_text_check
 from core.transactions import write_service
 from games import repository
 from games.engine import actions as A
@@ -200,6 +201,7 @@ def table_entry_dispute(*, entry_id: int, player: Player, note: str) -> TableEnt
     """The opponent disputes: nothing is recorded; an organiser decides."""
     if not isinstance(note, str) or not note.strip():
         raise ValidationError("say what is wrong with the entry", code="note_required")
+    free_text_check(note, "note")
     entry = _entry_lock(entry_id)
     _opponent_check(entry, player)
     entry.status, entry.note = TableEntry.Status.DISPUTED, note.strip()
@@ -226,6 +228,7 @@ def table_entry_decide(
 ) -> TableEntry:
     """An organiser settles an open entry (pending or disputed): accepted, it is recorded
     with the organiser as who confirmed it; rejected, nothing is recorded."""
+    free_text_check(note, "note")
     entry = _entry_lock(entry_id)
     _may_settle(entry, by)
     if not accept:

@@ -94,6 +94,7 @@ MIDDLEWARE = [
     "core.throttles.RateLimitHeadersMiddleware",
     # A body under /api/ that is not JSON: 415 before anything reads it (CSRF, axes, DRF).
     "core.parsers.JsonBodyOnlyMiddleware",
+    "core.text.FormTextMiddleware",  # a form field with a control character: 400 (issue 32)
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with 429
 ]
 
