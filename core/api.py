@@ -96,7 +96,7 @@ ERROR_REASON_VALUES = [
     "webhook_url_unresolvable", "bad_format", "bad_line", "bad_event", "bad_sequence",
     "bad_match", "bad_row", "bad_tournament", "truncated", "hash_mismatch",
     "signin_link_invalid", "language", "out_of_order", "too_many", "pair", "top_cut_size",
-    "duplicate", "not_a_member",
+    "duplicate", "not_a_member", "control_characters", "too_long",
     # conflict
     "round_not_in_play", "round_not_next", "round_not_startable", "round_in_play",
     "round_started", "too_few", "setting_fixed", "tournament_finished", "late_entry_closed",
@@ -104,7 +104,7 @@ ERROR_REASON_VALUES = [
     "hand_in_play", "dependent_match_in_play", "dispute_window_closed", "too_many_webhooks",
     "event_immutable", "rematch", "forbidden_pair", "round_robin", "top_cut_too_large",
     "forbidden_pair_in_round_robin", "bracket_inconsistent", "bracket_fixed", "clock_started",
-    "before_schedule", "already_paired",
+    "before_schedule", "already_paired", "entry_changed",
     # permission_denied, not_found
     "not_yours", "bundle_forbidden", "disputes_forbidden", "match_not_found",
     "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",
