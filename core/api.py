@@ -96,7 +96,7 @@ ERROR_REASON_VALUES = [
     "webhook_url_unresolvable", "bad_format", "bad_line", "bad_event", "bad_sequence",
     "bad_match", "bad_row", "bad_tournament", "truncated", "hash_mismatch",
     "signin_link_invalid", "language", "out_of_order", "too_many", "pair", "top_cut_size",
-    "duplicate", "not_a_member", "control_characters", "too_long",
+    "duplicate", "not_a_member", "control_characters", "too_long", "not_in_file",
     # conflict
     "round_not_in_play", "round_not_next", "round_not_startable", "round_in_play",
     "round_started", "too_few", "setting_fixed", "tournament_finished", "late_entry_closed",
