@@ -123,6 +123,17 @@ TEMPLATES = [
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A club laptop's writes wait their turn instead of failing (issue 32): begun IMMEDIATE,
+    # a transaction takes the write lock first (one that had read, then wrote, was refused
+    # at once), waits up to SQLITE_BUSY_SECONDS for it; WAL lets the pages read meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": env.float("SQLITE_BUSY_SECONDS", default=20),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 # A game action's hot queries as prepared statements (config/prepared.py); off behind a
 # pooler in transaction mode (pgbouncer), where they would not follow the session.
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
