@@ -11,7 +11,10 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 application = get_asgi_application()
 
+from core.asgi import with_graceful_stop  # noqa: E402  (Django is set up above)
+
 if settings.DEBUG:
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     application = ASGIStaticFilesHandler(application)
+application = with_graceful_stop(application)

@@ -20,6 +20,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from core.authentication import AUTHENTICATION_REASONS
 from core.errors import (
     ApplicationError,
     ConflictError,
@@ -263,5 +264,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response.data = _body(code, gettext("The request is not valid."), fields=response.data)
     else:
         detail = response.data.get("detail", str(exc)) if isinstance(response.data, dict) else exc
-        response.data = _body(code, str(detail))
+        extra = {}
+        reason = getattr(getattr(exc, "detail", None), "code", None)
+        if isinstance(exc, exceptions.AuthenticationFailed) and reason in AUTHENTICATION_REASONS:
+            extra["reason"] = reason  # why the token is refused: expired, revoked...
+        response.data = _body(code, str(detail), **extra)
     return response

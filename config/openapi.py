@@ -4,6 +4,7 @@ this postprocessing hook (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]) describe
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from core.api import ERROR_CODES, ERROR_REASON_VALUES
@@ -184,4 +185,27 @@ def add_live_streams(result: dict[str, Any], generator: Any, request: Any, publi
         events = paths.get(path.replace("/stream/", "/events/"), {}).get("get", {})
         known = [s for s in events.get("security", security) if s]
         paths[path] = {"get": _operation(spec, known or security)}
+    return result
+
+
+def request_defaults_as_text(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict:
+    """drf-spectacular postprocessing hook: a request body's optional field has no
+    `default` in the schema (its description says what the server takes when it is left
+    out). Generators read a default as a value to send: openapi-python-client sent the
+    `""` of an e-mail whose own `minLength` is 1 (a 400), and openapi-typescript's default
+    mode makes every field with a default required. Left out, the server still applies it."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name, schema in schemas.items():
+        if not name.endswith("Request"):
+            continue
+        for field in (schema.get("properties") or {}).values():
+            if "default" not in field:
+                continue
+            default = field.pop("default")
+            note = "Optional." if default == "" else f"Left out: `{json.dumps(default)}`."
+            field["description"] = (
+                f"{field['description']} {note}" if field.get("description") else note
+            )
     return result

@@ -183,7 +183,10 @@ _TIME = {"type": "string", "format": "date-time", "nullable": True}
 
 
 def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": list(required)}
+    schema = {"type": "object", "properties": properties}
+    if required:  # OpenAPI 3.0: `required`, when there, names at least one field
+        schema["required"] = list(required)
+    return schema
 
 
 TOURNAMENT_EVENT_DATA: dict[str, dict[str, Any]] = {
@@ -305,6 +308,8 @@ def add_typed_events(result: dict[str, Any], generator: Any, request: Any, publi
     _type_events(schemas, "EventOutput", "Tournament", TOURNAMENT_EVENT_DATA)
     schemas["WebhookPayload"] = _webhook_payload()
     schemas.setdefault("SignedCheckpoint", _signed_checkpoint())
+    for name, schema in _stream_message_schemas().items():
+        schemas.setdefault(name, schema)
     _describe_streams(result.get("paths", {}))
     _webhook_callback(result.get("paths", {}))
     return result
@@ -426,9 +431,74 @@ def _signed_checkpoint() -> dict[str, Any]:
 
 
 _STREAM_MESSAGES = {
-    "/api/matches/{match_id}/stream/": {"event": "Event", "view": "MatchView"},
-    "/api/tournaments/{tournament_id}/stream/": {"event": "EventOutput"},
-}
+    "/api/matches/{match_id}/stream/": {
+        "event": "Event", "view": "MatchView", "entry": "TableEntryMessage",
+    },
+    "/api/tournaments/{tournament_id}/stream/": {
+        "event": "EventOutput", "standings": "StandingsMessage",
+    },
+}  # fmt: skip
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {**schema, "nullable": True}
+
+
+def _stream_message_schemas() -> dict[str, dict[str, Any]]:
+    """The `data:` of the stream messages that are no API answer of their own: a table's
+    latest entry (games.streams.entry_message) and the standings with the round clock
+    (tournaments.streams). tests/live/test_stream_schemas.py checks what is sent against
+    them."""
+    from games.models import TableEntry  # the apps are loaded when hooks run
+
+    integer, string, boolean = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
+    when = {"type": "string", "format": "date-time", "nullable": True}
+    entry = _object(
+        {
+            "id": integer,
+            "status": {"type": "string", "enum": list(TableEntry.Status.values)},
+            "version": {**integer, "description": "The match version the entry was made at."},
+            "entered_by": {**integer, "description": "The player who entered it."},
+            "drawn": boolean,
+            "knocker": _nullable(integer),
+            "gin": boolean,
+            "knocker_deadwood": _nullable(integer),
+            "defender_deadwood": _nullable(integer),
+            "note": string,
+        },
+        ("id", "status", "version", "entered_by", "drawn", "knocker", "gin",
+         "knocker_deadwood", "defender_deadwood", "note"),
+    )  # fmt: skip
+    entry["description"] = (
+        "A table's latest hand entry, sent when it changes (players by id); `null` when"
+        " the table has none."
+    )
+    entry["nullable"] = True
+    clock = _object(
+        {
+            "round": _nullable(integer),
+            "status": _nullable(string),
+            "starts_at": when,
+            "ends_at": when,
+            "seconds_left": _nullable(integer),
+            "next_round_at": when,
+        },
+        ("round", "status", "starts_at", "ends_at", "seconds_left", "next_round_at"),
+    )
+    standings = _object(
+        {
+            "version": {**integer, "description": "The tournament's version they are as of."},
+            "results": {"type": "array", "items": {"$ref": "#/components/schemas/StandingOutput"}},
+            "tiebreaks": {"type": "array", "items": string},
+            "clock": {"$ref": "#/components/schemas/RoundClock"},
+        },
+        ("version", "results", "tiebreaks", "clock"),
+    )
+    standings["description"] = (
+        "The standings as `GET /api/tournaments/{id}/standings/` answers them, with the"
+        " round clock; sent after each batch of events and once on connecting (no `id:`)."
+    )
+    return {"TableEntryMessage": entry, "RoundClock": clock, "StandingsMessage": standings}
 
 
 def _describe_streams(paths: dict[str, Any]) -> None:

@@ -110,6 +110,9 @@ ERROR_REASON_VALUES = [
     "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",
     "player_not_found", "club_not_found", "not_club_organiser", "season_not_found",
     "not_a_signed_in_player",
+    # authentication_failed (core.authentication.AUTHENTICATION_REASONS)
+    "wrong_scheme", "token_invalid", "token_revoked", "token_expired", "user_inactive",
+    "not_a_login_token",
 ]  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -39,6 +40,12 @@ class ProfileTokenAuthentication(authentication.TokenAuthentication):
     2.2 ms of CPU per request, measured in process)."""
 
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        scheme = authentication.get_authorization_header(request).split()[:1]
+        if scheme and scheme[0].lower() == b"bearer":  # OAuth's habit: say what is expected
+            raise exceptions.AuthenticationFailed(
+                gettext("Send the token with the Token scheme: Authorization: Token <key>."),
+                code="wrong_scheme",
+            )
         result = super().authenticate(request)
         if result is not None:  # the account's language, unless Accept-Language names one
             account_language_apply(getattr(request, "_request", request), result[0])
@@ -46,25 +53,41 @@ class ProfileTokenAuthentication(authentication.TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         """An access token (core.models.AccessToken: looked up by the digest of the key,
-        refused once expired); else a token of DRF's table, made before access tokens
-        (they do not expire; revoking deletes them)."""
+        refused once expired or revoked, each with its reason); else a token of DRF's table,
+        made before access tokens (they do not expire; revoking deletes them)."""
         if key.startswith(ACCESS_TOKEN_PREFIX):  # one query either way: the key says where
             access_model = apps.get_model("core", "AccessToken")
             row = _token_row(access_model, token_digest(key), "digest")
             if row is None:
-                raise exceptions.AuthenticationFailed("Invalid token.")
+                raise exceptions.AuthenticationFailed("Invalid token.", code="token_invalid")
             token, user = _token_from_row(access_model, row)
+            if token.revoked_at is not None:
+                raise exceptions.AuthenticationFailed(
+                    gettext("This token was revoked: log in again."), code="token_revoked"
+                )
             if token.expires_at is not None and token.expires_at <= timezone.now():
-                raise exceptions.AuthenticationFailed("Token expired.")
+                raise exceptions.AuthenticationFailed(
+                    gettext(
+                        "This token has expired: log in again (renew a token before it"
+                        " expires: POST /api/auth/token/refresh/)."
+                    ),
+                    code="token_expired",
+                )
         else:
             legacy_model = self.get_model()
             row = _token_row(legacy_model, key, legacy_model._meta.pk.name)
             if row is None:
-                raise exceptions.AuthenticationFailed("Invalid token.")
+                raise exceptions.AuthenticationFailed("Invalid token.", code="token_invalid")
             token, user = _token_from_row(legacy_model, row)
         if not user.is_active:
-            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+            raise exceptions.AuthenticationFailed("User inactive or deleted.", code="user_inactive")
         return (user, token)
+
+
+# Why a token is refused (401 `authentication_failed`, its `reason`): the codes above.
+AUTHENTICATION_REASONS = (
+    "wrong_scheme", "token_invalid", "token_revoked", "token_expired", "user_inactive",
+)  # fmt: skip
 
 
 # An access token's key: this prefix and 40 hex digits (DRF's older keys: 40 hex digits).

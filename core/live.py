@@ -33,6 +33,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 KEEPALIVE = b": keep-alive\n\n"
+# The last bytes of every stream when its server stops: clients reconnect (with
+# Last-Event-ID) after `retry` milliseconds, to another process or this one restarted.
+STOPPING = b": the server is stopping; reconnect with Last-Event-ID\nretry: 2000\n\n"
+
+# Set when the server is told to stop (SIGTERM, SIGINT): every follower ends its stream.
+_stopping = False
 
 
 def _setting(name: str, default: float) -> float:
@@ -102,6 +108,7 @@ class Waker:
         self.task: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.ready: asyncio.Event | None = None  # made in the loop that listens
+        self.followed_in: asyncio.AbstractEventLoop | None = None  # the followers' loop
 
     def _ensure_listening(self) -> None:
         loop = asyncio.get_running_loop()
@@ -134,6 +141,10 @@ class Waker:
             self._wake_all()
             await asyncio.sleep(1.0)
 
+    def wake_everyone(self) -> None:
+        """Wake every follower (each reads again, or ends its stream if the server stops)."""
+        self._wake_all()
+
     def _wake_all(self) -> None:
         for key, events in self.waiting.items():
             self.wakes[key] = self.wakes.get(key, 0) + 1
@@ -144,12 +155,18 @@ class Waker:
         """An event set whenever `key` is notified (clear it before each read). Returns once
         the process listens, so a commit after this returns is never missed."""
         event = asyncio.Event()
+        self.followed_in = asyncio.get_running_loop()
         self.waiting.setdefault(key, set()).add(event)
         if connection.vendor == "postgresql":
             self._ensure_listening()
-            # Not listening after 5 s: the follower polls until the process is.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.ready.wait(), timeout=5.0)
+            try:
+                # Not listening after 5 s: the follower polls until the process is.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(5.0):
+                        await self.ready.wait()
+            except BaseException:  # cancelled (its client gone) before following
+                self.unsubscribe(key, event)
+                raise
         return event
 
     def unsubscribe(self, key: str, event: asyncio.Event) -> None:
@@ -262,7 +279,7 @@ async def follow(
         if first:
             yield first
         sent = clock()
-        while True:
+        while not _stopping:
             event.clear()
             messages, after = await _read_again_if_failed(read, after, poll)
             if messages:
@@ -274,7 +291,12 @@ async def follow(
                     min(keepalive if listening else poll, keepalive - (clock() - sent)), 0
                 )
                 try:
-                    await asyncio.wait_for(event.wait(), timeout=timeout)
+                    # Not `asyncio.wait_for`: on Python 3.11 it swallows a cancellation
+                    # that comes as the event is set, and a dropped client's follower then
+                    # ran on for ever, writing keep-alives to no one (uvicorn never
+                    # stopped). `timeout` awaits in this task: a cancellation ends it.
+                    async with asyncio.timeout(timeout):
+                        await event.wait()
                     break
                 except TimeoutError:
                     if clock() - sent >= keepalive:
@@ -282,6 +304,7 @@ async def follow(
                         sent = clock()
                     if not listening:
                         break
+        yield STOPPING
     finally:
         wake.unsubscribe(key, event)
 
@@ -407,9 +430,26 @@ def resume_point(request: HttpRequest) -> tuple[int | None, JsonResponse | None]
         return None, error(400, "validation_error", message)
 
 
+def streams_stop() -> None:
+    """End every stream of this process at its next turn, each with the STOPPING hint (a
+    graceful stop: the server waits for open responses, and streams never end of
+    themselves). Safe to call from a signal handler."""
+    global _stopping
+    _stopping = True
+    for wake in list(_wakers.values()):
+        loop = wake.followed_in
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(wake.wake_everyone)
+
+
+def streams_stopping() -> bool:
+    return _stopping
+
+
 def shutdown() -> None:
     """Stop this process's readers and listeners (tests; a server's exit does as much)."""
-    global _executor
+    global _executor, _stopping
+    _stopping = False
     for wake in _wakers.values():
         if wake.task is not None and wake.loop is not None and not wake.loop.is_closed():
             wake.loop.call_soon_threadsafe(wake.task.cancel)

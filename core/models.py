@@ -71,7 +71,7 @@ class AccessToken(models.Model):
     """An API token with a lifecycle: a login's (`kind` "login", lasting
     TOKEN_LOGIN_HOURS) or a named one for a bot or an integration (`kind` "named", with an
     optional expiry). Only a digest of the key is stored: the key is shown once, when it is
-    issued. Revoking deletes the row."""
+    issued. Revoking marks the row (`revoked_at`): a client is told why its key is refused."""
 
     class Kind(models.TextChoices):
         LOGIN = "login", "Login"
@@ -86,6 +86,9 @@ class AccessToken(models.Model):
     name = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Revoked (logout, or by its owner): refused as `token_revoked`, not as an unknown key,
+    # until TOKENS_REFUSED_KEPT_DAYS have passed and a login of its owner deletes it.
+    revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

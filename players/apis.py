@@ -33,6 +33,7 @@ from players.serializers import (
 )
 from players.services import (
     auth_token_issue,
+    auth_token_refresh,
     auth_token_revoke,
     auth_token_revoke_current,
     player_create,
@@ -94,15 +95,33 @@ class TokenApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class TokenListApi(APIView):
-    """The caller's own tokens (never their keys); a named, long-lived token for a bot or
-    an integration (its key shown once), with an optional expiry."""
+class TokenRefreshApi(APIView):
+    """POST with a login's token: a new token with a whole lifetime (TOKEN_LOGIN_HOURS),
+    the one sent revoked. A client renews before `expires_at` instead of asking for the
+    password again; an expired or revoked token cannot be renewed (401, its `reason`)."""
 
-    @extend_schema(responses={200: AccessTokenOutputSerializer(many=True), **error_responses()})
+    @extend_schema(request=None, responses={200: TokenOutputSerializer, **error_responses(400)})
+    def post(self, request: Request) -> Response:
+        issued = auth_token_refresh(user=request.user, token=request.auth)
+        return Response(
+            {"token": issued.key, "id": issued.token.pk, "expires_at": issued.token.expires_at}
+        )
+
+
+class TokenListApi(APIView):
+    """The caller's own tokens (never their keys), in the envelope every list answers; a
+    named, long-lived token for a bot or an integration (its key shown once), with an
+    optional expiry."""
+
+    pagination_class = ApiPagination  # also tells the schema the list is paginated
+
+    @extend_schema(responses={200: AccessTokenOutputSerializer(many=True), **error_responses(400)})
     def get(self, request: Request) -> Response:
-        tokens = auth_tokens_of(user=request.user)
+        paginator = ApiPagination()
+        page = paginator.paginate_queryset(auth_tokens_of(user=request.user), request, view=self)
         context = {"current": request.auth}
-        return Response(AccessTokenOutputSerializer(tokens, many=True, context=context).data)
+        data = AccessTokenOutputSerializer(page, many=True, context=context).data
+        return paginator.get_paginated_response(data)
 
     @extend_schema(
         request=NamedTokenInputSerializer,

@@ -44,10 +44,12 @@ def player_list(*, exclude_ids: Iterable[int] = (), limit: int = 1000) -> list[P
 
 
 def auth_tokens_of(*, user: AbstractBaseUser) -> QuerySet[AccessToken]:
-    """The user's access tokens that have not expired, newest first."""
+    """The user's access tokens that have not expired and are not revoked, newest first."""
     now = timezone.now()
     live = Q(expires_at__isnull=True) | Q(expires_at__gt=now)
-    return AccessToken.objects.filter(live, user=user).order_by("-created_at", "-id")
+    return AccessToken.objects.filter(live, user=user, revoked_at__isnull=True).order_by(
+        "-created_at", "-id"
+    )
 
 
 def club_exists(*, club_id: int) -> bool:

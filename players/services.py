@@ -8,12 +8,14 @@ import logging
 import re
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.text import slugify
@@ -80,21 +82,41 @@ def token_login_lifetime() -> dt.timedelta:
     return dt.timedelta(hours=getattr(settings, "TOKEN_LOGIN_HOURS", TOKEN_LOGIN_HOURS_DEFAULT))
 
 
+# A revoked or expired token is kept this long, so that its key is refused with its reason
+# (`token_revoked`, `token_expired`) and not as unknown; a login of its owner deletes it then.
+TOKENS_REFUSED_KEPT_DAYS = 30
+
+
+def _live_tokens(user: AbstractBaseUser, now: dt.datetime) -> Any:
+    unexpired = Q(expires_at__isnull=True) | Q(expires_at__gt=now)
+    return AccessToken.objects.filter(unexpired, user=user, revoked_at__isnull=True)
+
+
 @write_service
 def auth_token_issue(
     *, user: AbstractBaseUser, name: str = "", expires_at: dt.datetime | None = None
 ) -> IssuedToken:
     """A new token for `user`: without a name, a login's (it expires after
     TOKEN_LOGIN_HOURS); with one, a named token for a bot or an integration, expiring at
-    `expires_at` if given. A login also deletes the user's expired tokens."""
+    `expires_at` if given. A login also deletes the user's tokens expired or revoked more
+    than TOKENS_REFUSED_KEPT_DAYS ago."""
+    return _token_issue_in_tx(user=user, name=name, expires_at=expires_at)
+
+
+def _token_issue_in_tx(
+    *, user: AbstractBaseUser, name: str = "", expires_at: dt.datetime | None = None
+) -> IssuedToken:
     now = timezone.now()
-    AccessToken.objects.filter(user=user, expires_at__lte=now).delete()
+    kept_since = now - dt.timedelta(days=TOKENS_REFUSED_KEPT_DAYS)
+    AccessToken.objects.filter(
+        Q(expires_at__lte=kept_since) | Q(revoked_at__lte=kept_since), user=user
+    ).delete()
     if expires_at is not None and expires_at <= now:
         raise ValidationError(
             "expires_at must be in the future",
             extra={"fields": {"expires_at": ["must be in the future"]}, "reason": "out_of_range"},
         )
-    if AccessToken.objects.filter(user=user).count() >= TOKENS_PER_USER:
+    if _live_tokens(user, now).count() >= TOKENS_PER_USER:
         raise ConflictError(
             gettext_noop("at most %(most)s tokens per person: revoke some first"),
             params={"most": TOKENS_PER_USER},
@@ -113,19 +135,42 @@ def auth_token_issue(
 
 
 @write_service
+def auth_token_refresh(*, user: AbstractBaseUser, token: object) -> IssuedToken:
+    """A login's token renewed: a new one with a whole lifetime (TOKEN_LOGIN_HOURS), and
+    the one the request was made with revoked, in one transaction. Only a live login
+    token can be renewed (a named token has the expiry its owner chose; a session none)."""
+    if not isinstance(token, AccessToken) or token.kind != AccessToken.Kind.LOGIN:
+        raise ValidationError(
+            gettext_noop("only a login's token can be renewed: log in again"),
+            code="not_a_login_token",
+        )
+    revoked = (
+        _live_tokens(user, timezone.now()).filter(pk=token.pk).update(revoked_at=timezone.now())
+    )
+    if not revoked:  # revoked or expired meanwhile (a second renewal with the same token)
+        raise ValidationError(
+            gettext_noop("only a login's token can be renewed: log in again"),
+            code="not_a_login_token",
+        )
+    return _token_issue_in_tx(user=user)
+
+
+@write_service
 def auth_token_revoke(*, user: AbstractBaseUser, token_id: int) -> None:
     """Revoke one of the user's own tokens (another person's is not found)."""
-    deleted, _ = AccessToken.objects.filter(user=user, pk=token_id).delete()
-    if not deleted:
+    revoked = AccessToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    if not revoked:
         raise NotFoundError("no such token", code="token_not_found")
 
 
 @write_service
 def auth_token_revoke_current(*, user: AbstractBaseUser, token: object) -> None:
     """Log out: revoke the token the request was made with (an access token, or one of
-    DRF's older tokens)."""
+    DRF's older tokens, which is deleted)."""
     if isinstance(token, AccessToken):
-        AccessToken.objects.filter(pk=token.pk, user=user).delete()
+        AccessToken.objects.filter(pk=token.pk, user=user).update(revoked_at=timezone.now())
     elif isinstance(token, Token):
         Token.objects.filter(pk=token.pk).delete()
 

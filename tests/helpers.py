@@ -8,10 +8,12 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import kombu.pools
 from django.db import connection
+from jsonschema import Draft202012Validator
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -114,3 +116,32 @@ def celery_sends_to(url: str, queue: str) -> Iterator[None]:
                 os.environ[key] = value
         conf.update(saved)
         _celery_reset()
+
+
+# --- the served schema as a validator (answers and stream messages checked against it) ---
+
+
+def _json_schema(node: Any) -> Any:
+    """OpenAPI 3.0's `nullable` as JSON Schema's null type (for the validator)."""
+    if isinstance(node, list):
+        return [_json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _json_schema(v) for k, v in node.items() if k != "nullable"}
+    if node.get("nullable"):
+        if "enum" in out:
+            out["enum"] = [*out["enum"], None]
+        if isinstance(out.get("type"), str):
+            out["type"] = [out["type"], "null"]
+        elif "type" not in out:
+            out = {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+def openapi_validator(schema: dict, component: str) -> Draft202012Validator:
+    """A JSON Schema validator of the served OpenAPI `schema`'s `component`: what an answer
+    or a stream message must look like."""
+    components = _json_schema(schema["components"])
+    return Draft202012Validator(
+        {"$ref": f"#/components/schemas/{component}", "components": components}
+    )

@@ -339,7 +339,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play, follow and audit Hollywood Gin matches; run club tournaments.",
     # The API's version (semantic): bumped with every change a client sees, each one in
     # CHANGELOG.md (major: a change that breaks a client; minor: additions).
-    "VERSION": "2.2.0",
+    "VERSION": "3.1.0",
     "SERVERS": [
         {
             "url": env("API_SERVER_URL", default="/"),
@@ -359,6 +359,7 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.add_live_streams",
         "config.openapi_events.add_typed_events",
         "config.openapi.add_error_responses",
+        "config.openapi.request_defaults_as_text",
     ],
     # Stable names for the enums clients branch on.
     "ENUM_NAME_OVERRIDES": {
@@ -367,6 +368,9 @@ SPECTACULAR_SETTINGS = {
         "ActionTypeEnum": "games.serializers.ACTION_TYPES",
         "MatchStatusEnum": "games.serializers.MATCH_STATUSES",
         "FinishReasonEnum": "games.serializers.FINISH_REASONS",
+        "HandKindEnum": "games.serializers.records.HAND_KINDS",
+        "KindEnum": ["login", "named"],  # an access token's kind (core.models.AccessToken)
+        "RulingTypeEnum": "games.serializers.records.RULING_TYPES",
     },
 }
 

@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from config.wsgi import application
+from tests.helpers import openapi_validator
 
 pytestmark = [
     pytest.mark.slow,
@@ -52,6 +53,12 @@ def client_package(alice_client, tmp_path, monkeypatch):
     for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
         monkeypatch.delitem(sys.modules, name)
     return importlib.import_module(PACKAGE)
+
+
+def schema_of() -> dict:
+    from rest_framework.test import APIClient
+
+    return APIClient().get("/api/schema/?format=json").json()
 
 
 def _module(name: str):
@@ -124,6 +131,13 @@ def test_a_generated_client_plays_a_whole_match(client_package, organiser, alice
         view, moves = answer.parsed, moves + 1
     assert view.winner in (alice.id, bob.id) and view.finish_reason.value == "games"
     assert view.phase.value == "finished"
+    # The view's records are typed: each hand's kind, knock and defence as the schema says.
+    raw = retrieve.sync_detailed(match_id, client=players[alice.id])
+    finished = json.loads(raw.content)
+    assert any(h.get("knock") for h in finished["hands"]), "no knock to check"
+    validator = openapi_validator(schema_of(), "MatchView")
+    validator.validate(finished)
+    assert not validator.is_valid({**finished, "hands": [{**finished["hands"][0], "kind": "won"}]})
 
     # Every event parses into its typed variant; the deal and the scoring are there.
     page = events.sync(match_id, client=players[alice.id], limit=500)
@@ -147,3 +161,63 @@ def test_a_generated_client_plays_a_whole_match(client_package, organiser, alice
     after = me.sync_detailed(client=players[bob.id])
     assert after.status_code == 401
     assert after.parsed.error.code == models.ErrorCodeEnum.AUTHENTICATION_FAILED
+
+
+def test_a_generated_client_leaves_out_what_it_is_not_given(client_package, organiser):
+    """A request field the caller leaves out is not sent (the schema gives no `default`
+    for a generator to send): a player made with only a name (an `""` e-mail was sent, and
+    refused by the e-mail's own `minLength`)."""
+    models = _module("models")
+    create = _module("api.players.players_create")
+    org = _login(organiser.username, "secret-pass-1")
+    made = create.sync_detailed(client=org, body=models.PlayerCreateInputRequest(name="Zed Gin"))
+    assert made.status_code == 201, made.content
+    assert made.parsed.name == "Zed Gin"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_generated_client_reads_a_stream_as_the_readme_shows(client_package, alice, bob):
+    """README, "Live streams": a stream's body is read with the generated client's httpx
+    client, line by line, and each message's data parsed into its generated model."""
+    from tests.live.helpers import asgi_server
+    from tests.reliability.helpers import make_organiser, tournament_with_a_match
+
+    tournament, _ = tournament_with_a_match(
+        organiser=make_organiser("streamorg"), players=[alice, bob], is_public=True
+    )
+    models = _module("models")
+    client_module = _module("client")
+    with asgi_server() as base:
+        # As the README's example, word for word but for the names.
+        client = client_module.Client(base_url=base, timeout=httpx.Timeout(60.0))
+        kind, parsed = None, None
+        with client.get_httpx_client().stream(
+            "GET", f"/api/tournaments/{tournament.pk}/stream/"
+        ) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("event: "):
+                    kind = line.removeprefix("event: ")
+                elif line.startswith("data: ") and kind == "standings":
+                    parsed = models.StandingsMessage.from_dict(json.loads(line[6:]))
+                    break
+    assert isinstance(parsed, models.StandingsMessage)
+    assert parsed.clock.round_ == 1 and len(parsed.results) == 2  # `round_`: a builtin
+
+
+def test_a_ruling_in_the_view_is_typed(organiser_client, alice, bob):
+    """A ruling (a forfeit) in the match view has the shape the schema's `RulingRecord`
+    gives it (was a free-form object)."""
+    made = organiser_client.post(
+        "/api/matches/", {"player1": alice.id, "player2": bob.id, "seed": "ruling"}, format="json"
+    )
+    assert made.status_code == 201, made.content
+    match_id = made.json()["id"]
+    ruled = organiser_client.post(
+        f"/api/matches/{match_id}/rulings/",
+        {"type": "forfeit", "player": bob.id, "reason": "did not come back"},
+        format="json",
+    )
+    assert ruled.status_code == 201, ruled.content
+    view = organiser_client.get(f"/api/matches/{match_id}/").json()
+    assert view["rulings"][0]["type"] == "MatchForfeited" and view["rulings"][0]["winner"] == bob.id
+    openapi_validator(schema_of(), "MatchView").validate(view)

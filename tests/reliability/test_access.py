@@ -200,6 +200,7 @@ ROWS: dict[str, tuple] = {
     "api/redoc/": (everyone(200), {}),
     "api/ping/": (signed_in, {}),
     "api/auth/token/": (no_get, {}),  # anyone may log in
+    "api/auth/token/refresh/": (no_get, {"POST": ({"anonymous"}, {}, False)}),  # its own token
     "api/auth/tokens/": (signed_in, {"POST": ({"anonymous"}, {"name": "bot"}, False)}),
     "api/auth/tokens/<int:token_id>/": (no_get, {}),  # one's own tokens only
     "api/streams/ticket/": (

@@ -64,7 +64,7 @@ def test_a_person_lists_and_revokes_their_own_tokens(alice, bob):
     mine, also = login(alice), login(alice)
     bobs = login(bob)
     client = client_with(mine["token"])
-    listed = client.get("/api/auth/tokens/").json()
+    listed = client.get("/api/auth/tokens/").json()["results"]
     assert {t["id"] for t in listed} == {mine["id"], also["id"]}
     assert [t["current"] for t in listed if t["id"] == mine["id"]] == [True]
     assert all("token" not in t and len(t["prefix"]) == 11 for t in listed)

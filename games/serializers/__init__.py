@@ -16,6 +16,13 @@ from rest_framework import serializers
 from core.text import free_text
 from games.engine.ruleset import MAX_DEADWOOD
 from games.engine.state import PHASES
+from games.serializers.records import (
+    HAND_KINDS,
+    DefenceRecordSerializer,
+    KnockRecordSerializer,
+    RulingRecordSerializer,
+    legal_action_serializer,
+)
 from players.models import Player
 
 # The values clients branch on, as enums in the schema.
@@ -200,23 +207,16 @@ class MatchPlayerSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
 
 
-class LegalActionSerializer(serializers.Serializer):
-    """One body to send to `/actions/` as it is."""
-
-    type = _choice(ACTION_TYPES)
-    source = _choice(["stock", "discard"], required=False)
-    card = serializers.CharField(required=False)
-
-
 class HandResultSerializer(serializers.Serializer):
     """A finished hand, or the hand the match ended during (kind `unfinished`). Once it is
     over its players and organisers also see `deck`, `salt`, both `hands`, the `knock`
     (melds, deadwood) and the `defence` (melds, layoffs)."""
 
     hand_number = serializers.IntegerField()
-    kind = serializers.CharField(
-        help_text="gin, knock, undercut, drawn, voided, or unfinished: the match ended"
-        " (cancelled, forfeit, resigned) while this hand was in play"
+    kind = serializers.ChoiceField(
+        choices=HAND_KINDS,
+        help_text="unfinished: the match ended (cancelled, forfeit, resigned) while this hand"
+        " was in play",
     )
     reason = serializers.CharField(
         required=False,
@@ -237,10 +237,8 @@ class HandResultSerializer(serializers.Serializer):
         required=False,
         help_text="Each player's cards at the end of the hand, by player id.",
     )
-    knock = serializers.DictField(
-        allow_null=True, required=False, help_text="`seat` (0/1) and `player` (id) who knocked."
-    )
-    defence = serializers.DictField(allow_null=True, required=False)
+    knock = KnockRecordSerializer(allow_null=True, required=False)
+    defence = DefenceRecordSerializer(allow_null=True, required=False)
 
 
 class GameScoreSerializer(serializers.Serializer):
@@ -298,20 +296,13 @@ class MatchViewSerializer(serializers.Serializer):
     discard_pile = serializers.ListField(child=serializers.CharField(), help_text="Bottom first.")
     upcard = serializers.CharField(allow_null=True, required=False)
     stock_count = serializers.IntegerField()
-    legal_actions = LegalActionSerializer(many=True)
+    legal_actions = legal_action_serializer()
     commitment = serializers.CharField(allow_null=True)
-    knock = serializers.DictField(
-        allow_null=True,
-        required=False,
-        help_text="The knock being scored: `seat` (0/1), `player` (id), melds, deadwood.",
+    knock = KnockRecordSerializer(
+        allow_null=True, required=False, help_text="The knock being scored."
     )
     hands = HandResultSerializer(many=True)
-    rulings = serializers.ListField(
-        child=serializers.DictField(),
-        required=False,
-        help_text="Each ruling: `type`, `reason`, `by`; `seat` and `player` (id) for a score"
-        " adjustment or a resignation, `winner` (id) for a forfeit.",
-    )
+    rulings = RulingRecordSerializer(many=True, required=False)
     scoresheet = ScoresheetSerializer(allow_null=True)
     winner = serializers.IntegerField(allow_null=True)
     finish_reason = _choice(FINISH_REASONS, allow_null=True)

@@ -1,0 +1,62 @@
+"""The ASGI application as served: Django's, plus the lifespan protocol, whose start-up is
+where a graceful stop is hooked in.
+
+A live stream never ends of itself, and an ASGI server's graceful stop waits for every open
+response: uvicorn told to stop (SIGTERM) waited for ever, or until its graceful timeout
+cancelled hundreds of followers. At start-up this chains the server's own handler of
+SIGTERM and SIGINT with `core.live.streams_stop`: every stream then ends at once with a
+retry hint (clients reconnect with Last-Event-ID, losing nothing), and the server stops as
+soon as the last response is sent. Servers that do not speak lifespan (`--lifespan off`)
+serve the same application without the hook.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from core import live
+
+log = logging.getLogger(__name__)
+
+ASGIApp = Callable[[dict, Callable[[], Awaitable[dict]], Callable[[dict], Awaitable[None]]], Any]
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+def _chain_stop_signals() -> None:
+    """Put `streams_stop` before the server's own handler of each stop signal."""
+    for sig in STOP_SIGNALS:
+        previous = signal.getsignal(sig)
+        if not callable(previous):
+            continue  # the server handles it on its loop, or not at all: left alone
+
+        def handler(signum: int, frame: Any, previous: Callable[..., Any] = previous) -> None:
+            live.streams_stop()
+            previous(signum, frame)
+
+        try:
+            signal.signal(sig, handler)
+        except ValueError:  # not the main thread (a server run in a thread, as in tests)
+            return
+
+
+def with_graceful_stop(app: ASGIApp) -> ASGIApp:
+    """`app` with the lifespan protocol answered (Django's handler refuses it)."""
+
+    async def application(scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan":
+            await app(scope, receive, send)
+            return
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                _chain_stop_signals()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                live.streams_stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    return application
