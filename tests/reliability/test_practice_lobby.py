@@ -68,3 +68,14 @@ def test_the_tournament_match_is_listed_first_whatever_else_is_in_play(
     page = lobby_of(alice)
     assert f'data-play-link="{match_id}"' in page
     assert page.index(f'data-play-link="{match_id}"') < page.index("data-play-link=", 0) + 1
+
+
+def test_the_lobby_button_is_throttled_alike(alice):
+    client = Client()
+    client.force_login(alice.user)
+    statuses = [client.post("/play/practice/").status_code for _ in range(25)]
+    assert set(statuses) == {302, 429}
+    page = client.post("/play/practice/")
+    assert page.status_code == 429 and 'role="alert"' in page.content.decode()
+    in_play = Match.objects.filter(practice=True, status="in_progress", player1=alice)
+    assert in_play.count() == PRACTICE_OPEN_MAX
