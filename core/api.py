@@ -21,6 +21,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from core.live import STREAM_PATH, stream_ticket_issue, ticket_lifetime
+from core.login_throttle import address_failed_for
 from core.throttles import RateLimitNoted
 
 # --- errors -------------------------------------------------------------------------------
@@ -95,7 +96,7 @@ ERROR_REASON_VALUES = [
     "webhook_url_unresolvable", "bad_format", "bad_line", "bad_event", "bad_sequence",
     "bad_match", "bad_row", "bad_tournament", "truncated", "hash_mismatch",
     "signin_link_invalid", "language", "out_of_order", "too_many", "pair", "top_cut_size",
-    "duplicate", "not_a_member",
+    "duplicate", "not_a_member", "control_characters", "too_long", "not_in_file",
     # conflict
     "round_not_in_play", "round_not_next", "round_not_startable", "round_in_play",
     "round_started", "too_few", "setting_fixed", "tournament_finished", "late_entry_closed",
@@ -103,7 +104,7 @@ ERROR_REASON_VALUES = [
     "hand_in_play", "dependent_match_in_play", "dispute_window_closed", "too_many_webhooks",
     "event_immutable", "rematch", "forbidden_pair", "round_robin", "top_cut_too_large",
     "forbidden_pair_in_round_robin", "bracket_inconsistent", "bracket_fixed", "clock_started",
-    "before_schedule", "already_paired",
+    "before_schedule", "already_paired", "entry_changed",
     # permission_denied, not_found
     "not_yours", "bundle_forbidden", "disputes_forbidden", "match_not_found",
     "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",
@@ -225,10 +226,17 @@ class LoginRateThrottle(RateLimitNoted, SimpleRateThrottle):
 
 class LoginAccountRateThrottle(RateLimitNoted, SimpleRateThrottle):
     """Login attempts per account, from any address (rate: DEFAULT_THROTTLE_RATES
-    ["login_account"]). Failed logins also lock an account or an address out for a while
-    (django-axes, core.login_throttle)."""
+    ["login_account"]). Once spent, it refuses only the addresses that have failed for the
+    account: anyone can try someone's account, so its owner, from an address that has not
+    failed, still gets in (issue 32). Failed logins also lock an account or an address out
+    for a while (django-axes, core.login_throttle)."""
 
     scope = "login_account"
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        if super().allow_request(request, view):
+            return True
+        return address_failed_for(request._request, request.data["username"]) is False
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         data = request.data

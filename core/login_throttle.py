@@ -9,7 +9,8 @@
 - a hashing budget (`hashing_allowed`) bounds the password hashes a minute per client
   address and per account, counted atomically in the cache before the hash, so that a
   burst of concurrent attempts (which all pass axes' check before any has failed) costs
-  at most the budget;
+  at most the budget; the account's budget, once spent, refuses only the addresses that
+  have failed for it (`address_failed_for`), never its owner's;
 - at most LOGIN_HASHES_AT_ONCE_PER_ADDRESS (and _PER_ACCOUNT) hashes run at once for one
   address (account): a burst from one client takes that many workers at most, not all of
   them, and the others' requests go on being answered (`login_slots_take`, released by
@@ -36,11 +37,13 @@ from axes.attempts import get_cool_off_threshold
 from axes.backends import AxesStandaloneBackend
 from axes.exceptions import AxesBackendPermissionDenied
 from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
 from django.utils.decorators import sync_and_async_middleware
 from django.utils.translation import gettext_lazy
 from rest_framework.throttling import BaseThrottle
@@ -123,6 +126,20 @@ def _address_locked(request: HttpRequest) -> bool:
         attempts = attempts.filter(attempt_time__gte=get_cool_off_threshold(request))
     failures = attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
     return failures >= limit
+
+
+def address_failed_for(request: HttpRequest, username: str) -> bool:
+    """Has this client address failed a login to this account within the cool-off? The
+    per-account budgets (the hashing budget here, the token login's throttle in core.api)
+    hold only for such addresses: wrong passwords from elsewhere must not shut the owner
+    out of their account (issue 32), as axes' (account, address) lockout does not."""
+    attempts = AccessAttempt.objects.filter(
+        username=username, ip_address=client_ip(request), failures_since_start__gt=0
+    )
+    cool_off = get_cool_off(request)
+    if cool_off is not None:
+        attempts = attempts.filter(attempt_time__gte=timezone.now() - cool_off)
+    return attempts.exists()
 
 
 # --- hashes at once -------------------------------------------------------------------------
@@ -239,6 +256,8 @@ def hashing_allowed(request: HttpRequest, username: str) -> bool:
             logger.warning("login hashing budget not checked: the cache failed", exc_info=True)
             return True
         if spent > limit:
+            if scope == "account" and not address_failed_for(request, username):
+                continue  # the account's budget is spent by others: not on its owner
             logger.warning("login refused before hashing: the %s's budget is spent", scope)
             return False
     return True

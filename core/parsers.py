@@ -24,6 +24,8 @@ from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 
+from core.text import control_characters_error, has_control_characters
+
 # Deep enough for every body of the API (a knock's melds are 3 deep, a ruleset 2).
 MAX_JSON_DEPTH = 32
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -61,25 +63,33 @@ def _too_deep() -> str:
 
 
 def _check(data: Any) -> None:
-    """Depth and lone surrogates, walked without recursion."""
-    stack = [(data, 1)]
+    """Depth, lone surrogates and control characters (core.text: 400 `validation_error`
+    naming the field, e.g. `name` or `players.2.name`), walked without recursion."""
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
     while stack:
-        value, depth = stack.pop()
+        value, depth, path = stack.pop()
         if isinstance(value, str):
             if _SURROGATE.search(value):
                 raise exceptions.ParseError(
                     gettext("JSON parse error - a string holds a lone surrogate")
                 )
+            if has_control_characters(value):
+                raise control_characters_error(path or "body")
             continue
         if not isinstance(value, dict | list):
             continue
         if depth > MAX_JSON_DEPTH:
             raise exceptions.ParseError(_too_deep())
         if isinstance(value, dict):
-            stack.extend((key, depth) for key in value)
-            stack.extend((item, depth + 1) for item in value.values())
+            stack.extend((key, depth, path) for key in value)
+            stack.extend(
+                (item, depth + 1, f"{path}.{key}" if path else str(key))
+                for key, item in value.items()
+            )
         else:
-            stack.extend((item, depth + 1) for item in value)
+            stack.extend(
+                (item, depth + 1, f"{path}.{n}" if path else str(n)) for n, item in enumerate(value)
+            )
 
 
 class _Bounded:

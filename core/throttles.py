@@ -67,6 +67,13 @@ class UserRateThrottle(RateLimitNoted, throttling.UserRateThrottle):
     """Signed-in requests per user (rate: THROTTLE_USER; unset: none)."""
 
 
+class PracticeRateThrottle(RateLimitNoted, throttling.UserRateThrottle):
+    """New practice matches per player (rate: THROTTLE_PRACTICE), on the API and the lobby
+    alike (issue 32: practice must not pile up)."""
+
+    scope = "practice"
+
+
 class RateLimitHeadersMiddleware(MiddlewareMixin):
     """The tightest limit that counted the request, as headers (sync and async)."""
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from core.text import free_text_check
 from core.transactions import write_service
 from games import repository
 from games.engine.disputes import (
@@ -77,6 +78,7 @@ def match_dispute_open(
 ) -> MatchSaved:
     """A player of the match disputes hand `hand_number` (None: the whole match). Another
     app's match policy may refuse it (games/policy.py: a tournament's time limit)."""
+    free_text_check(statement, "statement")
     write = repository.match_lock(match_id=match_id)
     seat = write.match.seat_of(player.pk)
     if seat is None:
@@ -102,6 +104,7 @@ def match_dispute_comment(
     request_id: str = "",
 ) -> MatchSaved:
     """A comment on an open dispute, by one of the match's players or organisers."""
+    free_text_check(comment, "comment")
     write = repository.match_lock(match_id=match_id)
     match = write.match
     if match_seat_for(user=by, match=match) is None and not user_can_organise_match(
@@ -128,6 +131,7 @@ def match_dispute_resolve(
     """An organiser settles an open dispute: "dismissed" with a reason, or "ruled" with a
     ruling (`ruling`: the arguments of `match_rule`: type, reason, player, hand_number...),
     recorded first, then the resolution naming it; both or neither."""
+    free_text_check(reason)
     write = repository.match_lock(match_id=match_id)
     if not user_can_organise_match(user=by, match=write.match):
         raise PermissionDeniedError("only an organiser of this match resolves its disputes")

@@ -21,6 +21,11 @@ from players.models import Player
 
 BOT_NAME = "Practice bot"
 PRACTICE_LABEL = "Practice"
+# Practice matches a player has in play at once: starting one more abandons (resigns) the
+# oldest, so that practice never piles up in the lobby (issue 32). Their creation is also
+# throttled (THROTTLE_PRACTICE: games.practice_apis.PracticeRateThrottle).
+PRACTICE_OPEN_MAX = 3
+ABANDONED = "practice:abandoned"  # the request id of the resignation that abandons one
 # The most bot moves one job makes: a turn is two, a hand's end and the next deal's upcard
 # choice at most two more.
 BOT_MOVES_PER_JOB = 8
@@ -37,11 +42,13 @@ def practice_start(
     *, player: Player, ruleset: dict | None = None, seed: str | None = None
 ) -> Match:
     """A new practice match of `player` against the bot; the player sits first and deals
-    at random. If the bot is to move first, its move is queued on commit."""
+    at random. Past PRACTICE_OPEN_MAX in play, the oldest is abandoned (resigned). If the
+    bot is to move first, its move is queued on commit."""
     if player.is_bot or player.user_id is None:
         raise PermissionDeniedError(
             "practice is for a player who signs in", code="not_a_signed_in_player"
         )
+    _abandon_oldest_in_tx(player=player, keep=PRACTICE_OPEN_MAX - 1)
     bot = practice_bot()
     match = services.match_create_in_tx(
         player1=player,
@@ -56,6 +63,18 @@ def practice_start(
     if state.turn == 1 and state.status == "in_progress":
         jobs.practice_bot_move_on_commit(match_id=match.pk, version=version)
     return match
+
+
+def _abandon_oldest_in_tx(*, player: Player, keep: int) -> None:
+    """Resign the player's oldest practice matches in play but the newest `keep`."""
+    in_play = practice_matches_of(player=player).filter(status="in_progress")
+    for match_id in list(in_play.values_list("pk", flat=True))[keep:]:
+        try:
+            services.match_act_in_tx(
+                match_id=match_id, player=player, action={"type": "resign"}, request_id=ABANDONED
+            )
+        except RuleError:
+            continue  # it ended meanwhile (the bot's job finished it): nothing to abandon
 
 
 def practice_bot_play(*, match_id: uuid.UUID | str, version: int) -> int:

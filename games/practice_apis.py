@@ -13,6 +13,7 @@ from core.api import error_responses
 from core.authentication import request_profile as request_player
 from core.errors import PermissionDeniedError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
+from core.throttles import PracticeRateThrottle
 from games import practice, selectors
 from games.serializers import PracticeMatchViewSerializer, RulesetSerializer
 
@@ -26,7 +27,12 @@ class PracticeStartInputSerializer(serializers.Serializer):
 class PracticeStartApi(APIView):
     """Start a practice match against the bot: never rated, never in a tournament, marked
     `practice`. Answers the caller's view of the new match (201); play it with
-    `/api/matches/{id}/actions/` or on the page `/play/{id}/`."""
+    `/api/matches/{id}/actions/` or on the page `/play/{id}/`. A player has at most three
+    practice matches in play (a new one resigns the oldest), and starts at most
+    THROTTLE_PRACTICE of them (429 `throttled` past it)."""
+
+    def get_throttles(self) -> list:
+        return [*super().get_throttles(), PracticeRateThrottle()]
 
     @extend_schema(
         request=PracticeStartInputSerializer,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from core.text import free_text
 from games.serializers import RulingInputSerializer
 
 
@@ -38,7 +39,7 @@ class BundleSerializer(serializers.Serializer):
 
 
 class DisputeOpenInputSerializer(serializers.Serializer):
-    statement = serializers.CharField(max_length=2000)
+    statement = free_text()
     hand_number = serializers.IntegerField(
         min_value=1, max_value=10_000, required=False, allow_null=True, default=None,
         help_text="The disputed hand; none for the whole match.",
@@ -46,12 +47,12 @@ class DisputeOpenInputSerializer(serializers.Serializer):
 
 
 class DisputeCommentInputSerializer(serializers.Serializer):
-    comment = serializers.CharField(max_length=2000)
+    comment = free_text()
 
 
 class DisputeResolveInputSerializer(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=["ruled", "dismissed"])
-    reason = serializers.CharField(max_length=2000)
+    reason = free_text()
     ruling = RulingInputSerializer(
         required=False,
         allow_null=True,

@@ -23,6 +23,7 @@ from core.errors import (
     ValidationError,
     VersionConflictError,
 )
+from core.text import free_text_check
 from core.transactions import write_service
 from games import repository
 from games.engine import actions as A
@@ -176,11 +177,18 @@ def _close(entry: TableEntry, status: str, by: AbstractBaseUser | None, note: st
 
 
 @write_service
-def table_entry_confirm(*, entry_id: int, player: Player) -> TableEntry:
-    """The opponent confirms: the hand is recorded (entered and confirmed by whom in the
-    event). If the scoresheet changed since the entry, it is marked stale instead."""
+def table_entry_confirm(*, entry_id: int, player: Player, version: int | None = None) -> TableEntry:
+    """The opponent confirms the entry they were shown (by its id and, from a page, the
+    scoresheet version it was entered against: another is refused, 409 `entry_changed`):
+    the hand is recorded (entered and confirmed by whom in the event). If the scoresheet
+    changed since the entry, it is marked stale instead."""
     entry = _entry_lock(entry_id)
     _opponent_check(entry, player)
+    if version is not None and version != entry.version:
+        raise ConflictError(
+            gettext_noop("the entry changed since it was shown: confirm the one there is now"),
+            code="entry_changed",
+        )
     if player.user is None:
         raise PermissionDeniedError("confirm from your own login", code="no_login")
     recorded = _record(entry, by=player.user, confirmed_by=player)
@@ -193,6 +201,7 @@ def table_entry_dispute(*, entry_id: int, player: Player, note: str) -> TableEnt
     """The opponent disputes: nothing is recorded; an organiser decides."""
     if not isinstance(note, str) or not note.strip():
         raise ValidationError("say what is wrong with the entry", code="note_required")
+    free_text_check(note, "note")
     entry = _entry_lock(entry_id)
     _opponent_check(entry, player)
     entry.status, entry.note = TableEntry.Status.DISPUTED, note.strip()
@@ -219,6 +228,7 @@ def table_entry_decide(
 ) -> TableEntry:
     """An organiser settles an open entry (pending or disputed): accepted, it is recorded
     with the organiser as who confirmed it; rejected, nothing is recorded."""
+    free_text_check(note, "note")
     entry = _entry_lock(entry_id)
     _may_settle(entry, by)
     if not accept:

@@ -4,6 +4,7 @@ one-time login codes for players without a password (issued at the desk, used on
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 import secrets
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
@@ -34,6 +36,8 @@ LOGIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 LOGIN_CODE_LENGTH = 8
 LOGIN_CODE_HOURS_DEFAULT = 24
 _KEY_SALT = "players.login_code"
+# Who acted as whom: every sign-in code issued, by ids (no notices yet: this log is it).
+accounts_log = logging.getLogger("players.accounts")
 
 
 @write_service
@@ -212,8 +216,8 @@ def player_login_code_issue(
 ) -> IssuedLoginCode:
     """A new one-time login code for a player without a password (a walk-in gets a login,
     with no usable password, the first time). Any earlier unused code of theirs ends. The
-    caller has checked that `by` may give one to this player (the desk: the player is in a
-    tournament `by` organises)."""
+    caller has checked that `by` has authority over the player's account (the desk:
+    tournaments.selectors.user_may_act_as_player); the issue is logged once committed."""
     player = (
         Player.objects.select_for_update(of=("self",))
         .select_related("user")
@@ -248,6 +252,15 @@ def player_login_code_issue(
         issued_by=by,
         issued_at=now,
         expires_at=now + dt.timedelta(hours=hours),
+    )
+    issued_by, player_id = by.pk, player.pk
+    transaction.on_commit(
+        lambda: accounts_log.info(
+            "sign-in code issued for player %s by user %s",
+            player_id,
+            issued_by,
+            extra={"event": "login_code_issued", "player_id": player_id, "issued_by": issued_by},
+        )
     )
     return IssuedLoginCode(
         code=code, player=player, username=player.user.get_username(), expires_at=row.expires_at

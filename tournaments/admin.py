@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.admin import ServiceAdmin
 from core.errors import ApplicationError, translated_message
+from core.text import FreeTextField
 from games.errors import RuleError
 from players.models import Player
 from tournaments import services
@@ -69,7 +70,7 @@ class StandingInline(_ReadOnlyInline):
 
 class PlayerChoiceForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.none())
-    reason = forms.CharField(required=True)
+    reason = FreeTextField(required=True)
     forfeit_current = forms.BooleanField(
         required=False, label=_("Forfeit current"), help_text=_("Forfeit a match in play.")
     )

@@ -7,6 +7,13 @@ it was first recorded at, so that each stream's hash chain comes out exactly as 
 All or nothing, in one transaction. Refused, with nothing written, when the file is not
 such an export, is cut short or altered (a hash that does not come out the same), or when
 anything it holds already exists here (an id, a username, a club's name, a stream).
+
+Nor does it link to anything already here (issue 32): every row's and every stream's
+reference to an account, club, player, tournament, round or match is to one in the file
+(`not_in_file` otherwise: an edited export pointing its tournament at this install's club
+would have been rated in that club's list). The one exception is the operator's to make:
+`link_club`, the id of a club here the tournament (and its players) may belong to, each
+link reported in `ImportResult.linked`. A club's members not in the file are left out.
 """
 
 from __future__ import annotations
@@ -60,15 +67,20 @@ class ImportResult:
     players: int
     standings_match: bool  # the standings rebuilt here are those of the export
     drift: list[str] = field(default_factory=list)  # where the rebuilt read models differ
+    linked: list[str] = field(default_factory=list)  # rows linked to the club named to link
 
 
 def tournament_import(
-    *, lines: Iterable[str], progress: Callable[[int], None] | None = None
+    *,
+    lines: Iterable[str],
+    progress: Callable[[int], None] | None = None,
+    link_club: int | None = None,
 ) -> ImportResult:
     """Import one exported tournament from its JSON Lines (the module's docstring); raises
-    TournamentImportError (nothing written) when it cannot."""
+    TournamentImportError (nothing written) when it cannot. `link_club`: the id of a club
+    here the file's rows may point at (the operator's explicit choice; reported)."""
     try:
-        return _import(lines=iter(lines), progress=progress)
+        return _import(lines=iter(lines), progress=progress, link_club=link_club)
     except (DeserializationError, DatabaseError) as exc:
         # A row the file holds that this database refuses (all rolled back).
         message = gettext_noop("a row of the file was refused: %(error)s")
@@ -76,13 +88,19 @@ def tournament_import(
 
 
 @write_service
-def _import(*, lines: Iterator[str], progress: Callable[[int], None] | None) -> ImportResult:
+def _import(
+    *, lines: Iterator[str], progress: Callable[[int], None] | None, link_club: int | None
+) -> ImportResult:
     header = _header(_next_line(lines, 1))
     rows = header["rows"]
     streams: dict[str, int] = header["streams"]
     _refuse_existing(rows, streams)
+    links = _Links(rows, streams, link_club)
+    rows = links.checked_rows()
     users = _save_rows([r for r in rows if r["model"] in _BEFORE_EVENTS])
-    events = _append_events(lines, streams, progress)
+    firsts: dict[str, dict[str, Any]] = {}
+    events = _append_events(lines, streams, progress, firsts)
+    links.check_streams(firsts)
     _rebuild_matches(streams)
     _save_rows([r for r in rows if r["model"] in _AFTER_EVENTS])
     _reset_sequences()
@@ -101,6 +119,7 @@ def _import(*, lines: Iterator[str], progress: Callable[[int], None] | None) -> 
         players=users.get("players.player", 0),
         standings_match=standings_lines(tournament=tournament) == header.get("standings"),
         drift=drift,
+        linked=links.linked,
     )
 
 
@@ -197,6 +216,93 @@ def _refuse_existing(rows: list[dict[str, Any]], streams: dict[str, int]) -> Non
         )
 
 
+# Each row's references: (field, the model it points at). Matches are the file's streams.
+_REFERENCES = {
+    "players.club": (("organisers", "auth.user"), ("members", "players.player")),
+    "players.player": (("user", "auth.user"), ("club", "players.club")),
+    "tournaments.tournament": (
+        ("club", "players.club"), ("created_by", "auth.user"), ("organisers", "auth.user"),
+    ),
+    "tournaments.registration": (
+        ("tournament", "tournaments.tournament"), ("player", "players.player"),
+    ),
+    "tournaments.round": (("tournament", "tournaments.tournament"), ("paired_by", "auth.user")),
+    "tournaments.pairing": (
+        ("round", "tournaments.round"), ("player1", "players.player"),
+        ("player2", "players.player"), ("winner", "players.player"), ("match", "games.match"),
+    ),
+}  # fmt: skip
+
+
+class _Links:
+    """What the file's rows and streams point at must be in the file (or be the club the
+    operator named to link); the module's docstring."""
+
+    def __init__(self, rows: list[dict[str, Any]], streams: dict[str, int], club: int | None):
+        self.rows, self.club, self.linked = rows, club, []
+        self.ids: dict[str, set[Any]] = {}
+        for row in rows:
+            self.ids.setdefault(row["model"], set()).add(row["pk"])
+        prefix = MATCH_STREAM_PREFIX
+        self.ids["games.match"] = {s.removeprefix(prefix) for s in streams if s.startswith(prefix)}
+        if club is not None:
+            self.club_row = Club.objects.filter(pk=club).first()
+            if self.club_row is None:
+                raise TournamentImportError(
+                    gettext_noop("no club with id %(club)s here to link to"),
+                    code="club_not_found",
+                    params={"club": club},
+                )
+
+    def checked_rows(self) -> list[dict[str, Any]]:
+        """The rows, each reference checked; a club's members outside the file left out."""
+        checked = []
+        for row in self.rows:
+            fields = dict(row["fields"])
+            if row["model"] == "players.club":
+                players = self.ids.get("players.player", set())
+                fields["members"] = [m for m in fields.get("members") or () if m in players]
+            for name, target in _REFERENCES.get(row["model"], ()):
+                value = fields.get(name)
+                for pk in value if isinstance(value, list) else [value]:
+                    self._check(target, pk, f"{row['model']} {row['pk']} {name}")
+            checked.append({**row, "fields": fields})
+        return checked
+
+    def check_streams(self, firsts: dict[str, dict[str, Any]]) -> None:
+        """Who a stream's first event names: a match's players, creator and organisers; a
+        tournament's club."""
+        for stream_id, event in firsts.items():
+            if stream_id.startswith(MATCH_STREAM_PREFIX):
+                match = (event["metadata"] or {}).get("match") or {}
+                for name in ("player1", "player2"):
+                    self._check("players.player", match.get(name), f"{stream_id} {name}")
+                for pk in [match.get("created_by"), *(match.get("organisers") or ())]:
+                    self._check("auth.user", pk, f"{stream_id} organisers")
+            elif event["type"] == "TournamentCreated":
+                club = (event["data"] or {}).get("club")
+                self._check("players.club", club, f"{stream_id} club")
+
+    def _check(self, target: str, pk: Any, where: str) -> None:
+        if pk is None or pk in self.ids.get(target, ()) or str(pk) in self.ids.get(target, ()):
+            return
+        if target == "players.club" and self.club is not None and pk == self.club:
+            self.linked.append(f"{where} -> club {pk} ({self.club_row.name})")
+            return
+        raise _not_in_file(target, pk, where)
+
+
+def _not_in_file(target: str, pk: Any, where: str) -> TournamentImportError:
+    return TournamentImportError(
+        gettext_noop(
+            "%(where)s points at %(model)s %(pk)s, which is not in the file: an import links"
+            " nothing already here unless the operator names the club (--link-club)"
+        ),
+        code="not_in_file",
+        params={"where": where, "model": target, "pk": pk},
+    )
+
+
 def _save_rows(rows: list[dict[str, Any]]) -> dict[str, int]:
     """Save rows as exported (ids kept; accounts without a usable password)."""
     counts: dict[str, int] = {}
@@ -212,9 +318,13 @@ def _save_rows(rows: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _append_events(
-    lines: Iterator[str], streams: dict[str, int], progress: Callable[[int], None] | None
+    lines: Iterator[str],
+    streams: dict[str, int],
+    progress: Callable[[int], None] | None,
+    firsts: dict[str, dict[str, Any]],
 ) -> int:
-    """Append every event line through the store, as recorded first; the `end` line closes."""
+    """Append every event line through the store, as recorded first; the `end` line closes.
+    Each stream's first event is kept in `firsts` (what it names is checked: `_Links`)."""
     batch: list[dict[str, Any]] = []
     heads: dict[str, str] = {}  # stream id -> the hash of its last event appended
     versions: dict[str, int] = {}  # stream id -> the version of its last event read
@@ -247,6 +357,8 @@ def _append_events(
                 },
             )
         versions[event["stream_id"]] = event["version"]
+        if event["version"] == 1:
+            firsts[event["stream_id"]] = event
         if batch and not _same_append(batch[-1], event):
             _append(batch, heads)
             batch = []

@@ -43,6 +43,12 @@ def match_places(*, match_ids: Any) -> dict[str, MatchPlace]:
     }
 
 
+def player_tournament_match_ids(*, player: Any) -> Any:
+    """The ids of the player's tournament matches (a query, to filter matches by)."""
+    pairings = Pairing.objects.filter(Q(player1=player) | Q(player2=player), match__isnull=False)
+    return pairings.values("match_id")
+
+
 def player_tournaments(*, player: Any) -> list[Tournament]:
     """The tournaments the player is entered in (not withdrawn) that are running or about
     to: running first, then by start."""

@@ -32,6 +32,7 @@ from django.utils import timezone
 
 import eventstore
 from core.errors import NotFoundError
+from core.text import free_text_check
 from eventstore import NewEvent, RecordedEvent
 from tournaments import jobs, projections
 from tournaments.domain import TournamentEvent, event_to_stored, fold
@@ -177,6 +178,7 @@ def tournament_save(
     computed times from it (a round's deadline from when it was paired)."""
     if not events:
         return TournamentSaved(row=write.row, state=write.state, events=())
+    free_text_check(reason)  # the log is public and for ever: one limit, whoever wrote it
     who = actor(by)
     new = []
     for event in events:

@@ -33,6 +33,25 @@ def user_can_organise(*, user: User, tournament: Tournament) -> bool:
     return tournament.club is not None and tournament.club.organisers.filter(pk=user.pk).exists()
 
 
+def user_may_act_as_player(*, user: User, player: Player) -> bool:
+    """Authority over a person's account (issuing a sign-in code acts as the person): staff,
+    or an organiser of the club that owns the account. A player of no club is nobody's
+    member: the organisers of every tournament they are entered in, and only while all of
+    them are, may act for them (a walk-in of one's own evening). Entering someone in one's
+    own tournament never gives it (issue 32)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    if player.club_id is not None:
+        return player.club.organisers.filter(pk=user.pk).exists()
+    entered = Tournament.objects.filter(registrations__player=player)
+    if not entered.exists():
+        return False
+    not_theirs = entered.exclude(Q(organisers=user) | Q(club__organisers=user))
+    return not not_theirs.exists()
+
+
 def tournament_list_for(*, user: User) -> QuerySet[Tournament]:
     """Public tournaments, plus the private ones the user organises or plays in."""
     qs = Tournament.objects.select_related("club")

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils.translation import gettext
 from rest_framework import serializers
 
+from core.text import free_text
 from players.selectors import club_exists
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.pairing import TIEBREAKS
@@ -188,7 +189,7 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
     play_mode = serializers.ChoiceField(choices=Tournament.PlayMode.choices, required=False)
     check_in_required = serializers.BooleanField(required=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = free_text(required=False, allow_blank=True, default="")
     expected_version = serializers.IntegerField(
         min_value=0,
         required=False,
@@ -250,14 +251,14 @@ class PlayerRefInputSerializer(serializers.Serializer):
 
 
 class WithdrawInputSerializer(PlayerRefInputSerializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = free_text(required=False, allow_blank=True, default="")
     forfeit_current = serializers.BooleanField(
         required=False, default=False, help_text="Organisers: forfeit a match still in play."
     )
 
 
 class CheckInUndoInputSerializer(PlayerRefInputSerializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    reason = free_text(required=False, allow_blank=True, default="")
 
 
 class RegistrationOutputSerializer(serializers.ModelSerializer):
@@ -303,7 +304,7 @@ class RoundOutputSerializer(serializers.ModelSerializer):
 
 
 class ReasonInputSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = free_text(required=False, allow_blank=True, default="")
 
 
 class RoundStartInputSerializer(ReasonInputSerializer):
@@ -316,7 +317,7 @@ class RoundStartInputSerializer(ReasonInputSerializer):
 
 
 class RepairInputSerializer(serializers.Serializer):
-    reason = serializers.CharField()
+    reason = free_text()
     pairs = serializers.ListField(
         child=serializers.ListField(child=id_field(allow_null=True), min_length=2, max_length=2),
         required=False,
@@ -338,13 +339,13 @@ class RepairInputSerializer(serializers.Serializer):
 
 class DeadlineInputSerializer(serializers.Serializer):
     deadline = ZonedDateTimeField(allow_null=True)
-    reason = serializers.CharField()
+    reason = free_text()
 
 
 class RuleInputSerializer(serializers.Serializer):
     table = serializers.IntegerField(min_value=1, max_value=10_000)
     winner = id_field(help_text="Player id of the winner by forfeit.")
-    reason = serializers.CharField()
+    reason = free_text()
 
 
 class PairingOutputSerializer(serializers.ModelSerializer):
@@ -495,7 +496,7 @@ class HandPairingsInputSerializer(RepairInputSerializer):
 
 class ForbiddenPairSerializer(serializers.Serializer):
     players = serializers.ListField(child=id_field(), min_length=2, max_length=2)
-    reason = serializers.CharField(required=False, allow_blank=True, default="", write_only=True)
+    reason = free_text(required=False, allow_blank=True, default="", write_only=True)
 
 
 class ForbiddenPairsOutputSerializer(serializers.Serializer):

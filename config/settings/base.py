@@ -98,6 +98,7 @@ MIDDLEWARE = [
     "core.throttles.RateLimitHeadersMiddleware",
     # A body under /api/ that is not JSON: 415 before anything reads it (CSRF, axes, DRF).
     "core.parsers.JsonBodyOnlyMiddleware",
+    "core.text.FormTextMiddleware",  # a form field with a control character: 400 (issue 32)
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with 429
 ]
 
@@ -126,6 +127,17 @@ TEMPLATES = [
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A club laptop's writes wait their turn instead of failing (issue 32): begun IMMEDIATE,
+    # a transaction takes the write lock first (one that had read, then wrote, was refused
+    # at once), waits up to SQLITE_BUSY_SECONDS for it; WAL lets the pages read meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": env.float("SQLITE_BUSY_SECONDS", default=20),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 # A game action's hot queries as prepared statements (config/prepared.py); off behind a
 # pooler in transaction mode (pgbouncer), where they would not follow the session.
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
@@ -306,6 +318,7 @@ REST_FRAMEWORK = {
         "login": env("THROTTLE_LOGIN", default="20/min"),
         "user": env("THROTTLE_USER", default=None),
         "login_account": env("THROTTLE_LOGIN_ACCOUNT", default="10/min"),
+        "practice": env("THROTTLE_PRACTICE", default="20/hour"),  # practice matches a player starts
     },
     # How many proxies of ours stand in front of the app (each appends to X-Forwarded-For):
     # the client's address is the one the nearest of them saw. 0 (no proxy): the header is
@@ -357,7 +370,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play, follow and audit Hollywood Gin matches; run club tournaments.",
     # The API's version (semantic): bumped with every change a client sees, each one in
     # CHANGELOG.md (major: a change that breaks a client; minor: additions).
-    "VERSION": "3.0.0",
+    "VERSION": "3.1.0",
     "SERVERS": [
         {
             "url": env("API_SERVER_URL", default="/"),

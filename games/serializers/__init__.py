@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.text import free_text
 from games.engine.ruleset import MAX_DEADWOOD
 from games.engine.state import PHASES
 from games.serializers.records import (
@@ -165,7 +166,7 @@ class RulingInputSerializer(serializers.Serializer):
         "`knocker_deadwood`, `defender_deadwood`, or `drawn: true`); the match is derived "
         "again from the corrected hands, and may finish or go back to play.",
     )
-    reason = serializers.CharField(max_length=1000)
+    reason = free_text()
     player = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(),
         required=False,

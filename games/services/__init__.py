@@ -9,6 +9,7 @@ below may be imported from `games.services` itself."""
 from games.services.play import (
     MODES,
     match_act,
+    match_act_in_tx,
     match_create,
     match_create_in_tx,
     match_play_in_tx,
@@ -28,6 +29,7 @@ __all__ = [
     "RULING_TYPES",
     "MatchResult",
     "match_act",
+    "match_act_in_tx",
     "match_create",
     "match_create_in_tx",
     "match_play_in_tx",

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 
 from core import metrics
 from core.errors import PermissionDeniedError, ValidationError
-from core.transactions import write_service, write_service_of
+from core.transactions import write_service_of
 from games import jobs, projections, repository
 from games.engine import actions as A
 from games.engine.cards import validate_deck
@@ -100,8 +100,7 @@ match_create = write_service_of(
 )
 
 
-@write_service
-def match_act(
+def match_act_in_tx(
     *,
     match_id: uuid.UUID | str,
     player: Player,
@@ -110,7 +109,8 @@ def match_act(
     request_id: str = "",
 ) -> MatchSaved:
     """A player's action ({"type": "draw", "source": "stock"}, discard, knock, pass, or
-    resign). An illegal action raises the engine's rule error and writes nothing."""
+    resign), inside the caller's transaction (`match_act`: its own). An illegal action
+    raises the engine's rule error and writes nothing."""
     write = repository.match_lock(match_id=match_id)
     seat = write.match.seat_of(player.pk)
     if seat is None:
@@ -121,6 +121,14 @@ def match_act(
     if saved.match.practice and not player.is_bot:
         _bot_to_move_on_commit(saved)
     return saved
+
+
+match_act = write_service_of(
+    match_act_in_tx,
+    name="match_act",
+    doc="""A player's action ({"type": "draw", "source": "stock"}, discard, knock, pass, or
+    resign). An illegal action raises the engine's rule error and writes nothing.""",
+)
 
 
 def _bot_to_move_on_commit(saved: MatchSaved) -> None:

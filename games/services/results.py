@@ -12,6 +12,7 @@ from django.utils.translation import gettext_noop
 
 from core import metrics
 from core.errors import PermissionDeniedError, ValidationError
+from core.text import free_text_check
 from core.transactions import write_service, write_service_of
 from games import repository
 from games.engine import actions as A
@@ -151,6 +152,7 @@ def match_rule_in_tx(
         )
     if not isinstance(reason, str) or not reason.strip():
         raise ValidationError("a ruling needs a reason", code="reason_required")
+    free_text_check(reason)
     write = repository.match_lock(match_id=match_id)
     match = write.match
     _require_organiser(by, match)

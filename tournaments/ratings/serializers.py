@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core.text import free_text
 from players.models import Club
 from tournaments.domain.glicko2 import RatingSettings
 from tournaments.ratings.models import Season, SeasonStanding
@@ -29,7 +30,7 @@ class ClubUpdateInputSerializer(serializers.Serializer):
     time_zone = serializers.CharField(max_length=64, required=False)
     default_ruleset = serializers.DictField(required=False)
     rating_settings = serializers.DictField(required=False)
-    reason = serializers.CharField(max_length=500, required=False, default="")
+    reason = free_text(required=False, default="")
 
 
 class ClubOutputSerializer(serializers.ModelSerializer):

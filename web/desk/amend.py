@@ -55,7 +55,7 @@ def entry_amend(
             table_entry_amend(
                 entry_id=entry.pk,
                 by=request.user,
-                note=request.POST.get("note", "")[:500],
+                note=request.POST.get("note", ""),
                 **form.entry((match.player1, match.player2)),
             )
             return redirect("desk-table", tournament_id=tournament.pk, number=number, table=table)

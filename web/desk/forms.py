@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from core.text import FreeTextField
 from games.selectors import MAX_DEADWOOD, ruleset_normalise
 from tournaments.pairing import TIEBREAK_CHOICES
 from web.localize import latin_digits
@@ -272,7 +273,7 @@ class WalkInForm(forms.Form):
 
 
 class WithdrawForm(forms.Form):
-    reason = forms.CharField(max_length=200, required=False, label=_("Reason (optional)"))
+    reason = FreeTextField(required=False, label=_("Reason (optional)"))
     forfeit = forms.BooleanField(required=False, label=_("Their match in play is lost by forfeit"))
 
 
@@ -385,7 +386,7 @@ def _needed_unless_drawn(form: forms.Form, data: dict[str, Any]) -> None:
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500, label=_("Reason"))
+    reason = FreeTextField(label=_("Reason"))
 
 
 class HandForm(forms.Form):
@@ -430,7 +431,7 @@ class HandForm(forms.Form):
 
 
 class CorrectionForm(HandForm):
-    reason = forms.CharField(max_length=500, label=_("Reason"))
+    reason = FreeTextField(label=_("Reason"))
 
 
 # -- answering a dispute (web.desk.disputes) -----------------------------------------------
@@ -444,13 +445,11 @@ RULINGS = [
 
 
 class CommentForm(forms.Form):
-    comment = forms.CharField(
-        max_length=2000, widget=forms.Textarea(attrs={"rows": 2}), label=_("Comment")
-    )
+    comment = FreeTextField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Comment"))
 
 
 class DismissForm(forms.Form):
-    reason = forms.CharField(max_length=1000, label=_("Why it is dismissed"))
+    reason = FreeTextField(label=_("Why it is dismissed"))
 
 
 class RulingForm(forms.Form):
@@ -477,7 +476,7 @@ class RulingForm(forms.Form):
         label=_("Game"),
     )
     points = IntegerField(min_value=-100_000, max_value=100_000, required=False, label=_("Points"))
-    reason = forms.CharField(max_length=1000, label=_("Reason"))
+    reason = FreeTextField(label=_("Reason"))
 
     NEEDS = {
         "void_hand": ("hand_number",),

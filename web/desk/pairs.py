@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from core.errors import ConflictError
+from core.text import FreeTextField
 from tournaments import services
 from tournaments.selectors import (
     tournament_forbidden_pairs,
@@ -31,7 +32,7 @@ ACTIVE = ("registered", "checked_in")
 class ForbiddenPairForm(forms.Form):
     first = forms.TypedChoiceField(coerce=int, choices=[], label=_("Player"))
     second = forms.TypedChoiceField(coerce=int, choices=[], label=_("Must not meet"))
-    reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
+    reason = FreeTextField(required=False, label=_("Reason"))
 
     def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -103,7 +104,7 @@ def forbidden_pair_remove(request: HttpRequest, tournament: Any) -> HttpResponse
         players = [int(request.POST.get("first", "")), int(request.POST.get("second", ""))]
         services.tournament_forbidden_pair_remove(
             tournament_id=tournament.pk, players=players, by=request.user,
-            reason=request.POST.get("reason", "")[:500],
+            reason=request.POST.get("reason", ""),
         )  # fmt: skip
     except ValueError:
         context = _forbidden_context(tournament, error=gettext("Choose two players."))
@@ -178,7 +179,7 @@ def round_pairings_by_hand(request: HttpRequest, tournament: Any, number: int) -
         rows = _board_rows(tournament, number)
         return render(request, "desk/round_pairings.html", _hand_context(tournament, number, rows))
     rows = _board_rows(tournament, number, request.POST)
-    reason = request.POST.get("reason", "").strip()[:500]
+    reason = request.POST.get("reason", "").strip()
     context = _hand_context(tournament, number, rows, reason=reason)
     pairs = _pairs_from(rows)
     if pairs is None:

@@ -66,11 +66,19 @@ def table_entry_page(request: HttpRequest, match_id: Any) -> HttpResponse:
         raise PermissionDenied("this table's page is for its two players")
     names = (match.player1.name, match.player2.name)
     form, dispute, error = HandForm(names=names), ReasonForm(prefix="dispute"), None
+    status = 400 if request.method == "POST" else 200
     if request.method == "POST":
         action = request.POST.get("action")
         entry = table_entry_open(match=match)
         try:
-            if action == "enter":
+            if action in ("confirm", "dispute") and not _shown(request, entry):
+                # The page showed another entry (taken back and entered again since, or
+                # settled): nothing is recorded, and the page shows the one there is now.
+                error = gettext(
+                    "The entry changed since your page showed it: check the one shown now."
+                )
+                status = 409
+            elif action == "enter":
                 form = HandForm(request.POST, names=names)
                 if form.is_valid():
                     table_entry_submit(
@@ -79,7 +87,7 @@ def table_entry_page(request: HttpRequest, match_id: Any) -> HttpResponse:
                     return redirect("table-entry", match_id=match.pk)
             elif action in ("confirm", "dispute", "withdraw") and entry is not None:
                 if action == "confirm":
-                    table_entry_confirm(entry_id=entry.pk, player=me)
+                    table_entry_confirm(entry_id=entry.pk, player=me, version=entry.version)
                 elif action == "withdraw":
                     table_entry_withdraw(entry_id=entry.pk, player=me)
                 else:
@@ -96,10 +104,16 @@ def table_entry_page(request: HttpRequest, match_id: Any) -> HttpResponse:
             error = error_message(exc)
         match = match_get(match_id=match.pk)
     context = _context(match, me, form=form, dispute=dispute, error=error)
-    status = 400 if request.method == "POST" else 200
     if request.headers.get("HX-Request"):  # web/live.js asks for the panel again
         return render(request, "desk/_phone_panel.html", context)
     return render(request, "desk/phone_table.html", context, status=status)
+
+
+def _shown(request: HttpRequest, entry: Any) -> bool:
+    """Does the confirmation (or contest) name the open entry, as the page showed it (its
+    id and the scoresheet's version it was entered against)?"""
+    named = (request.POST.get("entry", ""), request.POST.get("entry_version", ""))
+    return entry is not None and named == (str(entry.pk), str(entry.version))
 
 
 def _context(match: Any, me: Any, **extra: Any) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.text import printable
 from games.selectors import match_get
 from tournaments.pairing import TIEBREAKS
 from tournaments.ratings.selectors import tournament_ratings_shown
@@ -216,7 +217,11 @@ def _csv(filename: str, header: list[str], rows: list[list[Any]]) -> HttpRespons
 
 def _cell(value: Any, separator: str = ",") -> Any:
     """A name a spreadsheet would run as a formula (=, +, -, @) is written as text; a
-    fraction with the decimal comma where the list separator is ";"."""
+    fraction with the decimal comma where the list separator is ";". Control characters,
+    in a row stored before they were refused (core.text), are left out: a spreadsheet
+    cannot hold them (openpyxl refused the whole .xlsx)."""
+    if isinstance(value, str):
+        value = printable(value)
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     if isinstance(value, float) and separator == ";":
@@ -249,7 +254,7 @@ def xlsx_response(
     book = openpyxl.Workbook()
     book.remove(book.active)
     for title, (header, rows) in sheets:
-        sheet = book.create_sheet(title=title[:31])
+        sheet = book.create_sheet(title=printable(title)[:31])
         sheet.append(_headings(header))
         for row in rows:
             sheet.append([_cell(v) if isinstance(v, str) else _xlsx_value(v) for v in row])
@@ -266,7 +271,9 @@ def xlsx_response(
 
 
 def _xlsx_value(value: Any) -> Any:
-    return value if value is None or isinstance(value, int | float | bool) else str(value)
+    if value is None or isinstance(value, int | float | bool):
+        return value
+    return printable(str(value))
 
 
 @desk_tournament

@@ -20,24 +20,30 @@ from players.selectors import login_codes_active, player_may_get_login_code
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
 from tournaments.ratings.selectors import tournament_ratings_shown
+from tournaments.selectors import user_may_act_as_player
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.forms import MemberForm, WithdrawForm
 from web.desk.prints import qr_svg
 from web.localize import sort_by_name
 
 
-def roster_context(tournament: Any) -> dict[str, Any]:
+def roster_context(tournament: Any, *, user: Any) -> dict[str, Any]:
     """The registrations by name in the page language's order (ICU: Ș after S in Romanian,
-    Ž after Z...), with the counts and who may be given a phone login code."""
+    Ž after Z...), with the counts and who may be given a phone login code (by `user`: it
+    needs authority over the account, tournaments.selectors.user_may_act_as_player)."""
     registrations = sort_by_name(
-        tournament.registrations.select_related("player__user").order_by("player__name"),
+        tournament.registrations.select_related("player__user", "player__club").order_by(
+            "player__name"
+        ),
         lambda r: r.player.name,
     )
     codes = login_codes_active(player_ids=[r.player_id for r in registrations])
     counts = {"registered": 0, "checked_in": 0, "withdrawn": 0}
     for r in registrations:
         counts[r.status] = counts.get(r.status, 0) + 1
-        r.may_get_code = player_may_get_login_code(player=r.player)
+        r.may_get_code = player_may_get_login_code(player=r.player) and user_may_act_as_player(
+            user=user, player=r.player
+        )
         r.code_expires_at = codes.get(r.player_id)
     counts["total"] = len(registrations)
     return {
@@ -60,7 +66,11 @@ def panel(
     if not request.headers.get("HX-Request") and error is None:
         return redirect("desk-check-in", tournament_id=tournament.pk)
     tournament.refresh_from_db()
-    context = {"tournament": tournament, "error": error, **roster_context(tournament)}
+    context = {
+        "tournament": tournament,
+        "error": error,
+        **roster_context(tournament, user=request.user),
+    }
     htmx = request.headers.get("HX-Request")
     template = "desk/_check_in_panel.html" if htmx else "desk/check_in.html"
     return render(request, template, context, status=status)
@@ -170,7 +180,7 @@ def login_codes_print(request: HttpRequest, tournament: Any) -> HttpResponse:
     given before end."""
     registrations = [
         r
-        for r in roster_context(tournament)["registrations"]
+        for r in roster_context(tournament, user=request.user)["registrations"]
         if r.may_get_code and r.status != "withdrawn"
     ]
     issued = []

@@ -333,7 +333,7 @@ def entry_decide(
                 entry_id=entry.pk,
                 by=request.user,
                 accept=request.POST.get("accept") == "1",
-                note=request.POST.get("note", "")[:500],
+                note=request.POST.get("note", ""),
             )
             return redirect("desk-table", tournament_id=tournament.pk, number=number, table=table)
         except FORM_ERRORS as exc:

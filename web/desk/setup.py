@@ -25,7 +25,11 @@ from players.services import login_code_display, player_create, player_login_cod
 from tournaments import services
 from tournaments.ratings.names import SimilarPlayer, club_players, club_players_like
 from tournaments.ratings.selectors import clubs_managed_by
-from tournaments.selectors import tournament_forbidden_pairs, tournament_list_for
+from tournaments.selectors import (
+    tournament_forbidden_pairs,
+    tournament_list_for,
+    user_may_act_as_player,
+)
 from web.brackets import bracket_drawn
 from web.desk.access import (
     FORM_ERRORS,
@@ -84,8 +88,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     return render(request, "desk/tournament_new.html", {"form": form}, status=status)
 
 
-def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
-    roster = roster_context(tournament)
+def _tournament_context(user: Any, tournament: Any, **forms: Any) -> dict[str, Any]:
+    roster = roster_context(tournament, user=user)
     entered = [r.player_id for r in roster["registrations"]]
     players = [
         (p.pk, p.name) for p in sort_by_name(player_list(exclude_ids=entered), lambda p: p.name)
@@ -120,7 +124,7 @@ def _tournament_context(tournament: Any, **forms: Any) -> dict[str, Any]:
 
 @desk_tournament
 def tournament_desk(request: HttpRequest, tournament: Any) -> HttpResponse:
-    context = _tournament_context(tournament)
+    context = _tournament_context(request.user, tournament)
     context["disputes_open"] = len(
         tournament_disputes_open(tournament=tournament, user=request.user)
     )
@@ -139,7 +143,7 @@ def _formats_context(tournament: Any) -> dict[str, Any]:
 def _again(request: HttpRequest, tournament: Any, **forms: Any) -> HttpResponse:
     """The tournament's desk with the form that failed and its errors (400, nothing written)."""
     tournament.refresh_from_db()
-    context = _tournament_context(tournament, **forms)
+    context = _tournament_context(request.user, tournament, **forms)
     return render(request, "desk/tournament.html", context, status=400)
 
 
@@ -183,7 +187,9 @@ def walk_in(request: HttpRequest, tournament: Any) -> HttpResponse:
             return _again(request, tournament, walk_in=form, walk_in_similar=similar)
     elif similar and not form.cleaned_data["new"]:
         # A question, not an error: is it one of these?
-        context = _tournament_context(tournament, walk_in=form, walk_in_similar=similar)
+        context = _tournament_context(
+            request.user, tournament, walk_in=form, walk_in_similar=similar
+        )
         return render(request, "desk/tournament.html", context)
     try:
         with request_transaction():
@@ -254,7 +260,7 @@ def paste_names(request: HttpRequest, tournament: Any) -> HttpResponse:
     who = {name: _pasted_player(tournament, name, pool, picks) for name in names}
     review = [{"name": n, "similar": offers} for n, (_, offers) in who.items() if offers]
     if review:
-        context = _tournament_context(tournament, paste=form, paste_review=review)
+        context = _tournament_context(request.user, tournament, paste=form, paste_review=review)
         return render(request, "desk/tournament.html", context)
     try:
         with request_transaction():
@@ -300,7 +306,7 @@ def add_player(request: HttpRequest, tournament: Any) -> HttpResponse:
 @desk_tournament
 def check_in(request: HttpRequest, tournament: Any) -> HttpResponse:
     """The check-in screen: one tap a player (htmx swaps the row and the counts)."""
-    context = {"tournament": tournament, **roster_context(tournament)}
+    context = {"tournament": tournament, **roster_context(tournament, user=request.user)}
     return render(request, "desk/check_in.html", context)
 
 
@@ -325,8 +331,14 @@ def check_in_player(request: HttpRequest, tournament: Any, player_id: int) -> Ht
 def login_code_issue(request: HttpRequest, tournament: Any, player_id: int) -> HttpResponse:
     """A one-time code for a player of this tournament to sign in on a phone, shown once
     (only its hash is kept): a new one replaces the last."""
-    if not tournament.registrations.filter(player_id=player_id).exists():
+    registration = tournament.registrations.select_related("player__club").filter(
+        player_id=player_id
+    )
+    if not registration.exists():
         raise Http404("this player is not entered in this tournament")
+    if not user_may_act_as_player(user=request.user, player=registration.get().player):
+        # A code signs in as the person: entering them in one's evening is no authority.
+        raise PermissionDenied("only staff or the organisers of the player's club may")
     try:
         issued = player_login_code_issue(player_id=player_id, by=request.user)
     except FORM_ERRORS as exc:

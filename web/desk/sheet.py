@@ -250,7 +250,7 @@ def sheet_view(request: HttpRequest, tournament: Any, number: int, table: int) -
                 by=request.user,
                 first_hand=first,
                 rows=[line["row"] for line in lines],
-                note=request.POST.get("note", "")[:500],
+                note=request.POST.get("note", ""),
             )
         except FORM_ERRORS as exc:
             error = error_message(exc)

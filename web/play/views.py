@@ -11,19 +11,22 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core.errors import NotFoundError
+from core.throttles import PracticeRateThrottle
 from games.practice import practice_bot_nudge, practice_matches_of, practice_start
 from games.selectors import match_get, match_list_for, match_seat_for, match_view_for
 from players.selectors import player_for_user
-from tournaments.player_selectors import match_places
+from tournaments.player_selectors import match_places, player_tournament_match_ids
 from web.desk.access import LOGIN_URL
 from web.play.strings import play_strings
 
 # Cards nobody needs on the page: the decks, salts and stock orders of hands already over
 # (the player may read them in the replay); the page stays light.
 _PAGE_SKIPS = ("deck", "salt", "stock")
+LOBBY_MATCHES = 100  # online matches the lobby lists at most
 
 
 def page_phase(view: dict[str, Any], me: int) -> str:
@@ -78,19 +81,26 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), LOGIN_URL)
     me = player_for_user(user=request.user)
-    matches: list[Any] = []
-    practice: list[Any] = []
+    context = {"me": me, "matches": [], "practice": []}
     if me is not None:
-        qs = match_list_for(user=request.user, mine=True, status="in_progress", mode="online")
-        mine = [m for m in qs.select_related("player1", "player2")[:100] if not m.practice]
-        places = match_places(match_ids=[m.pk for m in mine])
-        matches = sorted(
-            ({"match": m, "place": places.get(str(m.pk))} for m in mine),
-            key=lambda row: row["place"] is None,
-        )
-        practice = list(practice_matches_of(player=me)[:10])
-    context = {"me": me, "matches": matches, "practice": practice}
+        context.update(_lobby_rows(request.user, me))
     return render(request, "play/lobby.html", context)
+
+
+def _lobby_rows(user: Any, me: Any) -> dict[str, list[Any]]:
+    """My online matches in play, the tournaments' first whatever else there is (their own
+    query: friendlies never push them past the page's 100), then my practice matches."""
+    qs = match_list_for(user=user, mine=True, status="in_progress", mode="online")
+    qs = qs.filter(practice=False).select_related("player1", "player2")
+    in_tournaments = player_tournament_match_ids(player=me)
+    mine = list(qs.filter(pk__in=in_tournaments)[:LOBBY_MATCHES])
+    mine += list(qs.exclude(pk__in=in_tournaments)[: LOBBY_MATCHES - len(mine)])
+    places = match_places(match_ids=[m.pk for m in mine])
+    matches = sorted(
+        ({"match": m, "place": places.get(str(m.pk))} for m in mine),
+        key=lambda row: row["place"] is None,
+    )
+    return {"matches": matches, "practice": list(practice_matches_of(player=me)[:10])}
 
 
 @require_POST
@@ -101,5 +111,9 @@ def practice_new(request: HttpRequest) -> HttpResponse:
     me = player_for_user(user=request.user)
     if me is None:
         return render(request, "play/lobby.html", {"me": None}, status=403)
+    if not PracticeRateThrottle().allow_request(request, None):
+        error = gettext("You have started many practice matches: try again later.")
+        context = {"me": me, "error": error, **_lobby_rows(request.user, me)}
+        return render(request, "play/lobby.html", context, status=429)
     match = practice_start(player=me)
     return redirect("play", match_id=match.pk)

@@ -83,6 +83,6 @@ def test_the_api_undoes_a_check_in_and_refuses_a_paired_player(organiser, organi
     refused = organiser_client.post(url, {"player": players[0].pk}, format="json")
     assert refused.status_code == 409
     assert refused.json()["error"]["reason"] == "already_paired"
-    long_reason = organiser_client.post(url, {"player": players[0].pk, "reason": "x" * 501},
+    long_reason = organiser_client.post(url, {"player": players[0].pk, "reason": "x" * 2001},
                                         format="json")  # fmt: skip
     assert long_reason.status_code == 400

@@ -33,6 +33,12 @@ def evening():
     return tournament, pairing, phones, desk
 
 
+def _shown():
+    """The open entry as the opponent's page names it (its id and version)."""
+    entry = TableEntry.objects.get(status="pending")
+    return {"entry": str(entry.pk), "entry_version": str(entry.version)}
+
+
 def _seat_value(pairing, name):
     return "p1" if pairing.player1.name == name else "p2"
 
@@ -58,7 +64,8 @@ def test_entered_on_one_phone_confirmed_on_the_other(evening):
     page = phones["Ben"].get(url).content.decode()
     page = page.replace("<bdi>", "").replace("</bdi>", "")  # names sit in <bdi>
     assert "Confirm this hand?" in page and "Ann knocked, deadwood 3 / 25" in page
-    assert phones["Ben"].post(url, {"action": "confirm"}).status_code == 302
+    shown = _shown()
+    assert phones["Ben"].post(url, {"action": "confirm", **shown}).status_code == 302
     match = Match.objects.get(pk=pairing.match_id)
     assert match.hands.get().points == 22
 
@@ -67,9 +74,12 @@ def test_disputed_and_settled_on_the_desk(evening):
     tournament, pairing, phones, desk = evening
     url = f"/tables/{pairing.match_id}/"
     phones["Ben"].post(url, {"action": "enter", "result": "drawn"})
+    shown = _shown()
     # A dispute needs a reason.
-    assert phones["Ann"].post(url, {"action": "dispute"}).status_code == 400
-    response = phones["Ann"].post(url, {"action": "dispute", "dispute-reason": "I knocked"})
+    assert phones["Ann"].post(url, {"action": "dispute", **shown}).status_code == 400
+    response = phones["Ann"].post(
+        url, {"action": "dispute", "dispute-reason": "I knocked", **shown}
+    )
     assert response.status_code == 302
     table = f"/desk/{tournament.pk}/rounds/1/tables/1/"
     page = desk.get(table).content.decode()

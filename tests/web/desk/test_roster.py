@@ -91,7 +91,7 @@ def test_withdraw_at_the_desk_forfeits_the_match_in_play_when_asked(client, td):
     assert any(e.type == "ResultRuled" for e in events)  # the match in play, forfeited
     long = client.post(
         f"/desk/{tournament.pk}/players/{player.pk}/withdraw/",
-        {"reason": "x" * 300},
+        {"reason": "x" * 2001},  # core.text.FREE_TEXT_MAX
         HTTP_HX_REQUEST="true",
     )
     assert long.status_code == 400

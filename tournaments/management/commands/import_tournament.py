@@ -1,6 +1,7 @@
 """`manage.py import_tournament FILE`: a tournament exported by `export_tournament`, into a
 database that holds none of it (`tournaments.imports`): its events appended with their
-hashes as exported, its read models rebuilt from them. All or nothing."""
+hashes as exported, its read models rebuilt from them. All or nothing. It links nothing
+already here, unless `--link-club ID` names a club it may belong to (each link listed)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the JSON Lines file ('-': stdin)")
         parser.add_argument("--no-progress", action="store_true")
+        parser.add_argument(
+            "--link-club",
+            type=int,
+            metavar="ID",
+            help="the id of a club here the tournament may belong to (else an import links"
+            " nothing already here); every link is listed",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
@@ -32,7 +40,9 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {name}: {exc}") from exc
         try:
             with tqdm(unit=" events", disable=quiet, file=sys.stderr) as bar:
-                result = tournament_import(lines=source, progress=bar.update)
+                result = tournament_import(
+                    lines=source, progress=bar.update, link_club=options["link_club"]
+                )
         except TournamentImportError as exc:
             raise CommandError(f"{exc.code}: {exc.message} (nothing was imported)") from exc
         except UnicodeDecodeError as exc:
@@ -47,5 +57,7 @@ class Command(BaseCommand):
             f" (no passwords) in {time.perf_counter() - started:.1f}s; standings "
             + ("as exported." if result.standings_match else "DIFFER from the export's.")
         )
+        for link in result.linked:
+            self.stdout.write(f"LINKED {link}")
         for where in result.drift:
             self.stderr.write(f"DRIFT {where}: the pairing row differs from the events")
