@@ -28,7 +28,7 @@ DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/hg_data_backup_bench"
 
 
 def manage(*args: str, url: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DATABASE_URL": url}
+    env = {"DJANGO_SETTINGS_MODULE": "config.settings.local", **os.environ, "DATABASE_URL": url}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
     )
