@@ -13,6 +13,7 @@ Exports meet old rows written before these rules: `printable` takes the characte
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +30,16 @@ FREE_TEXT_MAX = 2000
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 CONTROL_MESSAGE = gettext_noop("A text may not hold control characters.")
 TOO_LONG_MESSAGE = gettext_noop("A text of at most %(limit)s characters, please.")
+
+
+def ascii_digits(text: str) -> str:
+    """`text` with every script's decimal digits (Persian ۰-۹, Arabic-Indic ٠-٩, ...) as
+    0-9: a code printed on a Persian page is typed as it is shown (issue 37)."""
+    if text.isascii():
+        return text
+    return "".join(
+        str(unicodedata.decimal(c)) if not c.isascii() and c.isdecimal() else c for c in text
+    )
 
 
 def has_control_characters(text: str) -> bool:

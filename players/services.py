@@ -25,6 +25,7 @@ from rest_framework.authtoken.models import Token
 from core.authentication import access_token_key, token_digest
 from core.errors import ConflictError, NotFoundError, ValidationError
 from core.models import AccessToken
+from core.text import ascii_digits
 from core.transactions import write_service
 from players.models import Club, LoginCode, Player
 from players.selectors import player_may_get_login_code, user_is_organiser
@@ -186,8 +187,9 @@ class IssuedLoginCode:
 
 
 def login_code_normalise(code: str) -> str:
-    """What the player typed, as issued: upper case, spaces and dashes dropped."""
-    return re.sub(r"[\s\-]", "", code or "").upper()
+    """What the player typed, as issued: upper case, spaces and dashes dropped, digits in
+    any script (a Persian page prints ۲۵۵R-۹QQS) as 0-9."""
+    return re.sub(r"[\s\-]", "", ascii_digits(code or "")).upper()
 
 
 def login_code_display(code: str) -> str:

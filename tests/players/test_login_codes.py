@@ -109,3 +109,17 @@ def test_setting_a_password_ends_the_unused_codes(td):
     assert ann.user.check_password("ann-new-pass-1")
     with pytest.raises(ValidationError):
         player_login_code_use(code=issued.code)
+
+
+@pytest.mark.parametrize("digits", ["۰۱۲۳۴۵۶۷۸۹", "٠١٢٣٤٥٦٧٨٩"], ids=["persian", "arabic_indic"])
+def test_a_code_typed_with_the_digits_a_page_printed_is_taken(td, digits):
+    """Issue 37, item 1: the desk's code card on a Persian page shows `۲۵۵R-۹QQS`; typed as
+    shown, it signs in (it was refused; only Latin digits worked)."""
+    walk_in = player_create(name="Zhaleh")
+    issued = player_login_code_issue(player_id=walk_in.pk, by=td)
+    while not any(c.isdigit() for c in issued.code):  # a code with a digit (most have some)
+        issued = player_login_code_issue(player_id=walk_in.pk, by=td)
+    shown = login_code_display(issued.code).translate(str.maketrans("0123456789", digits))
+    assert shown.isascii() is False
+    walk_in.refresh_from_db()
+    assert player_login_code_use(code=shown) == walk_in.user
