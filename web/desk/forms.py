@@ -414,6 +414,8 @@ class HandForm(forms.Form):
             gin = data.get("gin") and "knocker_deadwood" not in self.errors
             if gin and data.get("knocker_deadwood") in (None, 0):
                 data["knocker_deadwood"] = 0
+            if data.get("knocker_deadwood") == 0:  # RULES 6: no deadwood is gin, as the sheet
+                data["gin"] = True  # infers it (the phone refused an unticked box)
             _needed_unless_drawn(self, data)
         return data
 
@@ -506,6 +508,8 @@ class RulingForm(forms.Form):
             gin = data.get("gin") and "knocker_deadwood" not in self.errors
             if gin and data.get("knocker_deadwood") is None:
                 data["knocker_deadwood"] = 0
+            if data.get("knocker_deadwood") == 0:  # RULES 6: no deadwood is gin
+                data["gin"] = True
             _needed_unless_drawn(self, data)
         return data
 

@@ -122,3 +122,24 @@ def test_only_the_two_players_use_the_page(evening, client):
     assert client.post(url, {"action": "enter", "result": "drawn"}).status_code == 403
     assert desk.get(url)["Location"] == f"/desk/matches/{pairing.match_id}/"
     assert not TableEntry.objects.exists()
+
+
+def test_a_knock_with_no_deadwood_is_a_gin_without_its_box(evening):
+    """Issue 37, item 4: the knocker chosen and deadwood 0 is a gin (RULES 6), as the desk's
+    sheet infers it; the phone refused it unless the Gin box was ticked."""
+    tournament, pairing, phones, desk = evening
+    url = f"/tables/{pairing.match_id}/"
+    response = phones["Ann"].post(
+        url,
+        {
+            "action": "enter",
+            "result": _seat_value(pairing, "Ann"),
+            "knocker_deadwood": "0",
+            "defender_deadwood": "25",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert TableEntry.objects.get(status="pending").gin is True
+    assert phones["Ben"].post(url, {"action": "confirm", **_shown()}).status_code == 302
+    hand = Match.objects.get(pk=pairing.match_id).hands.get()
+    assert hand.kind == "gin"
