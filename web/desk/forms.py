@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import zoneinfo
+from collections.abc import Sequence
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -124,6 +125,10 @@ class LocalDateTimeField(LocalDigitsMixin, forms.DateTimeField):
 
 class TournamentCreateForm(forms.Form):
     name = forms.CharField(max_length=200, label=_("Name"))
+    # The organiser's clubs (none: a tournament of no club: no club ratings, no season).
+    club = forms.TypedChoiceField(
+        choices=[], coerce=int, empty_value=None, required=False, label=_("Club")
+    )
     format = forms.ChoiceField(choices=FORMATS, initial="swiss", label=_("Format"))
     rounds = IntegerField(
         min_value=1,
@@ -195,9 +200,19 @@ class TournamentCreateForm(forms.Form):
     box_bonus = IntegerField(min_value=0, max_value=100, initial=0, label=_("Box bonus"))
     shutout_doubles = forms.BooleanField(required=False, label=_("A shutout scores double"))
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: Sequence[Any] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["language"].initial = translation.get_language()  # the desk's own
+        self.fields["club"].choices = [("", _("No club")), *((c.pk, c.name) for c in clubs)]
+        if clubs:
+            # The first of the organiser's clubs: its time zone and language by default.
+            self.fields["club"].initial = clubs[0].pk
+            if clubs[0].time_zone in TIME_ZONES or clubs[0].time_zone in COMMON_ZONES:
+                self.fields["time_zone"].initial = clubs[0].time_zone
+            if clubs[0].language:
+                self.fields["language"].initial = clubs[0].language
+        else:
+            self.fields["club"].widget = forms.HiddenInput()
         if translation.get_language() == "fa":
             # The date as a Persian page shows it (Solar Hijri), typed in a text field.
             self.fields["starts_at"].widget = forms.TextInput(
@@ -245,6 +260,7 @@ class TournamentCreateForm(forms.Form):
         minutes = d.get("round_minutes")
         return {
             "name": d["name"],
+            "club": d.get("club"),
             "format": d["format"],
             "rounds": d["rounds"] if d["format"] == "swiss" else None,
             "play_mode": d["play_mode"],

@@ -74,10 +74,11 @@ def desk_home(request: HttpRequest) -> HttpResponse:
 
 @desk_user
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    form = TournamentCreateForm(request.POST or None)
+    clubs = list(clubs_managed_by(user=request.user)[:50])
+    form = TournamentCreateForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = services.tournament_create(
+            tournament = services.tournament_create_by_ids(
                 created_by=request.user, **form.service_kwargs()
             )
         except FORM_ERRORS as exc:

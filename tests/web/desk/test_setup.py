@@ -218,3 +218,23 @@ def test_signing_in_returns_to_the_page_asked_for(client):
     assert response.status_code == 200 and "correct username and password" in (
         response.content.decode()
     )
+
+
+def test_the_desk_creates_a_tournament_of_the_organisers_club(client, td):
+    """Issue 37, item 2: the desk's new-tournament form offers the organiser's clubs (the
+    first chosen, its time zone by default), so a desk tournament gets the club's ratings and
+    season; another club's id is refused, and nothing is written."""
+    from tournaments.ratings.services import club_create
+
+    mine = club_create(name="Tehran Gin Club", by=td, time_zone="Asia/Tehran")
+    other = club_create(name="Someone Else's", by=organiser("otherdesk"))
+    page = client.get("/desk/new/").content.decode()
+    assert f'<option value="{mine.pk}" selected>' in page
+    assert '<option value="Asia/Tehran" selected>' in page
+    assert f'value="{other.pk}"' not in page
+    response = client.post("/desk/new/", _create_form(club=str(mine.pk)))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert Tournament.objects.get(name="Club night").club == mine
+    refused = client.post("/desk/new/", _create_form(name="Not mine", club=str(other.pk)))
+    assert refused.status_code == 400
+    assert not Tournament.objects.filter(name="Not mine").exists()
