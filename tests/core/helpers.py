@@ -1,0 +1,174 @@
+"""A hot standby of the test database's cluster, for the replica tests (issue 36).
+
+Made with `pg_basebackup -R -X stream` from the primary the tests use, into a temporary
+directory, started with PostgreSQL's own `pg_ctl` on a free port; stopped and removed by
+`Standby.remove`. The primary's configuration is never touched: when it does not allow a
+replication connection from 127.0.0.1 (no `replication` line in its pg_hba.conf), or
+`wal_level` is `minimal`, the test is skipped and says why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+def wait_for(condition: Callable[[], Any], *, timeout: float = 30.0, what: str = "") -> Any:
+    """Poll `condition` until it is true; its value, or AssertionError after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        time.sleep(0.05)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Standby:
+    """A running hot standby of `primary` (a Django database settings dict)."""
+
+    def __init__(self, primary: dict[str, Any]) -> None:
+        self.primary = primary
+        self.port = _free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="hg_standby_"))
+        self.data = self.dir / "data"
+        # PostgreSQL refuses to run as root: the cluster belongs to `postgres` then.
+        self.run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    # --- making it ---------------------------------------------------------------------------
+
+    def why_not(self) -> str:
+        """Why no standby can be made here ("" if one can)."""
+        if not (PG_BIN / "pg_ctl").exists() or shutil.which("pg_basebackup") is None:
+            return "PostgreSQL 15's pg_ctl and pg_basebackup are not installed"
+        if os.geteuid() == 0:
+            try:
+                pwd.getpwnam("postgres")
+            except KeyError:
+                return "running as root and there is no postgres user to run a standby as"
+        level = self.primary_setting("wal_level")
+        if level == "minimal":
+            return "the primary's wal_level is minimal: it cannot feed a standby"
+        return ""
+
+    def primary_conninfo(self, dbname: str = "postgres") -> str:
+        return psycopg.conninfo.make_conninfo(
+            host=self.primary["HOST"] or "127.0.0.1",
+            port=str(self.primary["PORT"] or 5432),
+            user=self.primary["USER"] or "postgres",
+            dbname=dbname,
+        )
+
+    def primary_setting(self, name: str) -> str:
+        with psycopg.connect(self.primary_conninfo(), autocommit=True) as conn:
+            return str(conn.execute(f"SHOW {name}").fetchone()[0])  # type: ignore[index]
+
+    def create(self) -> str:
+        """Copy and start the standby; "" or why it could not be copied (a refusal of the
+        primary's, for a skip; anything else raises)."""
+        backup = subprocess.run(  # noqa: S603
+            [
+                "pg_basebackup",
+                "-h", self.primary["HOST"] or "127.0.0.1",
+                "-p", str(self.primary["PORT"] or 5432),
+                "-U", self.primary["USER"] or "postgres",
+                "-D", str(self.data), "-R", "-X", "stream", "-c", "fast",
+            ],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        if backup.returncode != 0:
+            if "pg_hba.conf" in backup.stderr or "replication" in backup.stderr:
+                return (
+                    "the primary does not allow a replication connection from 127.0.0.1 "
+                    f"(its pg_hba.conf has no `replication` line): {backup.stderr.strip()}"
+                )
+            raise RuntimeError(f"pg_basebackup failed: {backup.stderr}")
+        self._configure()
+        if self.run_as:
+            subprocess.run(["chown", "-R", "postgres:", str(self.dir)], check=True)  # noqa: S607
+        self.data.chmod(0o700)
+        self.start()
+        return ""
+
+    def _configure(self) -> None:
+        # A Debian cluster keeps postgresql.conf and pg_hba.conf in /etc: the copy has
+        # neither. A hot standby needs these at least as large as its primary's.
+        at_least = [
+            "max_connections", "max_worker_processes", "max_wal_senders",
+            "max_prepared_transactions", "max_locks_per_transaction",
+        ]  # fmt: skip
+        lines = [
+            f"port = {self.port}",
+            "listen_addresses = '127.0.0.1'",
+            f"unix_socket_directories = '{self.dir}'",
+            "hot_standby = on",
+            "shared_buffers = 32MB",
+            "fsync = off",
+            "logging_collector = off",
+        ]
+        lines += [f"{name} = {self.primary_setting(name)}" for name in at_least]
+        (self.data / "postgresql.conf").write_text("\n".join(lines) + "\n")
+        (self.data / "pg_hba.conf").write_text(
+            "local all all trust\nhost all all 127.0.0.1/32 trust\n"
+        )
+        (self.data / "pg_ident.conf").touch()
+
+    # --- running it --------------------------------------------------------------------------
+
+    def pg_ctl(self, *args: str) -> None:
+        subprocess.run(  # noqa: S603
+            [*self.run_as, str(PG_BIN / "pg_ctl"), "-D", str(self.data), *args],
+            check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
+
+    def start(self) -> None:
+        self.pg_ctl("-l", str(self.dir / "log"), "-w", "start")
+
+    def stop(self) -> None:
+        self.pg_ctl("-m", "fast", "-w", "stop")
+
+    def sql(self, query: str, dbname: str = "postgres") -> Any:
+        conninfo = psycopg.conninfo.make_conninfo(
+            host="127.0.0.1", port=str(self.port), user="postgres", dbname=dbname
+        )
+        with psycopg.connect(conninfo, autocommit=True, connect_timeout=5) as conn:
+            row = conn.execute(query).fetchone()
+            return row[0] if row else None
+
+    def replayed_past(self, lsn: str) -> bool:
+        return bool(self.sql(f"SELECT pg_last_wal_replay_lsn() >= '{lsn}'::pg_lsn"))
+
+    def pause(self) -> None:
+        self.sql("SELECT pg_wal_replay_pause()")
+        wait_for(
+            lambda: self.sql("SELECT pg_get_wal_replay_pause_state()") == "paused",
+            what="the standby's replay to pause",
+        )
+
+    def resume(self) -> None:
+        self.sql("SELECT pg_wal_replay_resume()")
+
+    def remove(self) -> None:
+        with contextlib.suppress(Exception):
+            self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
