@@ -22,7 +22,9 @@ returned (its context variable is reset by then), so its catch-up reads, which m
 least the version a NOTIFY announced, never meet a replica that is behind it.
 
 Raw SQL through `django.db.connection` is the primary's connection whatever the router
-says: such reads stay on the primary (correct, only not offloaded).
+says: such reads stay on the primary (correct, only not offloaded). The event store reads
+that way, so a match's view and replay are the primary's; the read models (lists,
+registrations, standings, the pages built from them) are a replica's.
 """
 
 from __future__ import annotations

@@ -133,3 +133,35 @@ def test_a_writer_reads_its_writes_on_a_paused_standby_and_others_catch_up(
         assert standby.primary  # the standby's own settings are untouched by stopping it
     finally:
         standby.start()
+
+
+def points_listed(client: APIClient, match_id: str, player: int) -> int:
+    """The player's Hollywood points in the match list (a read model: a replica's read)."""
+    answer = client.get(f"/api/matches/?player={player}")
+    assert answer.status_code == 200, answer.content
+    (listed,) = (m for m in answer.json()["results"] if m["id"] == match_id)
+    return int(listed["points"].get(str(player), 0))
+
+
+def test_a_scorer_sees_the_hand_it_recorded_on_a_paused_standby(
+    with_replica: Standby, organiser: Any, alice: Any, bob: Any
+) -> None:
+    standby = with_replica
+    scorer, watcher = client_of(organiser), client_of(organiser)
+    body = {"player1": alice.id, "player2": bob.id, "mode": "table"}
+    match = scorer.post("/api/matches/", body, format="json")
+    assert match.status_code == 201, match.json()
+    match_id = match.json()["id"]
+    wait_for(lambda: standby.replayed_past(match[replicas.HEADER]), what="the standby to replay it")
+    standby.pause()
+    entry = {"knocker": alice.id, "gin": False, "knocker_deadwood": 4, "defender_deadwood": 30}
+    hand = scorer.post(f"/api/matches/{match_id}/hands/", entry, format="json")
+    assert hand.status_code == 201, hand.json()
+    # The match view replays the event store, which reads the primary (core/replicas.py).
+    assert len(scorer.get(f"/api/matches/{match_id}/").json()["hands"]) == 1
+    assert points_listed(scorer, match_id, alice.id) == 26
+    assert points_listed(watcher, match_id, alice.id) == 0  # as stale as the pause
+    standby.resume()
+    wait_for(
+        lambda: points_listed(watcher, match_id, alice.id) == 26, what="the watcher to catch up"
+    )
