@@ -1,4 +1,5 @@
-"""A hot standby of the test database's cluster, for the replica tests (issue 36).
+"""A hot standby of the test database's cluster and a PgBouncer in front of it, for the
+scaling tests (issue 36).
 
 Made with `pg_basebackup -R -X stream` from the primary the tests use, into a temporary
 directory, started with PostgreSQL's own `pg_ctl` on a free port; stopped and removed by
@@ -16,26 +17,14 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
+from tests.helpers import wait_until
+
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
-
-
-def wait_for(condition: Callable[[], Any], *, timeout: float = 30.0, what: str = "") -> Any:
-    """Poll `condition` until it is true; its value, or AssertionError after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or condition}")
-        time.sleep(0.05)
 
 
 def _free_port() -> int:
@@ -160,9 +149,9 @@ class Standby:
 
     def pause(self) -> None:
         self.sql("SELECT pg_wal_replay_pause()")
-        wait_for(
+        wait_until(
+            "the standby's replay to pause",
             lambda: self.sql("SELECT pg_get_wal_replay_pause_state()") == "paused",
-            what="the standby's replay to pause",
         )
 
     def resume(self) -> None:
@@ -171,4 +160,76 @@ class Standby:
     def remove(self) -> None:
         with contextlib.suppress(Exception):
             self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Bouncer:
+    """PgBouncer in transaction mode in front of `primary` (a Django database settings
+    dict), on a free port, with a generated ini (trust, as the test cluster's pg_hba.conf);
+    its admin console is the database `pgbouncer` for user postgres."""
+
+    def __init__(self, primary: dict[str, Any]) -> None:
+        self.primary = primary
+        self.port = _free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="hg_pgbouncer_"))
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        user = self.primary["USER"] or "postgres"
+        (self.dir / "userlist.txt").write_text(f'"{user}" ""\n')
+        (self.dir / "pgbouncer.ini").write_text(
+            "[databases]\n"
+            f"* = host={self.primary['HOST'] or '127.0.0.1'} port={self.primary['PORT'] or 5432}\n"
+            "[pgbouncer]\n"
+            f"listen_addr = 127.0.0.1\nlisten_port = {self.port}\nunix_socket_dir =\n"
+            f"auth_type = trust\nauth_file = {self.dir}/userlist.txt\nadmin_users = {user}\n"
+            "pool_mode = transaction\ndefault_pool_size = 4\nmax_client_conn = 200\n"
+            # psycopg sends none of these, but a client that does is not refused.
+            "ignore_startup_parameters = extra_float_digits,options\n"
+            f"logfile = {self.dir}/pgbouncer.log\n"
+        )
+        as_user = ["-u", "postgres"] if os.geteuid() == 0 else []  # it refuses to run as root
+        if as_user:
+            subprocess.run(["chown", "-R", "postgres:", str(self.dir)], check=True)  # noqa: S607
+        self.process = subprocess.Popen(  # noqa: S603
+            ["pgbouncer", *as_user, str(self.dir / "pgbouncer.ini")],  # noqa: S607
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        wait_until("PgBouncer to accept connections", self._answers, within=30)
+
+    def _answers(self) -> bool:
+        assert self.process is not None and self.process.poll() is None, self.log()
+        try:
+            self.admin("SHOW VERSION")
+        except psycopg.OperationalError:
+            return False
+        return True
+
+    def log(self) -> str:
+        path = self.dir / "pgbouncer.log"
+        return path.read_text() if path.exists() else ""
+
+    def admin(self, command: str) -> list[dict[str, Any]]:
+        """The admin console's answer to `command` (SHOW POOLS, SHOW STATS, ...)."""
+        conninfo = psycopg.conninfo.make_conninfo(
+            host="127.0.0.1", port=str(self.port), user="postgres", dbname="pgbouncer"
+        )
+        # The console speaks the simple query protocol only, outside transactions.
+        with psycopg.connect(
+            conninfo, autocommit=True, connect_timeout=5, cursor_factory=psycopg.ClientCursor
+        ) as conn:
+            cursor = conn.cursor()
+            cursor.execute(command)  # type: ignore[arg-type]
+            names = [column.name for column in cursor.description or []]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def transactions_of(self, dbname: str) -> int:
+        """Transactions PgBouncer has passed on for `dbname`."""
+        rows = [row for row in self.admin("SHOW STATS") if row["database"] == dbname]
+        return int(rows[0]["total_xact_count"]) if rows else 0
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
         shutil.rmtree(self.dir, ignore_errors=True)

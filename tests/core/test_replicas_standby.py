@@ -18,7 +18,8 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from core import replicas
-from tests.core.helpers import Standby, wait_for
+from tests.core.helpers import Standby
+from tests.helpers import wait_until
 from tests.tournaments.helpers import FAST_RULES, make_bots
 
 # replica1 (the standby) is declared a mirror of default: the test's flush leaves it alone.
@@ -99,7 +100,7 @@ def test_a_writer_reads_its_writes_on_a_paused_standby_and_others_catch_up(
     position = created[replicas.HEADER]
     assert replicas.lsn_parse(position) is not None
     assert writer.cookies[replicas.COOKIE].value == position
-    wait_for(lambda: standby.replayed_past(position), what="the standby to replay the create")
+    wait_until("the standby to replay the create", lambda: standby.replayed_past(position))
     assert registered(other, tid) == 0
 
     standby.pause()
@@ -116,7 +117,7 @@ def test_a_writer_reads_its_writes_on_a_paused_standby_and_others_catch_up(
     other.credentials()
 
     standby.resume()
-    wait_for(lambda: registered(other, tid) == 1, what="the standby to catch up")
+    wait_until("the standby to catch up", lambda: registered(other, tid) == 1)
     assert registered(writer, tid) == 1  # now from the standby: it has replayed past it
 
     # The standby stopped: everything still answers, from the primary.
@@ -152,7 +153,7 @@ def test_a_scorer_sees_the_hand_it_recorded_on_a_paused_standby(
     match = scorer.post("/api/matches/", body, format="json")
     assert match.status_code == 201, match.json()
     match_id = match.json()["id"]
-    wait_for(lambda: standby.replayed_past(match[replicas.HEADER]), what="the standby to replay it")
+    wait_until("the standby to replay it", lambda: standby.replayed_past(match[replicas.HEADER]))
     standby.pause()
     entry = {"knocker": alice.id, "gin": False, "knocker_deadwood": 4, "defender_deadwood": 30}
     hand = scorer.post(f"/api/matches/{match_id}/hands/", entry, format="json")
@@ -162,6 +163,4 @@ def test_a_scorer_sees_the_hand_it_recorded_on_a_paused_standby(
     assert points_listed(scorer, match_id, alice.id) == 26
     assert points_listed(watcher, match_id, alice.id) == 0  # as stale as the pause
     standby.resume()
-    wait_for(
-        lambda: points_listed(watcher, match_id, alice.id) == 26, what="the watcher to catch up"
-    )
+    wait_until("the watcher to catch up", lambda: points_listed(watcher, match_id, alice.id) == 26)
