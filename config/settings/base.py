@@ -53,6 +53,7 @@ CORS_ALLOW_HEADERS = [
     "idempotency-key",
     "last-event-id",
     "x-request-id",
+    "x-read-after",  # read-your-writes behind replicas (core.replicas)
 ]
 CORS_EXPOSE_HEADERS = [
     "X-Request-ID",
@@ -61,6 +62,7 @@ CORS_EXPOSE_HEADERS = [
     "X-RateLimit-Remaining",
     "X-RateLimit-Reset",
     "Idempotent-Replayed",
+    "X-Read-After",
 ]
 CORS_PREFLIGHT_MAX_AGE = 3600
 # How long a stream ticket lasts (core.live): a browser's EventSource opens its stream
@@ -410,7 +412,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play, follow and audit Hollywood Gin matches; run club tournaments.",
     # The API's version (semantic): bumped with every change a client sees, each one in
     # CHANGELOG.md (major: a change that breaks a client; minor: additions).
-    "VERSION": "3.0.0",
+    "VERSION": "3.1.0",
     "SERVERS": [
         {
             "url": env("API_SERVER_URL", default="/"),
