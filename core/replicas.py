@@ -37,9 +37,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, HttpResponse
+from django.utils.decorators import sync_and_async_middleware
 
 from core.metrics import replica_skipped
 
@@ -177,37 +179,55 @@ def _floor_of(request: HttpRequest) -> int | None:
     return max(known) if known else None
 
 
-class ReplicaReadsMiddleware:
+@sync_and_async_middleware
+def ReplicaReadsMiddleware(  # noqa: N802 (a middleware factory, named as Django's are)
+    get_response: Callable[[HttpRequest], Any],
+) -> Callable[[HttpRequest], Any]:
     """Chooses where a request's reads go (above) and hands a writer its read-after
     position. Installed only with `DATABASE_REPLICA_URL`; outside SessionMiddleware, so a
-    session saved at the request's end is before the position it answers with."""
+    session saved at the request's end is before the position it answers with.
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+    Under ASGI (the live process: streams) reads stay on the primary, and a write still
+    answers with its position."""
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method in SAFE_METHODS and replica_aliases():
+    if iscoroutinefunction(get_response):
+
+        async def middleware_async(request: HttpRequest) -> HttpResponse:
+            response = await get_response(request)
+            if request.method not in SAFE_METHODS and request.method != "OPTIONS":
+                await sync_to_async(_hand_position)(response)
+            return response
+
+        return middleware_async
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if request.method in SAFE_METHODS:
             token = read_alias_var.set(read_alias_for(_floor_of(request)))
             try:
-                return self.get_response(request)
+                return get_response(request)
             finally:
                 read_alias_var.reset(token)
-        response = self.get_response(request)
-        if request.method != "OPTIONS" and replica_aliases():
-            self._hand_position(response)
+        response = get_response(request)
+        if request.method != "OPTIONS":
+            _hand_position(response)
         return response
 
-    def _hand_position(self, response: HttpResponse) -> None:
-        try:
-            position = primary_lsn()
-        except DatabaseError:
-            return  # the primary is gone: the answer (a 503) says so already
-        response[HEADER] = position
-        response.set_cookie(
-            COOKIE,
-            position,
-            max_age=settings.DATABASE_REPLICA_READ_AFTER_SECONDS,
-            httponly=True,
-            samesite="Lax",
-            secure=settings.SESSION_COOKIE_SECURE,
-        )
+    return middleware
+
+
+def _hand_position(response: HttpResponse) -> None:
+    if not replica_aliases():
+        return
+    try:
+        position = primary_lsn()
+    except DatabaseError:
+        return  # the primary is gone: the answer (a 503) says so already
+    response[HEADER] = position
+    response.set_cookie(
+        COOKIE,
+        position,
+        max_age=settings.DATABASE_REPLICA_READ_AFTER_SECONDS,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
