@@ -187,8 +187,9 @@ def ReplicaReadsMiddleware(  # noqa: N802 (a middleware factory, named as Django
     position. Installed only with `DATABASE_REPLICA_URL`; outside SessionMiddleware, so a
     session saved at the request's end is before the position it answers with.
 
-    Under ASGI (the live process: streams) reads stay on the primary, and a write still
-    answers with its position."""
+    Under ASGI (the live process) the chain is sync while a middleware inside it is, and
+    this one with it; were it all async, reads would stay on the primary (no thread to
+    ask a replica from) and a write would still answer with its position."""
 
     if iscoroutinefunction(get_response):
 
