@@ -39,7 +39,7 @@ class Standby:
     def __init__(self, primary: dict[str, Any]) -> None:
         self.primary = primary
         self.port = _free_port()
-        self.dir = Path(tempfile.mkdtemp(prefix="hg_standby_"))
+        self.dir = Path(tempfile.gettempdir()) / f"hg_standby_{self.port}"  # made by create()
         self.data = self.dir / "data"
         # PostgreSQL refuses to run as root: the cluster belongs to `postgres` then.
         self.run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -75,6 +75,7 @@ class Standby:
     def create(self) -> str:
         """Copy and start the standby; "" or why it could not be copied (a refusal of the
         primary's, for a skip; anything else raises)."""
+        self.dir.mkdir(mode=0o700)
         backup = subprocess.run(  # noqa: S603
             [
                 "pg_basebackup",
@@ -232,4 +233,65 @@ class Bouncer:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=30)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def replication_refused(primary: dict[str, Any]) -> str:
+    """Why `primary` refuses a replication connection from here ("" if it accepts one)."""
+    conninfo = psycopg.conninfo.make_conninfo(
+        host=primary["HOST"] or "127.0.0.1",
+        port=str(primary["PORT"] or 5432),
+        user=primary["USER"] or "postgres",
+        replication="true",
+    )
+    done = subprocess.run(  # noqa: S603
+        ["psql", conninfo, "-c", "IDENTIFY_SYSTEM"],  # noqa: S607
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    return "" if done.returncode == 0 else done.stderr.strip()
+
+
+class Cluster:
+    """A PostgreSQL 15 cluster of its own (initdb) on a free port, which allows replication
+    from 127.0.0.1: the standby test's primary when the test cluster refuses replication
+    (whose configuration is never changed)."""
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="hg_cluster_"))
+        self.data = self.dir / "data"
+        self.run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def start(self) -> None:
+        if self.run_as:
+            subprocess.run(["chown", "-R", "postgres:", str(self.dir)], check=True)  # noqa: S607
+        subprocess.run(  # noqa: S603
+            [*self.run_as, str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "postgres",
+             "--auth=trust", "-E", "UTF8", "--no-sync"],
+            check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
+        with (self.data / "postgresql.conf").open("a") as conf:
+            conf.write(
+                f"port = {self.port}\nlisten_addresses = '127.0.0.1'\n"
+                f"unix_socket_directories = '{self.dir}'\nfsync = off\n"
+                "shared_buffers = 32MB\nmax_connections = 40\n"
+            )
+        with (self.data / "pg_hba.conf").open("a") as hba:
+            hba.write("host replication all 127.0.0.1/32 trust\n")
+        subprocess.run(  # noqa: S603
+            [*self.run_as, str(PG_BIN / "pg_ctl"), "-D", str(self.data),
+             "-l", str(self.dir / "log"), "-w", "start"],
+            check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
+
+    def url(self, dbname: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{dbname}"
+
+    def remove(self) -> None:
+        with contextlib.suppress(Exception):
+            subprocess.run(  # noqa: S603
+                [*self.run_as, str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
+                 "-w", "stop"],
+                check=True, capture_output=True, timeout=120,
+            )  # fmt: skip
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -8,7 +8,11 @@ changed here)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +22,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from core import replicas
-from tests.core.helpers import Standby
+from tests.core.helpers import Cluster, Standby, replication_refused
 from tests.helpers import wait_until
 from tests.tournaments.helpers import FAST_RULES, make_bots
 
@@ -164,3 +168,32 @@ def test_a_scorer_sees_the_hand_it_recorded_on_a_paused_standby(
     assert points_listed(watcher, match_id, alice.id) == 0  # as stale as the pause
     standby.resume()
     wait_until("the watcher to catch up", lambda: points_listed(watcher, match_id, alice.id) == 26)
+
+
+@pytest.mark.django_db(transaction=False)
+def test_on_a_cluster_of_its_own_when_the_test_cluster_refuses_replication() -> None:
+    """The tests above need a primary that allows replication. When the test cluster does
+    not (Debian's default pg_hba.conf), they run in a child pytest against a cluster made
+    for them (initdb on a free port), and must pass there; its configuration is left alone."""
+    primary = connections["default"].settings_dict
+    if primary["ENGINE"] != "django.db.backends.postgresql":
+        pytest.skip("replicas need PostgreSQL (DATABASE_URL)")
+    why = Standby(primary).why_not()
+    if why:
+        pytest.skip(f"no standby: {why}")
+    if not replication_refused(primary):
+        pytest.skip("the test cluster allows replication: the tests above ran on it")
+    cluster = Cluster()
+    try:
+        cluster.start()
+        child = subprocess.run(  # noqa: S603
+            [sys.executable, "-m", "pytest", __file__, "-p", "no:cacheprovider", "-rs",
+             "-k", "not cluster_of_its_own"],
+            env={**os.environ, "DATABASE_URL": cluster.url("hg_standby")},
+            cwd=Path(__file__).resolve().parents[2],
+            capture_output=True, text=True, timeout=900, check=False,
+        )  # fmt: skip
+    finally:
+        cluster.remove()
+    assert child.returncode == 0, child.stdout[-4000:] + child.stderr[-2000:]
+    assert "2 passed" in child.stdout and "skipped" not in child.stdout, child.stdout[-2000:]
