@@ -4,7 +4,7 @@ once replay resumes, and with the standby stopped the primary answers everything
 
 Slow: it copies the test cluster with pg_basebackup. Skipped, saying why, when PostgreSQL's
 tools are missing or the primary does not allow replication (its configuration is never
-changed here)."""
+changed here); then the last test runs them against a cluster made for them."""
 
 from __future__ import annotations
 
