@@ -197,10 +197,18 @@ def waker(channel: str) -> Waker:
 
 
 def database_conninfo() -> str:
-    """The default database's connection string for psycopg, from Django's settings."""
+    """The default database's connection string for psycopg, from Django's settings; or
+    DATABASE_DIRECT_URL's when it is set: the primary itself, for the LISTEN connection,
+    which needs a session of its own that a pooler in transaction mode would not keep."""
+    import environ
     import psycopg.conninfo
+    from django.conf import settings
 
-    db_settings = connection.settings_dict
+    db_settings = (
+        environ.Env.db_url_config(settings.DATABASE_DIRECT_URL)
+        if settings.DATABASE_DIRECT_URL
+        else connection.settings_dict
+    )
     params = {
         "dbname": db_settings.get("NAME") or "",
         "user": db_settings.get("USER") or "",

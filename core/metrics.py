@@ -63,6 +63,12 @@ login_failures = Counter("hg_login_failures", "Failed sign-ins (every login path
 jobs_failed = Counter(
     "hg_jobs_failed", "Jobs that failed for good (no retry left), by task.", ["task"]
 )
+replica_skipped = Counter(
+    "hg_replica_skipped",
+    "Reads a replica could have served that went to the primary, by replica and reason "
+    "(down, lagging, behind: it has not yet replayed the client's own write; core.replicas).",
+    ["replica", "reason"],
+)
 stream_followers = Gauge(
     "hg_stream_followers", "Live-stream followers connected now.", multiprocess_mode="livesum"
 )

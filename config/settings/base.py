@@ -1,6 +1,8 @@
 """Settings shared by every environment. Everything comes from the environment (see
 `.env.example`) and has a safe local default, except production secrets."""
 
+import environ
+
 from config.env import BASE_DIR, env
 from core.logs import logging_config
 
@@ -51,6 +53,7 @@ CORS_ALLOW_HEADERS = [
     "idempotency-key",
     "last-event-id",
     "x-request-id",
+    "x-read-after",  # read-your-writes behind replicas (core.replicas)
 ]
 CORS_EXPOSE_HEADERS = [
     "X-Request-ID",
@@ -59,6 +62,7 @@ CORS_EXPOSE_HEADERS = [
     "X-RateLimit-Remaining",
     "X-RateLimit-Reset",
     "Idempotent-Replayed",
+    "X-Read-After",
 ]
 CORS_PREFLIGHT_MAX_AGE = 3600
 # How long a stream ticket lasts (core.live): a browser's EventSource opens its stream
@@ -138,9 +142,47 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-# A game action's hot queries as prepared statements (config/prepared.py); off behind a
+# Read replicas (core/replicas.py, docs/operators/scaling.md): DATABASE_REPLICA_URL, one or
+# more hot standbys of DATABASE_URL, comma-separated, become replica1..N. GET/HEAD requests
+# read from one outside transactions, unless it is down, lags more than
+# DATABASE_REPLICA_MAX_LAG_SECONDS or has not replayed the client's own last write
+# (X-Read-After / the hg_read_after cookie). Unset: one database, nothing installed.
+DATABASE_REPLICA_URLS = [url for url in env.list("DATABASE_REPLICA_URL", default=[]) if url]
+DATABASE_REPLICA_MAX_LAG_SECONDS = env.float("DATABASE_REPLICA_MAX_LAG_SECONDS", default=10.0)
+# How long a replica's replay position and health are trusted before it is asked again.
+DATABASE_REPLICA_CHECK_SECONDS = env.float("DATABASE_REPLICA_CHECK_SECONDS", default=1.0)
+# How long a browser keeps the position of its last write (the hg_read_after cookie).
+DATABASE_REPLICA_READ_AFTER_SECONDS = env.int("DATABASE_REPLICA_READ_AFTER_SECONDS", default=300)
+for _number, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
+    _replica = environ.Env.db_url_config(_url)
+    _replica["ATOMIC_REQUESTS"] = False
+    _replica.setdefault("CONN_MAX_AGE", DATABASES["default"]["CONN_MAX_AGE"])
+    # A replica that is down is found out fast and skipped, not waited for.
+    _replica.setdefault("OPTIONS", {}).setdefault("connect_timeout", 2)
+    # The tests' replicas are the test database itself (pytest-django creates none).
+    _replica["TEST"] = {"MIRROR": "default"}
+    DATABASES[f"replica{_number}"] = _replica
+DATABASE_ROUTERS = ["core.replicas.ReplicaRouter"] if DATABASE_REPLICA_URLS else []
+if DATABASE_REPLICA_URLS:
+    # Right after the request id: outside the session, whose save is a write (above).
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("core.requestid.RequestIdMiddleware") + 1,
+        "core.replicas.ReplicaReadsMiddleware",
+    )
+
+# A connection pooler in front of the primary (docs/operators/scaling.md): "pgbouncer"
+# (transaction mode) turns off what needs one server session across transactions: the
+# prepared statements below and Django's server-side cursors. The LISTEN connection of the
+# streams needs a session: DATABASE_DIRECT_URL names the primary itself (core/live.py).
+DATABASE_POOLER = env.str("DATABASE_POOLER", default="")
+if DATABASE_POOLER not in ("", "pgbouncer"):
+    raise ValueError(f"DATABASE_POOLER must be empty or pgbouncer, not {DATABASE_POOLER!r}")
+if DATABASE_POOLER == "pgbouncer":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+DATABASE_DIRECT_URL = env.str("DATABASE_DIRECT_URL", default="")
+# A game action's hot queries as prepared statements (core/prepared.py); off behind a
 # pooler in transaction mode (pgbouncer), where they would not follow the session.
-DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
+DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=not DATABASE_POOLER)
 # The finished hands' records each worker keeps of the matches it serves (one snapshot's
 # per match, games/repository.py): about 10 kB each, a late hand of a long match has 30.
 HAND_RESULTS_CACHED_RECORDS = env.int("HAND_RESULTS_CACHED_RECORDS", default=1000)
@@ -370,7 +412,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play, follow and audit Hollywood Gin matches; run club tournaments.",
     # The API's version (semantic): bumped with every change a client sees, each one in
     # CHANGELOG.md (major: a change that breaks a client; minor: additions).
-    "VERSION": "3.0.0",
+    "VERSION": "3.1.0",
     "SERVERS": [
         {
             "url": env("API_SERVER_URL", default="/"),
