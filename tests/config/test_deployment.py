@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
     "DJANGO_SETTINGS_MODULE": "config.settings.production",
     "SECRET_KEY": secrets.token_urlsafe(50),
+    "EVENT_CHAIN_KEY": secrets.token_urlsafe(32),  # production refuses to start without it
     "ALLOWED_HOSTS": "gin.example.org",
     "CSRF_TRUSTED_ORIGINS": "https://gin.example.org",
     "NUM_PROXIES": "1",
@@ -53,7 +54,8 @@ def test_every_entry_point_reads_the_one_settings_variable(entry):
     )
     local = run("-c", code, env={"DJANGO_SETTINGS_MODULE": "config.settings.local"})
     assert local.stdout.split() == ["config.settings.local", "True"], local.stderr
-    unset = run("-c", code, env={"SECRET_KEY": PRODUCTION["SECRET_KEY"], "ALLOWED_HOSTS": "x"})
+    keys = {k: PRODUCTION[k] for k in ("SECRET_KEY", "EVENT_CHAIN_KEY")}
+    unset = run("-c", code, env={**keys, "ALLOWED_HOSTS": "x"})
     assert unset.stdout.split() == ["config.settings.production", "False"], unset.stderr
 
 
