@@ -82,3 +82,15 @@ def test_a_disputes_answer_awaits_me(client, td):
     )
     page = client.get("/me/").content.decode()
     assert 'data-await="dispute"' in page and "the clock was right" in page
+
+
+@pytest.mark.parametrize(("language", "live"), [("ro", "În direct"), ("fa", "زنده")])
+def test_the_live_badge_speaks_the_page_language(client, td, language, live):
+    """Issue 37, item 5: /me/ and the phone's table page gave live.js no words, so its badge
+    said "Live" in English on Romanian and Persian pages."""
+    t = started_with_logins(td)
+    match = Pairing.objects.get(round__tournament=t, table=1).match
+    _login(client, "anna")
+    for url in ("/me/", f"/tables/{match.pk}/"):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert f'data-t-live="{live}"' in page, url
