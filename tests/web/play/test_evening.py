@@ -94,3 +94,14 @@ def test_the_live_badge_speaks_the_page_language(client, td, language, live):
     for url in ("/me/", f"/tables/{match.pk}/"):
         page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert f'data-t-live="{live}"' in page, url
+
+
+def test_a_tournament_match_label_is_in_the_page_language(client, td):
+    """Issue 37, item 5: a table's label read "Swiss R1 T1" in English on every page."""
+    t = started_with_logins(td)
+    match = Pairing.objects.get(round__tournament=t, table=1).match
+    _login(client, "anna")
+    page = client.get(f"/tables/{match.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Schweizer System, Runde 1, Tisch 1" in page and "Swiss R1 T1" not in page
+    page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+    assert "Sistem elvețian, runda 1, masa 1" in page
