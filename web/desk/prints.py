@@ -197,8 +197,35 @@ def print_blank(request: HttpRequest, tournament: Any) -> HttpResponse:
     return render(request, "desk/print_blank.html", context)
 
 
+# The cells that hold a code, in words (the API's CSV keeps the codes).
+VALUE_LABELS = {
+    "status": {"pending": _("In play"), "finished": _("Finished")},
+    "result": {"played": _("played"), "forfeit": _("Forfeit"), "bye": _("bye")},
+}
+YES_NO = {True: _("yes"), False: _("no")}
+
+
 def _headings(header: list[str]) -> list[str]:
     return [str(COLUMN_LABELS.get(name, name)) for name in header]
+
+
+def _worded(header: list[str], rows: list[list[Any]], *, booleans: bool) -> list[list[Any]]:
+    """`rows` with each coded cell in the reader's words (`status`, `result`) and, where the
+    file has no booleans of its own (CSV), True/False as yes/no: a spreadsheet showed
+    "finished" and "False" in a German or Persian export."""
+    labels = [VALUE_LABELS.get(name, {}) for name in header]
+    out = []
+    for row in rows:
+        cells = []
+        for value, words in zip(row, labels, strict=False):
+            if isinstance(value, bool):
+                cells.append(value if not booleans else str(YES_NO[value]))
+            elif isinstance(value, str) and value in words:
+                cells.append(str(words[value]))
+            else:
+                cells.append(value)
+        out.append(cells)
+    return out
 
 
 def _csv(filename: str, header: list[str], rows: list[list[Any]]) -> HttpResponse:
@@ -211,7 +238,8 @@ def _csv(filename: str, header: list[str], rows: list[list[Any]]) -> HttpRespons
     response.write("\ufeff")
     writer = csv.writer(response, delimiter=separator)
     writer.writerow(_headings(header))
-    writer.writerows([[_cell(v, separator) for v in row] for row in rows])
+    worded = _worded(header, rows, booleans=True)
+    writer.writerows([[_cell(v, separator) for v in row] for row in worded])
     return response
 
 
@@ -256,7 +284,7 @@ def xlsx_response(
     for title, (header, rows) in sheets:
         sheet = book.create_sheet(title=printable(title)[:31])
         sheet.append(_headings(header))
-        for row in rows:
+        for row in _worded(header, rows, booleans=False):
             sheet.append([_cell(v) if isinstance(v, str) else _xlsx_value(v) for v in row])
         if translation.get_language_bidi():
             sheet.sheet_view.rightToLeft = True

@@ -86,3 +86,22 @@ def test_prints_are_for_organisers_only(client, tournament):
         f"/desk/{tournament.pk}/rounds/1/slips/print/",
     ):
         assert client.get(url).status_code == 302
+
+
+def test_coded_cells_are_in_the_readers_words(client, tournament):
+    """Issue 37, item 5: the exports' cells said "pending", "bye" and "False" on a German
+    desk; a status, a result and a yes/no are in the reader's language now."""
+    import openpyxl
+
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    response = client.get(f"/desk/{tournament.pk}/results.csv", **german)
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
+    cells = {cell for row in rows[1:] for cell in row}
+    assert "Im Spiel" in cells and "Freilos" in cells and "pending" not in cells
+    response = client.get(f"/desk/{tournament.pk}/standings.csv", **german)
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
+    assert "nein" in rows[1] and "False" not in rows[1]
+    response = client.get(f"/desk/{tournament.pk}/tournament.xlsx", **german)
+    book = openpyxl.load_workbook(io.BytesIO(response.content))
+    results = [c for row in book.worksheets[1].iter_rows(values_only=True) for c in row]
+    assert "Im Spiel" in results and "pending" not in results
