@@ -33,13 +33,15 @@ class Club(models.Model):
         help_text=_("Persian pages show dates in the Solar Hijri (Jalali) calendar."),
     )
     # The club's players (members); guests who play its tournaments are rated too.
-    members = models.ManyToManyField("Player", related_name="member_of", blank=True)
+    members = models.ManyToManyField(
+        "Player", related_name="member_of", blank=True, verbose_name=_("members")
+    )
     # RULES.md section 9 options a new tournament of the club starts from.
-    default_ruleset = models.JSONField(default=dict, blank=True)
-    time_zone = models.CharField(max_length=64, default="UTC")
+    default_ruleset = models.JSONField(_("default ruleset"), default=dict, blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     # Glicko-2 settings (tournaments.domain.glicko2.RatingSettings; missing keys: the
     # defaults). A read model of the club's stream "club-<id>": every change is an event.
-    rating_settings = models.JSONField(default=dict, blank=True)
+    rating_settings = models.JSONField(_("rating settings"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -53,14 +53,14 @@ class Tournament(models.Model):
     )
     format = models.CharField(_("format"), max_length=20, choices=Format.choices)
     # RULES.md section 9, copied into every match of the tournament.
-    ruleset = models.JSONField(default=dict, blank=True)
+    ruleset = models.JSONField(_("ruleset"), default=dict, blank=True)
     # Swiss: the number of rounds; round robin and knockout derive it from the entries.
-    rounds_planned = models.PositiveIntegerField(null=True, blank=True)
+    rounds_planned = models.PositiveIntegerField(_("rounds planned"), null=True, blank=True)
     # Schedule, stored in UTC. Round N starts at round_starts[N-1] when given, otherwise at
     # starts_at + (N-1) * round_interval; with neither it is paired as soon as N-1 ends.
-    starts_at = models.DateTimeField(null=True, blank=True)
-    round_interval = models.DurationField(null=True, blank=True)
-    round_starts = models.JSONField(default=list, blank=True)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    round_interval = models.DurationField(_("round interval"), null=True, blank=True)
+    round_starts = models.JSONField(_("round starts"), default=list, blank=True)
     round_duration = models.DurationField(
         _("round duration"),
         null=True,
@@ -87,7 +87,10 @@ class Tournament(models.Model):
     is_public = models.BooleanField(_("public"), default=True)
     check_in_required = models.BooleanField(_("check-in required"), default=True)
     organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="organised_tournaments", blank=True
+        settings.AUTH_USER_MODEL,
+        related_name="organised_tournaments",
+        blank=True,
+        verbose_name=_("organisers"),
     )
     time_zone = models.CharField(
         _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone]
@@ -105,18 +108,19 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default="registration"
     )
-    current_round = models.PositiveIntegerField(default=0)
+    current_round = models.PositiveIntegerField(_("current round"), default=0)
     # Version of the tournament's event stream this row reflects (optimistic guard).
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(_("version"), default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
