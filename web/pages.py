@@ -40,12 +40,18 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "pages/home.html", {"tournaments": tournaments, "matches": matches})
 
 
-def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_page(request: HttpRequest, tournament_id: int, wall: bool = False) -> HttpResponse:
+    """A tournament's public page: on a person's own device in the person's language (their
+    choice, else the browser's, else the tournament's); on the wall screen
+    (`/tournaments/<id>/wall/`) in the tournament's, with a switch for that view."""
     try:
         tournament = tournament_get(tournament_id=tournament_id, user=request.user)
     except NotFoundError as exc:
         raise Http404("no such tournament") from exc
-    tournament_view_language(request, tournament)  # the wall screen: the tournament's
+    if wall:
+        tournament_view_language(request, tournament)
+    else:
+        tournament_page_language(request, tournament)
     rounds = tournament_rounds(tournament=tournament).prefetch_related(
         "pairings__player1", "pairings__player2", "pairings__winner"
     )
@@ -64,6 +70,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         others.reverse()
     context = {
         "tournament": tournament,
+        "wall": wall,
         "rounds": others,
         "current": current,
         "standings": standings,

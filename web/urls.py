@@ -14,6 +14,13 @@ from web.replay import match_replay_page
 urlpatterns = [
     path("", home, name="home"),
     path("tournaments/<int:tournament_id>/", tournament_page, name="tournament-page"),
+    # The same page on the wall screen: the tournament's language, whoever's browser.
+    path(
+        "tournaments/<int:tournament_id>/wall/",
+        tournament_page,
+        {"wall": True},
+        name="tournament-wall",
+    ),
     path("matches/<uuid:match_id>/", match_page, name="match-page"),
     path("matches/<uuid:match_id>/replay/", match_replay_page, name="match-replay-page"),
     path("clubs/<slug:slug>/", club_page, name="club-page"),

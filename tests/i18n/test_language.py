@@ -84,8 +84,21 @@ def test_prints_and_the_wall_screen_use_the_tournaments_language_with_a_switch(c
     assert _lang(page) == "fa" and 'dir="rtl"' in page.content.decode()
     switched = client.get(url + "?lang=de", HTTP_ACCEPT_LANGUAGE="fa")
     assert _lang(switched) == "de" and "Paarungen nach Tisch" in switched.content.decode()
-    wall = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    wall = client.get(f"/tournaments/{t.pk}/wall/", HTTP_ACCEPT_LANGUAGE="en")
     assert _lang(wall) == "fa" and 'href="?lang=en"' in wall.content.decode()
+
+
+def test_the_public_page_on_a_persons_device_follows_the_person(client):
+    """Issue 37, item 5: the public tournament page took the wall screen's rule (the
+    tournament's language) on everyone's phone; the wall keeps it at `/wall/`."""
+    td = organiser()
+    t = started(td, players=2)
+    Tournament.objects.filter(pk=t.pk).update(language="fa")
+    page = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ro")
+    assert _lang(page) == "ro"
+    unchosen = client.get(f"/tournaments/{t.pk}/")  # neither the person nor the browser
+    assert _lang(unchosen) == "fa"
+    assert _lang(client.get(f"/tournaments/{t.pk}/wall/", HTTP_ACCEPT_LANGUAGE="ro")) == "fa"
 
 
 def test_an_api_validation_error_in_german_keeps_its_code(organiser_client):

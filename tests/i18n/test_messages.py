@@ -181,7 +181,7 @@ def test_a_tournaments_language_is_set_when_it_is_made_and_changed_by_patch(orga
     last = eventstore.load(stream_id=t.stream_id)[-1]
     assert last.type == "SettingsChanged"
     assert last.data["changes"] == {"language": {"old": "lt", "new": "fa"}}
-    wall = organiser_client.get(f"/tournaments/{tid}/", HTTP_ACCEPT_LANGUAGE="de")
+    wall = organiser_client.get(f"/tournaments/{tid}/wall/", HTTP_ACCEPT_LANGUAGE="de")
     assert wall["Content-Language"] == "fa"  # the wall screen speaks the tournament's
 
 
