@@ -11,8 +11,9 @@ caller's transaction:
 - a sealed snapshot every SNAPSHOT_EVERY events, so loading costs a snapshot and at most
   that many events however long the tournament (figures in bench/README.md); a snapshot
   that fails its check (eventstore.snapshots) is ignored and the events are read instead;
-- the jobs the events call for (the next round's pairing), through the transactional
-  outbox (core.outbox): recorded with the events, relayed after commit;
+- the jobs the events call for (the next round's pairing, a finished club tournament's
+  ratings), through the transactional outbox (core.outbox): recorded with the events,
+  relayed after commit;
 - after commit, `tournament_events_committed` announces the new events (webhooks).
 """
 
@@ -216,8 +217,12 @@ def tournament_save(
 
 
 def _queue_jobs(row: Tournament, state: TournamentState, events: Sequence[TournamentEvent]) -> None:
-    """A completed round that did not finish the tournament: pair the next at its start."""
+    """A completed round that did not finish the tournament: pair the next at its start.
+    Events of a finished club tournament (its finish, a result corrected after it): bring
+    the club's ratings up to them."""
     if any(isinstance(e, TournamentFinished) for e in events) or state.finished:
+        if row.club_id is not None:
+            jobs.club_ratings_sync_on_commit(tournament_id=row.pk)
         return
     for event in events:
         if isinstance(event, RoundCompleted) and state.current_round == event.round:

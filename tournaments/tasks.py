@@ -13,7 +13,9 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from core.errors import ApplicationError, VersionConflictError
+from core.transactions import service_transaction
 from eventstore import ConcurrencyError
+from tournaments import jobs
 
 log = logging.getLogger(__name__)
 
@@ -84,10 +86,12 @@ def tournament_deadlines_enforce() -> int:
 
 @shared_task(name="tournaments.rounds_start_due", **_RETRYING)
 def tournament_rounds_start_due() -> int:
-    """Periodic (beat): queue the pairing of every round whose start time has come."""
+    """Periodic (beat): queue the pairing of every round whose start time has come, through
+    the outbox like every job (recorded together, relayed after commit)."""
     from tournaments.selectors import tournaments_with_rounds_due
 
-    due = tournaments_with_rounds_due()
-    for tournament_id, number in due:
-        tournament_round_pair_task.delay(tournament_id, number)
+    with service_transaction():
+        due = tournaments_with_rounds_due()
+        for tournament_id, number in due:
+            jobs.round_pair_on_commit(tournament_id=tournament_id, round_number=number, eta=None)
     return len(due)
