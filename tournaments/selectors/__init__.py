@@ -1,4 +1,5 @@
-"""Reads about tournaments: visibility, organisers, rounds, pairings, standings, the log."""
+"""Reads about tournaments: visibility, organisers, rounds, pairings, standings, the log;
+and (`players`) what the players' pages read: a match's place, a player's evening."""
 
 from __future__ import annotations
 
@@ -19,6 +20,14 @@ from tournaments.domain.state import scheduled_start
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.projections import tournament_tiebreaks
 from tournaments.repository import TournamentFollowed, state_of
+from tournaments.selectors.players import MatchPlace as MatchPlace  # the players' reads
+from tournaments.selectors.players import match_places as match_places
+from tournaments.selectors.players import player_pairings as player_pairings
+from tournaments.selectors.players import player_standing as player_standing
+from tournaments.selectors.players import (
+    player_tournament_match_ids as player_tournament_match_ids,
+)
+from tournaments.selectors.players import player_tournaments as player_tournaments
 
 User = AbstractBaseUser | AnonymousUser | None
 
