@@ -60,6 +60,7 @@ bench: install
 	$(BIN)/pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/pairing.py
+	$(BIN)/python bench/cache.py
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/action_input.py

@@ -9,7 +9,7 @@ the games' other read models (the Match rows) are not there; the ratings never r
 Made once and reused (--fresh to make it again).
 
 1. Plain read: every tournament's stream (`eventstore.load`) and the rating facts of every
-   match (`games.selectors_ratings.match_rating_facts`, the same reads the rebuild does),
+   match (`games.selectors.match_rating_facts`, the same reads the rebuild does),
    nothing computed or written.
 2. Full rebuild: `tournaments.ratings.rebuild.ratings_rebuild` for the club (the periods from
    the events, Glicko-2 over the 400 periods, the current ratings, the history rows, and the
@@ -63,7 +63,7 @@ from demo.club_history import (  # noqa: E402
     club_evening_generate,
     club_history_correct,
 )
-from games.selectors_ratings import match_rating_facts  # noqa: E402
+from games.selectors import match_rating_facts  # noqa: E402
 from players.models import Club, Player  # noqa: E402
 from tournaments.domain.rating_periods import tournament_period  # noqa: E402
 from tournaments.models import Tournament  # noqa: E402

@@ -13,7 +13,7 @@ application = get_asgi_application()
 
 from core.asgi import with_graceful_stop  # noqa: E402  (Django is set up above)
 
-if settings.DEBUG:
+if settings.DEBUG:  # the static files handler only where runserver would serve them
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     application = ASGIStaticFilesHandler(application)

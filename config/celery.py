@@ -29,6 +29,11 @@ from core.heartbeats import WorkerHeartbeat  # noqa: E402
 app.steps["worker"].add(WorkerHeartbeat)
 
 
+# The hooks import the kernel when they run, not above (start-up order): this module loads
+# with the Celery app, before Django is set up; core.alerts reads the models, and
+# prometheus_client picks its multiprocess mode when core.metrics first loads it.
+
+
 @before_task_publish.connect
 def _request_id_into_job(headers: dict | None = None, **kwargs: Any) -> None:
     """A job queued during a request carries the request's id (core.requestid)."""

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.context import request_id_var
+
 
 def sentry_init(*, dsn: str, environment: str, traces_sample_rate: float) -> None:
+    # Imported only when SENTRY_DSN is set: no Sentry code loads otherwise.
     import sentry_sdk
     from sentry_sdk.integrations.celery import CeleryIntegration
     from sentry_sdk.integrations.django import DjangoIntegration
@@ -24,8 +27,6 @@ def sentry_init(*, dsn: str, environment: str, traces_sample_rate: float) -> Non
 
 
 def _with_request_id(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any]:
-    from core.context import request_id_var
-
     request_id = request_id_var.get()
     if request_id:
         event.setdefault("tags", {})["request_id"] = request_id

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.core.exceptions import (
     PermissionDenied,
     RequestDataTooBig,
@@ -189,8 +190,6 @@ class ApiErrorsAsJsonMiddleware:
     sync_capable = async_capable = True
 
     def __init__(self, get_response: Any) -> None:
-        from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-
         self.get_response = get_response
         self._async = iscoroutinefunction(get_response)
         if self._async:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.models import Alert, Heartbeat
@@ -49,8 +50,6 @@ class AlertAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Close the selected alerts"))
     def resolve(self, request: HttpRequest, queryset: Any) -> None:
-        from django.utils import timezone
-
         queryset.filter(resolved_at__isnull=True).update(resolved_at=timezone.now())
 
 

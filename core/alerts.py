@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import mail_admins, send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
@@ -88,8 +89,6 @@ def alert_resolve(*, key: str) -> int:
 def alerts_open(*, tournament_id: int) -> list[Alert]:
     """The open alerts of a tournament, and those of the whole installation (no tournament):
     what its organisers' desk shows."""
-    from django.db.models import Q
-
     return list(
         Alert.objects.filter(resolved_at__isnull=True).filter(
             Q(tournament_id=tournament_id) | Q(tournament_id__isnull=True)

@@ -10,6 +10,7 @@ class CoreConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Imported here, not at the top: models and receivers load once the apps are ready.
         from django.contrib.auth.signals import user_login_failed
         from django.db.backends.signals import connection_created
 

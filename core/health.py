@@ -15,6 +15,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from core.heartbeats import BEAT, WORKER_PREFIX, heartbeat_age
+from core.models import OutboxMessage
 
 OK, SKIPPED = "ok", "skipped"
 _migrated = False  # once every migration was seen applied, this process never asks again
@@ -92,8 +93,6 @@ def check_beat() -> str:
 
 def outbox_oldest_age() -> dt.timedelta | None:
     """How long the oldest job not yet relayed to the broker has waited; None: none waits."""
-    from core.models import OutboxMessage
-
     oldest = (
         OutboxMessage.objects.filter(sent_at__isnull=True)
         .order_by("created_at")

@@ -37,7 +37,7 @@ def heartbeat_record(name: str) -> None:
 
 def heartbeat_age(prefix: str) -> dt.timedelta | None:
     """How long since the newest heartbeat whose name starts with `prefix`; None: never."""
-    from core.models import Heartbeat
+    from core.models import Heartbeat  # loaded with the Celery app, before Django (above)
 
     newest = (
         Heartbeat.objects.filter(name__startswith=prefix)
@@ -58,7 +58,7 @@ BEAT_SILENT_KEY = "beat_silent"
 def beat_watch() -> None:
     """A worker's timer: beat silent past READYZ_BEAT_SILENT_SECONDS raises an alert (the
     desks' banner, ADMINS' e-mail). Never raises."""
-    from core.alerts import alert_raise
+    from core.alerts import alert_raise  # reads the models: loaded before Django (above)
 
     try:
         age = heartbeat_age(BEAT)
@@ -75,7 +75,7 @@ def beat_watch() -> None:
 
 def beat_heard() -> None:
     """Beat ticks again: its alert, if one is open, is over."""
-    from core.alerts import alert_resolve
+    from core.alerts import alert_resolve  # reads the models: loaded before Django (above)
 
     try:
         alert_resolve(key=BEAT_SILENT_KEY)

@@ -17,6 +17,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
+from pathlib import Path
 from typing import Any
 
 from django.db import transaction
@@ -29,6 +30,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
     multiprocess,
+    start_http_server,
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
@@ -205,8 +207,6 @@ def multiprocess_dir_clear() -> None:
     container would add its dead processes' counts in). Before any process of it counts."""
     directory = multiprocess_dir()
     if directory:
-        from pathlib import Path
-
         Path(directory).mkdir(parents=True, exist_ok=True)
         for stale in Path(directory).glob("*.db"):
             stale.unlink()
@@ -221,8 +221,6 @@ def process_dead(pid: int) -> None:
 def worker_metrics_serve(port: int) -> None:
     """Serve this process's (or, in multiprocess mode, its pool's) metrics over HTTP on
     `port`, in a thread: a Celery worker's (no database states: web's /metrics has them)."""
-    from prometheus_client import start_http_server
-
     if multiprocess_dir():
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)

@@ -9,35 +9,29 @@ from collections.abc import Iterable
 from django.db.models import Count
 from django.utils import timezone
 
+from core.health import outbox_oldest_age
 from core.metrics import scrape_gauge
+from core.models import Alert, Heartbeat, OutboxMessage
 
 Sample = tuple[dict[str, str], float]
 
 
 def _outbox_depth() -> Iterable[Sample]:
-    from core.models import OutboxMessage
-
     yield {}, OutboxMessage.objects.filter(sent_at__isnull=True).count()
 
 
 def _outbox_age() -> Iterable[Sample]:
-    from core.health import outbox_oldest_age
-
     age = outbox_oldest_age()
     yield {}, 0.0 if age is None else age.total_seconds()
 
 
 def _heartbeat_ages() -> Iterable[Sample]:
-    from core.models import Heartbeat
-
     now = timezone.now()
     for name, at in Heartbeat.objects.values_list("name", "beat_at"):
         yield {"process": name}, (now - at).total_seconds()
 
 
 def _alerts_open() -> Iterable[Sample]:
-    from core.models import Alert
-
     counts = dict(
         Alert.objects.filter(resolved_at__isnull=True)
         .values_list("kind")
@@ -49,8 +43,6 @@ def _alerts_open() -> Iterable[Sample]:
 
 
 def _jobs_failed() -> Iterable[Sample]:
-    from core.models import Alert
-
     yield {}, Alert.objects.filter(kind=Alert.Kind.JOB_FAILED).count()
 
 

@@ -6,6 +6,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from core.idempotency import idempotency_records_expire
+from core.outbox import outbox_drain, outbox_prune
 
 
 @shared_task(
@@ -28,8 +29,6 @@ def idempotency_records_expire_task() -> int:
 )
 def outbox_drain_task() -> int:
     """Beat runs it every few seconds: the jobs whose relay after commit failed."""
-    from core.outbox import outbox_drain, outbox_prune
-
     sent = outbox_drain()
     outbox_prune()
     return sent

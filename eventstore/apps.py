@@ -1,6 +1,8 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connections
 from django.db.models.signals import post_migrate
 
 
@@ -18,9 +20,7 @@ class EventStoreConfig(AppConfig):
 def _record_signing_key(using: str = "default", **kwargs: Any) -> None:
     """After every `migrate`: record the signing key's id and check value (eventstore.keys),
     refusing a key id that this database knows with another secret."""
-    from django.core.exceptions import ImproperlyConfigured
-    from django.db import connections
-
+    # The keys read the models: not importable while the apps load (this module is how).
     from eventstore.keys import KeyConflictError, chain_key_register
 
     if "eventstore_chainkey" not in connections[using].introspection.table_names():

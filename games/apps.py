@@ -6,6 +6,7 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        # Imported here, not at the top: models and receivers load once the apps are ready.
         import eventstore
 
         # Register the jobs that `games.jobs` queues by name.

@@ -39,6 +39,7 @@ from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import NotFoundError, VersionConflictError
+from core.memo import Memo
 from core.prepared import PreparedStatement, model_columns, model_from_row
 from eventstore import NewEvent, RecordedEvent, StreamTail
 from games import projections
@@ -239,13 +240,9 @@ def _hand_results_at(stream_id: str, version: int) -> tuple[dict[str, Any], ...]
     holds the same records but one); at most settings.HAND_RESULTS_CACHED_RECORDS records
     in all, the streams looked at longest ago going first; and none of a stream not looked
     at for settings.MATCH_CACHE_IDLE_SECONDS (a finished match, one played elsewhere)."""
-    now = time.monotonic()
-    with _HAND_RESULTS_LOCK:
-        cached = _HAND_RESULTS.get(stream_id)
-        if cached is not None and cached[0] == version:
-            _HAND_RESULTS[stream_id] = (version, cached[1], now)
-            _HAND_RESULTS.move_to_end(stream_id)
-            return cached[1]
+    cached = _HAND_RESULTS.get(stream_id)
+    if cached is not None and cached[0] == version:
+        return cached[1]
     found = eventstore.snapshot_part(
         stream_id=stream_id, kind=SNAPSHOT_KIND, version=version, key="hand_results"
     )
@@ -253,48 +250,28 @@ def _hand_results_at(stream_id: str, version: int) -> tuple[dict[str, Any], ...]
         recorded = eventstore.load(stream_id=stream_id, up_to_version=version)
         found = replay(event_from_dict(e.type, e.data) for e in recorded).hand_results
     records = tuple(found)
-    _hand_results_keep(stream_id, version, records, now)
+    # An earlier hand's (a replay, a view of the past) does not replace the latest.
+    _HAND_RESULTS.put(stream_id, (version, records), unless=lambda held: held[0] > version)
     return records
-
-
-def _hand_results_keep(
-    stream_id: str, version: int, records: tuple[dict[str, Any], ...], now: float
-) -> None:
-    limit, idle = settings.HAND_RESULTS_CACHED_RECORDS, settings.MATCH_CACHE_IDLE_SECONDS
-    with _HAND_RESULTS_LOCK:
-        cached = _HAND_RESULTS.get(stream_id)
-        if cached is not None and cached[0] > version:
-            return  # an earlier hand's (a replay, a view of the past): keep the latest
-        if cached is not None:
-            _HAND_RESULTS_HELD[0] -= len(cached[1])
-        _HAND_RESULTS[stream_id] = (version, records, now)
-        _HAND_RESULTS.move_to_end(stream_id)
-        _HAND_RESULTS_HELD[0] += len(records)
-        while _HAND_RESULTS and (
-            _HAND_RESULTS_HELD[0] > limit or next(iter(_HAND_RESULTS.values()))[2] < now - idle
-        ):
-            _HAND_RESULTS_HELD[0] -= len(_HAND_RESULTS.popitem(last=False)[1][1])
 
 
 def hand_results_forget() -> None:
     """Forget every cached snapshot's records (tests; nothing else needs to)."""
-    with _HAND_RESULTS_LOCK:
-        _HAND_RESULTS.clear()
-        _HAND_RESULTS_HELD[0] = 0
+    _HAND_RESULTS.clear()
 
 
 def hand_results_held() -> tuple[int, int]:
     """(streams, records) of the finished-hand records cached in this process."""
-    with _HAND_RESULTS_LOCK:
-        return len(_HAND_RESULTS), _HAND_RESULTS_HELD[0]
+    return len(_HAND_RESULTS), _HAND_RESULTS.size()
 
 
-# Per worker process, by stream, in the order last looked at: (snapshot version, its
-# finished-hand records, when last looked at). A record is about 10 kB in memory (the deal's
-# deck, hands, stock and melds).
-_HAND_RESULTS: OrderedDict[str, tuple[int, tuple[dict[str, Any], ...], float]] = OrderedDict()
-_HAND_RESULTS_HELD = [0]  # the records in _HAND_RESULTS
-_HAND_RESULTS_LOCK = threading.Lock()
+# Per worker process, by stream: (snapshot version, its finished-hand records). A record is
+# about 10 kB in memory (the deal's deck, hands, stock and melds), so the bound counts them.
+_HAND_RESULTS: Memo[str, tuple[int, tuple[dict[str, Any], ...]]] = Memo(
+    maxsize=lambda: settings.HAND_RESULTS_CACHED_RECORDS,
+    idle=lambda: settings.MATCH_CACHE_IDLE_SECONDS,
+    sizeof=lambda kept: len(kept[1]),
+)
 
 
 # --- saving ---------------------------------------------------------------------------------
@@ -383,41 +360,31 @@ def match_state_remember(
     transaction that rolled back, or of a stream changed since, is simply not used. An
     action in the same worker then replays only the events since its last one there
     instead of all those since the hand's snapshot (about 15), and decodes no snapshot.
-    A finished match's state is not kept, nor, once another state is remembered, one not
-    written here for settings.MATCH_CACHE_IDLE_SECONDS: a match finished by another worker
+    A finished match's state is not kept, nor one not used here (written or read) for
+    settings.MATCH_CACHE_IDLE_SECONDS (core.memo): a match finished by another worker
     (or abandoned) would otherwise sit here until REMEMBERED_STATES newer ones pushed it
     out, hundreds of matches later (bench/README.md, "Soak": what grew)."""
-    now = time.monotonic()
-    idle = settings.MATCH_CACHE_IDLE_SECONDS
-    with _REMEMBERED_LOCK:
-        if state.status == "finished":
-            # Nobody plays a finished match: its state (its largest, every hand's records)
-            # would only sit here until pushed out. A correction reads it the usual way.
-            _REMEMBERED.pop(stream_id, None)
-            return
-        _REMEMBERED[stream_id] = (version, head_hash, state, now)
-        _REMEMBERED.move_to_end(stream_id)
-        while _REMEMBERED and (
-            len(_REMEMBERED) > REMEMBERED_STATES or next(iter(_REMEMBERED.values()))[3] < now - idle
-        ):
-            _REMEMBERED.popitem(last=False)
+    if state.status == "finished":
+        # Nobody plays a finished match: its state (its largest, every hand's records)
+        # would only sit here until pushed out. A correction reads it the usual way.
+        _REMEMBERED.pop(stream_id)
+        return
+    _REMEMBERED.put(stream_id, (version, head_hash, state))
 
 
 def match_states_forget() -> None:
     """Forget every remembered state (tests; nothing else needs to)."""
-    with _REMEMBERED_LOCK:
-        _REMEMBERED.clear()
+    _REMEMBERED.clear()
 
 
 def _remembered_state(stream_id: str, tail: StreamTail, at: int) -> tuple[int, MatchState] | None:
     """The remembered (version, state) of the stream if the tail vouches for it: its
     version is the head's with the head's hash, or that of one of the tail's events (after
     the snapshot at `at`) with that event's hash."""
-    with _REMEMBERED_LOCK:
-        remembered = _REMEMBERED.get(stream_id)
+    remembered = _REMEMBERED.get(stream_id)
     if remembered is None:
         return None
-    version, digest, state, _ = remembered
+    version, digest, state = remembered
     head_version, head_hash = tail.head
     if version == head_version:
         return (version, state) if digest == head_hash else None
@@ -429,9 +396,10 @@ def _remembered_state(stream_id: str, tail: StreamTail, at: int) -> tuple[int, M
 
 # Per worker process: matches are spread over the workers, and a state is ~20 kB.
 REMEMBERED_STATES = 256
-# By stream, in the order written: (version, its event's hash, the state, when written).
-_REMEMBERED: OrderedDict[str, tuple[int, str, MatchState, float]] = OrderedDict()
-_REMEMBERED_LOCK = threading.Lock()
+# By stream: (version, its event's hash, the state).
+_REMEMBERED: Memo[str, tuple[int, str, MatchState]] = Memo(
+    maxsize=lambda: REMEMBERED_STATES, idle=lambda: settings.MATCH_CACHE_IDLE_SECONDS
+)
 
 
 # --- followed streams: what the live stream reads after each commit ----------------------

@@ -6,6 +6,7 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
+        # Imported here, not at the top: models and receivers load once the apps are ready.
         # Games tell what committed; what tournaments decide about their matches (may a
         # result change, may a dispute open, who may see a match) is their MatchPolicy,
         # named by the setting GAMES_MATCH_POLICY (tournaments/policy.py).

@@ -27,6 +27,12 @@ def match_reopened_on_commit(*, match_id: Any) -> None:
     enqueue_in_tx(task="tournaments.match_reopened", args=(str(match_id),))
 
 
+def club_ratings_sync_on_commit(*, tournament_id: int) -> None:
+    """Bring the club's ratings up to a finished tournament's events after this commit
+    (tournaments.ratings; beat's `ratings.reconcile` is the second net)."""
+    enqueue_in_tx(task="ratings.tournament_sync", args=(tournament_id,))
+
+
 def webhooks_dispatch_on_commit(*, tournament_id: int) -> None:
     """Turn the tournament's new events into webhook deliveries after this commit."""
     enqueue_in_tx(task="tournaments.webhooks_dispatch", args=(tournament_id,))

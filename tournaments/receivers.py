@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.selectors import match_outcomes
+from tournaments import jobs
+from tournaments.models import Pairing
+
 
 def on_match_finished(sender: Any, match_id: Any, **kwargs: Any) -> None:
     """games.signals.match_finished (sent after the match's commit): record the result."""
-    from games.selectors import match_outcomes
-    from tournaments import jobs
-    from tournaments.models import Pairing
-
     # A cancelled match (its round re-paired) has no result to record, and its pairing
     # has been replaced anyway.
     if not Pairing.objects.filter(match_id=match_id).exists():
@@ -23,8 +23,5 @@ def on_match_finished(sender: Any, match_id: Any, **kwargs: Any) -> None:
 
 def on_match_reopened(sender: Any, match_id: Any, **kwargs: Any) -> None:
     """games.signals.match_reopened (after commit): the match's result no longer stands."""
-    from tournaments import jobs
-    from tournaments.models import Pairing
-
     if Pairing.objects.filter(match_id=match_id).exists():
         jobs.match_reopened_on_commit(match_id=match_id)

@@ -11,8 +11,9 @@ caller's transaction:
 - a sealed snapshot every SNAPSHOT_EVERY events, so loading costs a snapshot and at most
   that many events however long the tournament (figures in bench/README.md); a snapshot
   that fails its check (eventstore.snapshots) is ignored and the events are read instead;
-- the jobs the events call for (the next round's pairing), through the transactional
-  outbox (core.outbox): recorded with the events, relayed after commit;
+- the jobs the events call for (the next round's pairing, a finished club tournament's
+  ratings), through the transactional outbox (core.outbox): recorded with the events,
+  relayed after commit;
 - after commit, `tournament_events_committed` announces the new events (webhooks).
 """
 
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -32,6 +34,7 @@ from django.utils import timezone
 
 import eventstore
 from core.errors import NotFoundError
+from core.memo import Memo
 from core.text import free_text_check
 from eventstore import NewEvent, RecordedEvent
 from tournaments import jobs, projections
@@ -94,31 +97,28 @@ def _lock(tournament_id: Any) -> Tournament:
 # Per worker process, the latest state of the tournaments it wrote (a state is the size of
 # the tournament: ~100 kB for 256 players at round 9, whose snapshot costs ~80 ms to read
 # and decode). Used only where the stream vouches for it: the event at its version still
-# has the hash it had (bench/README.md, "Tournaments").
+# has the hash it had (bench/README.md, "Tournaments"). A state not used here for
+# settings.MATCH_CACHE_IDLE_SECONDS (a tournament over, or written by other workers) goes.
+# By stream: (version, its event's hash, the state).
 REMEMBERED_STATES = 64
-_REMEMBERED: OrderedDict[str, tuple[int, str, TournamentState]] = OrderedDict()
-_REMEMBERED_LOCK = threading.Lock()
+_REMEMBERED: Memo[str, tuple[int, str, TournamentState]] = Memo(
+    maxsize=lambda: REMEMBERED_STATES, idle=lambda: settings.MATCH_CACHE_IDLE_SECONDS
+)
 
 
 def _remember(stream_id: str, state: TournamentState, head_hash: str) -> None:
-    with _REMEMBERED_LOCK:
-        _REMEMBERED[stream_id] = (state.version, head_hash, state)
-        _REMEMBERED.move_to_end(stream_id)
-        while len(_REMEMBERED) > REMEMBERED_STATES:
-            _REMEMBERED.popitem(last=False)
+    _REMEMBERED.put(stream_id, (state.version, head_hash, state))
 
 
 def tournament_states_forget() -> None:
     """Forget every remembered state (tests; a worker that wants a cold start)."""
-    with _REMEMBERED_LOCK:
-        _REMEMBERED.clear()
+    _REMEMBERED.clear()
 
 
 def _remembered_state(stream_id: str) -> TournamentState | None:
     """The remembered state and the events since, if the event at its version is the one
     it was folded up to (same hash); else None (a rewritten or cut stream reads afresh)."""
-    with _REMEMBERED_LOCK:
-        remembered = _REMEMBERED.get(stream_id)
+    remembered = _REMEMBERED.get(stream_id)
     if remembered is None:
         return None
     version, digest, state = remembered
@@ -217,8 +217,12 @@ def tournament_save(
 
 
 def _queue_jobs(row: Tournament, state: TournamentState, events: Sequence[TournamentEvent]) -> None:
-    """A completed round that did not finish the tournament: pair the next at its start."""
+    """A completed round that did not finish the tournament: pair the next at its start.
+    Events of a finished club tournament (its finish, a result corrected after it): bring
+    the club's ratings up to them."""
     if any(isinstance(e, TournamentFinished) for e in events) or state.finished:
+        if row.club_id is not None:
+            jobs.club_ratings_sync_on_commit(tournament_id=row.pk)
         return
     for event in events:
         if isinstance(event, RoundCompleted) and state.current_round == event.round:

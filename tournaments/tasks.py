@@ -13,7 +13,18 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from core.errors import ApplicationError, VersionConflictError
+from core.transactions import service_transaction
 from eventstore import ConcurrencyError
+from tournaments import jobs
+from tournaments.selectors import tournaments_with_rounds_due
+from tournaments.services import tournament_deadlines_enforce as enforce
+from tournaments.services import (
+    tournament_match_result_record,
+    tournament_match_result_withdraw,
+    tournament_results_reconcile,
+    tournament_round_pair,
+    tournament_round_unpairable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +42,6 @@ _RETRYING: dict[str, Any] = {
 @shared_task(name="tournaments.round_pair", **_RETRYING)
 def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
     """Pair a round for the scheduler. True if this run paired it."""
-    from tournaments.services import tournament_round_pair, tournament_round_unpairable
-
     try:
         return (
             tournament_round_pair(tournament_id=tournament_id, round_number=round_number)
@@ -53,41 +62,33 @@ def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
 @shared_task(name="tournaments.match_finished", **_RETRYING)
 def tournament_match_finished(match_id: str) -> bool:
     """Record a finished match's result in its tournament (and complete the round)."""
-    from tournaments.services import tournament_match_result_record
-
     return tournament_match_result_record(match_id=match_id) is not None
 
 
 @shared_task(name="tournaments.results_reconcile", **_RETRYING)
 def tournament_results_reconcile_task() -> int:
     """Periodic (beat): record results whose `match_finished` job was lost."""
-    from tournaments.services import tournament_results_reconcile
-
     return len(tournament_results_reconcile())
 
 
 @shared_task(name="tournaments.match_reopened", **_RETRYING)
 def tournament_match_reopened(match_id: str) -> bool:
     """A correction put a finished match back in play: withdraw its recorded result."""
-    from tournaments.services import tournament_match_result_withdraw
-
     return tournament_match_result_withdraw(match_id=match_id) is not None
 
 
 @shared_task(name="tournaments.deadlines_enforce", **_RETRYING)
 def tournament_deadlines_enforce() -> int:
     """Periodic (beat): forfeit players past the turn time or the round deadline."""
-    from tournaments.services import tournament_deadlines_enforce as enforce
-
     return len(enforce())
 
 
 @shared_task(name="tournaments.rounds_start_due", **_RETRYING)
 def tournament_rounds_start_due() -> int:
-    """Periodic (beat): queue the pairing of every round whose start time has come."""
-    from tournaments.selectors import tournaments_with_rounds_due
-
-    due = tournaments_with_rounds_due()
-    for tournament_id, number in due:
-        tournament_round_pair_task.delay(tournament_id, number)
+    """Periodic (beat): queue the pairing of every round whose start time has come, through
+    the outbox like every job (recorded together, relayed after commit)."""
+    with service_transaction():
+        due = tournaments_with_rounds_due()
+        for tournament_id, number in due:
+            jobs.round_pair_on_commit(tournament_id=tournament_id, round_number=number, eta=None)
     return len(due)

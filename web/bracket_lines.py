@@ -5,10 +5,9 @@ and the line pieces that belong to no match, which `web/static/web/bracket.css` 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from web.brackets import DrawnMatch
+from web.bracket_cells import DrawnMatch
 
 MAYBE = ("waiting", "not_needed")  # the reset, while it may not be played: a dashed line
 

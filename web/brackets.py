@@ -16,6 +16,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
 from tournaments.selectors import tournament_bracket, tournament_registrations
+from web.bracket_cells import DrawnMatch, Side
 from web.bracket_lines import Piece, bracket_connect
 
 SECTION_TITLES = {
@@ -46,40 +47,6 @@ QUARTERFINALS = pgettext_lazy("bracket round", "Quarterfinals")
 # A match with nobody to lose (or not played at all) sends no loser anywhere.
 NO_LOSER = ("bye", "empty", "not_needed")
 MATCH_ROW = "var(--match-row)"  # bracket.css: a match row's height, screen and print
-
-
-@dataclass
-class Side:
-    name: str = ""  # "" while nobody is known
-    seed: str = ""  # as text: the template writes it as it is (no number formatting)
-    won: bool = False
-    lost: bool = False
-    note: str = ""  # where the player comes from, while unknown ("Winner of W1-2")
-
-
-@dataclass
-class DrawnMatch:
-    id: str
-    status: str
-    status_word: str
-    sides: list[Side]
-    column: int
-    row: int  # the grid row it starts on (1-based, in the whole grid)
-    span: int  # rows it spans
-    joins: str = ""  # its winner's line: "straight", "down", "up" or "" (none drawn)
-    fed: bool = False  # a line comes in (from the match or matches before)
-    maybe_in: bool = False  # it may not be played (the reset): the lines to it dashed
-    maybe_out: bool = False  # its line goes to a match that may not be played
-    to: str = ""  # the match its winner's line goes to
-    drop: str = ""  # where its loser goes, as a label: "loser to L2-1"
-    over: str = ""  # a title above the box (the grand final's, which has no column title)
-    style: str = ""  # its grid place, e.g. "grid-column:2;grid-row:3 / span 2"
-    classes: str = ""  # the cell's classes, written once (the template adds nothing)
-    problem: str = ""  # why its result was left out of the bracket (tournaments.domain.brackets)
-
-    @property
-    def center(self) -> float:
-        return self.row + self.span / 2
 
 
 @dataclass

@@ -486,7 +486,7 @@ LOG_LEVEL = env("LOG_LEVEL", default="INFO")
 LOGGING = logging_config(fmt=LOG_FORMAT, level=LOG_LEVEL, mail_admins=not SENTRY_DSN)
 
 if SENTRY_DSN:
-    from config.errors import sentry_init
+    from config.errors import sentry_init  # only when set: Sentry stays unloaded otherwise
 
     sentry_init(
         dsn=SENTRY_DSN,

@@ -6,6 +6,7 @@
 - `views`: the state at any version (snapshot + events since) and each viewer's view, with
   players named by id;
 - `replay`: the event stream with hidden cards removed, the full state for an audit;
+- `ratings`: how a match ended and its hands, for a club's ratings (and a player's page);
 - `integrity`: hash chains, streams cut short, snapshots checked against a replay.
 
 The audit page's frames and the audit bundle are in `games.audit`. Every name below may be
@@ -29,6 +30,12 @@ from games.selectors.lists import (
     matches_with_preset_deals,
     ruleset_normalise,
 )
+from games.selectors.ratings import (
+    MatchRatingFacts,
+    PlayerMatchStats,
+    match_rating_facts,
+    player_match_stats,
+)
 from games.selectors.replay import match_events_for, match_replay
 from games.selectors.views import (
     match_followed,
@@ -51,6 +58,8 @@ from games.selectors.visibility import (
 __all__ = [
     "MAX_DEADWOOD",
     "MatchOutcome",
+    "MatchRatingFacts",
+    "PlayerMatchStats",
     "User",
     "match_events_for",
     "match_followed",
@@ -62,6 +71,7 @@ __all__ = [
     "match_list_followable",
     "match_list_for",
     "match_outcomes",
+    "match_rating_facts",
     "match_read_models_differences",
     "match_replay",
     "match_seat_for",
@@ -72,6 +82,7 @@ __all__ = [
     "matches_cut_short",
     "matches_with_preset_deals",
     "player_in_match",
+    "player_match_stats",
     "ruleset_normalise",
     "scoresheet_for",
     "seats_as_players",

@@ -5,6 +5,8 @@ and a match pushed out is still read right (from the database)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import eventstore
@@ -95,12 +97,12 @@ def test_one_snapshot_per_match_is_kept_the_latest():
         state, _ = match_state_at(match=match, version=version)
         assert state_to_dict(state) == _replayed(match, version)
         assert list(repository._HAND_RESULTS) == [match.stream_id]
-        assert repository._HAND_RESULTS[match.stream_id][0] == version
+        assert repository._HAND_RESULTS.get(match.stream_id)[0] == version
     assert hand_results_held()[1] == len(state.hand_results)
     # A view of an earlier hand is answered right and does not replace the latest.
     earlier, _ = match_state_at(match=match, version=snapshots[1])
     assert state_to_dict(earlier) == _replayed(match, snapshots[1])
-    assert repository._HAND_RESULTS[match.stream_id][0] == snapshots[-1]
+    assert repository._HAND_RESULTS.get(match.stream_id)[0] == snapshots[-1]
 
 
 def test_a_snapshot_larger_than_the_bound_is_not_kept(settings):
@@ -113,28 +115,42 @@ def test_a_snapshot_larger_than_the_bound_is_not_kept(settings):
     assert hand_results_held() == (0, 0)
 
 
-def _age(cache, stream_id: str, seconds: float) -> None:
-    """Make the cache's entry of the stream `seconds` older (as if it had sat that long)."""
-    *rest, touched = cache[stream_id]
-    cache[stream_id] = (*rest, touched - seconds)
+class _Clock:
+    """A clock for the caches that moves only when told, from the real one's reading."""
+
+    def __init__(self) -> None:
+        self.now = time.monotonic()
+
+    def __call__(self) -> float:
+        return self.now
 
 
-def test_records_of_a_match_left_idle_are_dropped(settings):
+@pytest.fixture
+def clock(monkeypatch) -> _Clock:
+    """The clock the worker's caches measure idleness on, moved by the test."""
+    clock = _Clock()
+    monkeypatch.setattr(repository._HAND_RESULTS, "timer", clock)
+    monkeypatch.setattr(repository._REMEMBERED, "timer", clock)
+    return clock
+
+
+def test_records_of_a_match_left_idle_are_dropped(settings, clock):
     """A match finished, or played on by other workers, is looked at no more here: its
     records go once a stream is looked at after it has sat settings.MATCH_CACHE_IDLE_SECONDS,
     rather than when the records bound is reached, hundreds of matches later."""
     settings.HAND_RESULTS_CACHED_RECORDS = 10_000
     first, second, third = _played(3)
     _read(first)
+    clock.now += 2
     _read(second)
-    _age(repository._HAND_RESULTS, first.stream_id, settings.MATCH_CACHE_IDLE_SECONDS + 1)
+    clock.now += settings.MATCH_CACHE_IDLE_SECONDS - 1  # first sat idle + 1 s, second idle - 1
     _read(third)
     assert list(repository._HAND_RESULTS) == [second.stream_id, third.stream_id]
     state, version = _read(first)
     assert state == _replayed(first, version)
 
 
-def test_a_state_not_written_here_for_a_while_is_not_remembered(settings):
+def test_a_state_not_written_here_for_a_while_is_not_remembered(settings, clock):
     """The states a worker remembers: a match another worker finished (or one abandoned)
     goes after settings.MATCH_CACHE_IDLE_SECONDS, and is still loaded right."""
     from games.repository import match_lock, match_state_remember
@@ -149,8 +165,9 @@ def test_a_state_not_written_here_for_a_while_is_not_remembered(settings):
             head_hash=write.head_hash,
             state=write.state,
         )
+        clock.now += 2
     assert [first.stream_id, second.stream_id] == list(repository._REMEMBERED)
-    _age(repository._REMEMBERED, first.stream_id, settings.MATCH_CACHE_IDLE_SECONDS + 1)
+    clock.now += settings.MATCH_CACHE_IDLE_SECONDS - 3  # first sat idle + 1 s, second idle - 1
     write = match_lock(match_id=third.id)
     match_state_remember(
         stream_id=third.stream_id, version=write.version, head_hash=write.head_hash,

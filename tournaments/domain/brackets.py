@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tournaments.domain.pairing import bracket_of, seeds_of
+from tournaments.domain.seeding import bracket_of, seeds_of
 from tournaments.domain.state import TournamentState
 from tournaments.pairing.double_elimination import BracketResultError, DoubleElimination
 from tournaments.pairing.knockout_bracket import THIRD_PLACE, Board, knockout_bracket

@@ -4,12 +4,12 @@ pure pairing code (tournaments.pairing) for the tournament's format. No database
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
+from tournaments.domain.seeding import bracket_of, seeds_of
 from tournaments.domain.standings import results_of, standings_of, tiebreak_order
-from tournaments.domain.state import CHECKED_IN, FINISHED, REGISTERED, Table, TournamentState
+from tournaments.domain.state import CHECKED_IN, REGISTERED, Table, TournamentState
 from tournaments.pairing import Pair
-from tournaments.pairing.double_elimination import DoubleElimination, double_elimination
 from tournaments.pairing.forbidden import knockout_first_round_avoiding, swiss_pair_avoiding
 from tournaments.pairing.knockout import bracket_size, knockout_first_round, knockout_next_slots
 from tournaments.pairing.knockout_bracket import THIRD_PLACE
@@ -116,33 +116,6 @@ def _round_robin_pairs(state: TournamentState, number: int) -> list[Pair]:
     seeded = sorted((e for e in state.entries.values() if e.seed is not None), key=lambda e: e.seed)
     schedule = round_robin_rounds([e.player for e in seeded])
     return list(schedule[number - 1]) if number <= len(schedule) else []
-
-
-def seeds_of(state: TournamentState) -> list[int]:
-    """The seeds fixed when round 1 was paired, seed 1 first."""
-    seeded = [e for e in state.entries.values() if e.seed is not None]
-    return [e.player for e in sorted(seeded, key=lambda e: e.seed or 0)]
-
-
-def bracket_of(state: TournamentState, leave_out: Collection[str] = ()) -> DoubleElimination:
-    """The double-elimination bracket as the results recorded so far draw it (the pure
-    tournaments.pairing.double_elimination; raises its BracketResultError), without the
-    results of the matches `leave_out` names (those it could not take: a reader's choice)."""
-    seeds = seeds_of(state)
-    results = {
-        t.slot: t.winner
-        for r in state.rounds.values()
-        for t in r.tables
-        if t.slot is not None and t.status == FINISHED and t.winner is not None
-        and t.slot not in leave_out
-    }  # fmt: skip
-    return double_elimination(
-        seeded=seeds,
-        results=results,
-        withdrawn=[p for p in state.withdrawals if p in set(seeds)],
-        reset=state.bracket_reset,
-        forbidden=[set(p) for p in state.bracket_forbidden],
-    )
 
 
 def double_elimination_wave(

@@ -8,8 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from tournaments.domain.seeding import bracket_of
 from tournaments.domain.state import IN_PROGRESS, TournamentState
+from tournaments.pairing.double_elimination import BracketResultError
+from tournaments.pairing.knockout_bracket import THIRD_PLACE, Board, knockout_places
 from tournaments.pairing.standings import TIEBREAKS, Result, Standing, standings
+from tournaments.pairing.top_cut import top_cut_standing
 
 
 def tiebreak_order(state: TournamentState) -> list[str]:
@@ -60,10 +64,6 @@ def _bracket_places(state: TournamentState) -> tuple[tuple[int, ...], ...]:
     """The places of a finished bracket as the bracket answers them (champion, runner-up,
     then the players out in each round, the latest first); () where the recorded results
     do not make a finished bracket (the standings then stay as the tiebreaks order them)."""
-    from tournaments.domain.pairing import bracket_of
-    from tournaments.pairing.double_elimination import BracketResultError
-    from tournaments.pairing.knockout_bracket import Board, knockout_places
-
     if state.format == "double_elimination":
         try:
             return bracket_of(state).places
@@ -89,8 +89,6 @@ def _bracket_final(lines: list[Standing], places: Sequence[Sequence[int]]) -> li
 def _top_cut_final(state: TournamentState, lines: list[Standing]) -> list[Standing]:
     """A finished top cut's one final standing: the knockout's places first, then the
     rest in their Swiss order (tournaments.pairing.top_cut)."""
-    from tournaments.pairing.top_cut import top_cut_standing
-
     swiss_only = replace(
         state,
         status=IN_PROGRESS,
@@ -117,8 +115,6 @@ def _top_cut_knockout(
     (`knockout_places`: a withdrawn player is out in the round after the last they were
     paired in, beside that round's losers), and the third-place match's (winner, loser).
     Raises ValueError where the knockout is not a finished bracket."""
-    from tournaments.pairing.knockout_bracket import THIRD_PLACE, Board, knockout_places
-
     last = max(state.rounds)
     rounds: list[list[Board]] = []
     third = None

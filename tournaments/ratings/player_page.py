@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.selectors_ratings import PlayerMatchStats, player_match_stats
+from games.selectors import PlayerMatchStats, player_match_stats
 from players.models import Club, Player
 from tournaments.models import Standing, Tournament
 from tournaments.ratings.selectors import User

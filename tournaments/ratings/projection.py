@@ -15,7 +15,7 @@ from django.db import connection
 from django.db.models import Count
 
 import eventstore
-from games.selectors_ratings import MatchRatingFacts, match_rating_facts
+from games.selectors import MatchRatingFacts, match_rating_facts
 from players.models import Club
 from tournaments.domain.glicko2 import (
     ClubRatings,

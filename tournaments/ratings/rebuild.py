@@ -10,7 +10,7 @@ from django.db import transaction
 
 import eventstore
 from core.drift import RowDifference, pictures_differences
-from games.selectors_ratings import match_rating_facts
+from games.selectors import match_rating_facts
 from tournaments.domain.rating_periods import tournament_period
 from tournaments.models import Tournament
 from tournaments.ratings import projection

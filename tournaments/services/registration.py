@@ -13,6 +13,7 @@ from tournaments.models import Registration, Tournament
 from tournaments.repository import tournament_load
 from tournaments.selectors import user_can_organise
 from tournaments.services._common import run
+from tournaments.services.rulings import table_forfeit_in_tx, tables_in_play_of
 
 
 def _may_act_for(*, user: AbstractBaseUser, tournament: Tournament, player: Player) -> None:
@@ -74,8 +75,6 @@ def tournament_withdraw(
 ) -> Registration:
     """Withdraw a player: they are not paired again. With `forfeit_current` (organisers
     only), a match of theirs still in play is forfeited to the opponent by ruling."""
-    from tournaments.services.rulings import table_forfeit_in_tx, tables_in_play_of
-
     with service_transaction():
         write = tournament_load(tournament_id=tournament_id)
         _may_act_for(user=by, tournament=write.row, player=player)

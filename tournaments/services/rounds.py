@@ -26,10 +26,11 @@ from games.selectors import match_get, user_can_organise_match
 from games.services import match_create_in_tx, match_rule_in_tx
 from players.models import Player
 from tournaments.domain import TournamentEvent
-from tournaments.domain.commands import PairRound, RepairRound
+from tournaments.domain.commands import AllowPair, ForbidPair, PairRound, RepairRound
 from tournaments.domain.events import RoundPaired
 from tournaments.domain.state import TournamentState
 from tournaments.models import Round, Tournament
+from tournaments.ratings.selectors import seeding_ratings
 from tournaments.repository import TournamentWrite, system_user, tournament_load, tournament_save
 from tournaments.selectors import user_can_organise
 from tournaments.services._common import ORGANISERS_ONLY, decided, require_organiser
@@ -46,8 +47,6 @@ def _ratings(tournament: Tournament, state: TournamentState) -> dict[int, float]
     """The players' ratings, which order the seeds of round 1 and break a top cut's ties:
     the club's rating where the player has one, else the club's initial rating (1500
     unless its settings say otherwise; 1500 without a club)."""
-    from tournaments.ratings.selectors import seeding_ratings
-
     return seeding_ratings(club=tournament.club, player_ids=list(state.entries))
 
 
@@ -275,8 +274,6 @@ __all__ = [
 def _forbidden_change(
     *, tournament_id: int, players: Sequence[int], by: AbstractBaseUser, reason: str, add: bool
 ) -> list[tuple[int, int]]:
-    from tournaments.domain.commands import AllowPair, ForbidPair
-
     if len(players) != 2:
         raise ValidationError("a forbidden pair names two players", code="pair")
     with service_transaction():

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from tournaments import jobs
+from tournaments.webhooks.selectors import tournament_has_active_webhooks
+
 
 def on_tournament_events_committed(sender: Any, tournament_id: Any, **kwargs: Any) -> None:
     """tournaments.signals.tournament_events_committed: new events may be webhook deliveries."""
-    from tournaments import jobs
-    from tournaments.webhooks.selectors import tournament_has_active_webhooks
-
     if tournament_has_active_webhooks(tournament_id=tournament_id):
         jobs.webhooks_dispatch_on_commit(tournament_id=tournament_id)

@@ -16,6 +16,8 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from tournaments.webhooks.services import delivery_send, webhooks_dispatch, webhooks_reconcile
+
 _RETRYING: dict[str, Any] = {
     "acks_late": True,
     "autoretry_for": (OperationalError, InterfaceError),
@@ -29,16 +31,12 @@ _RETRYING: dict[str, Any] = {
 @shared_task(name="tournaments.webhooks_dispatch", **_RETRYING)
 def webhooks_dispatch_task(tournament_id: int) -> int:
     """The tournament's new events become deliveries (each queued)."""
-    from tournaments.webhooks.services import webhooks_dispatch
-
     return webhooks_dispatch(tournament_id=tournament_id)
 
 
 @shared_task(name="tournaments.webhook_deliver", **_RETRYING)
 def webhook_deliver_task(delivery_id: int) -> str:
     """One attempt at a delivery, if it is still due and nobody else is sending it."""
-    from tournaments.webhooks.services import delivery_send
-
     return delivery_send(delivery_id=delivery_id)
 
 
@@ -46,6 +44,4 @@ def webhook_deliver_task(delivery_id: int) -> str:
 def webhooks_reconcile_task() -> int:
     """Periodic (beat): deliveries for events no job looked at, jobs for deliveries whose
     job was lost."""
-    from tournaments.webhooks.services import webhooks_reconcile
-
     return webhooks_reconcile()

@@ -14,28 +14,8 @@ from django.views.decorators.http import require_POST
 from games.selectors import match_get
 from games.table_entries import table_entry_amend, table_entry_open
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
-from web.desk.forms import HandForm
+from web.desk.entry_forms import amend_form
 from web.desk.rounds import _pairing, _table_context
-
-AMEND_PREFIX = "amend"
-
-
-def amend_form(match: Any, data: Any = None, entry: Any = None) -> HandForm:
-    """The amend form, filled with the entry's values to start from."""
-    names = (match.player1.name, match.player2.name)
-    initial = None
-    if entry is not None:
-        if entry.drawn:
-            initial = {"result": "drawn"}
-        else:
-            result = "p1" if entry.knocker_id == match.player1_id else "p2"
-            initial = {
-                "result": result,
-                "gin": entry.gin,
-                "knocker_deadwood": entry.knocker_deadwood,
-                "defender_deadwood": entry.defender_deadwood,
-            }
-    return HandForm(data, names=names, prefix=AMEND_PREFIX, initial=initial)
 
 
 @require_POST

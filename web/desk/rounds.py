@@ -35,6 +35,7 @@ from tournaments.selectors import (
 )
 from web.desk.access import FORM_ERRORS, LOGIN_URL, desk_tournament, error_message
 from web.desk.cases import match_disputes_open, tournament_disputes_open
+from web.desk.entry_forms import amend_form
 from web.desk.forms import CorrectionForm, HandForm, ReasonForm
 from web.templatetags.desk import STATUS_LABELS
 
@@ -272,8 +273,7 @@ def _table_context(tournament: Any, number: int, pairing: Any, **extra: Any) -> 
         **extra,
     }
     if context["entry"] is not None and "amend" not in context:
-        from web.desk.amend import amend_form  # the amend form starts from the entry
-
+        # The amend form starts from the entry.
         context["amend_initial"] = amend_form(match, entry=context["entry"])
     return context
 

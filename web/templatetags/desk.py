@@ -13,6 +13,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from core.alerts import alert_message, alerts_open
 from players.selectors import user_is_organiser
 from web.localize import format_local
 
@@ -106,8 +107,6 @@ def desk_alerts(tournament: Any) -> list[str]:
     """The open alerts of the tournament and of the whole installation (core.alerts: a
     round that cannot be paired, a job failed for good, beat silent), in the page's
     language: the desk's banner for the tournament's organisers."""
-    from core.alerts import alert_message, alerts_open
-
     if tournament is None or getattr(tournament, "pk", None) is None:
         return []
     return [alert_message(alert) for alert in alerts_open(tournament_id=tournament.pk)]

@@ -17,7 +17,7 @@ from tournaments.domain.brackets import bracket_data
 from tournaments.domain.commands import PairRound, RecordResult, Withdraw
 from tournaments.domain.errors import TournamentConflictError
 from tournaments.domain.events import PlayerRegistered, ResultEntry, TournamentCreated
-from tournaments.domain.pairing import bracket_of
+from tournaments.domain.seeding import bracket_of
 from tournaments.domain.standings import standings_of
 from tournaments.domain.state import PENDING, TournamentState
 

@@ -226,7 +226,7 @@ def test_a_double_elimination_runs_to_its_champion(n, reset, picks):
         if state.finished:
             break
     assert state.finished, "the bracket never ended"
-    from tournaments.domain.pairing import bracket_of
+    from tournaments.domain.seeding import bracket_of
 
     bracket = bracket_of(state)
     assert bracket.over and bracket.champion in range(1, n + 1)

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from core.models import OutboxMessage
 from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
 from tournaments import services, tasks
 from tournaments.models import Registration, Round, Tournament
@@ -23,6 +24,9 @@ def test_beat_pairs_rounds_at_their_start_times(organiser, jobs):
     )
     with jobs():
         assert tasks.tournament_rounds_start_due.delay().get() == 1
+    # Queued as every job is, through the outbox (relayed after its commit).
+    (queued,) = OutboxMessage.objects.filter(task="tournaments.round_pair", args=[t.pk, 1])
+    assert queued.sent_at is not None
     assert Round.objects.get(tournament=t, number=1).paired_by is None
     paired = [e for e in tournament_stream_events(tournament=t) if e.type == "RoundPaired"]
     assert paired[0].data["by"] is None  # the scheduler

@@ -22,7 +22,6 @@ from tournaments.domain.events import (
 from tournaments.domain.evolve import evolve
 from tournaments.domain.pairing import (
     active_players,
-    bracket_of,
     double_elimination_wave,
     in_top_cut,
     knockout_round,
@@ -32,6 +31,7 @@ from tournaments.domain.pairing import (
     round_count,
     top_cut_qualifiers,
 )
+from tournaments.domain.seeding import bracket_of
 from tournaments.domain.state import COMPLETED, TournamentState, round_start
 from tournaments.pairing import Pair
 from tournaments.pairing.double_elimination import BracketResultError

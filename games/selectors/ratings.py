@@ -2,9 +2,6 @@
 how it ended (on the games, by resignation, by forfeit, cancelled, or not at all) and how
 many hands ended in it (played or recorded; a voided hand does not count). Other apps use
 this through `match_rating_facts` only; which matches are rated is theirs to decide.
-
-(A module of its own beside `games.selectors` so that the selectors can be split into a
-package without touching it: it becomes `games/selectors/ratings.py`.)
 """
 
 from __future__ import annotations

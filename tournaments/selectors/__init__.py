@@ -1,10 +1,11 @@
-"""Reads about tournaments: visibility, organisers, rounds, pairings, standings, the log."""
+"""Reads about tournaments: visibility, organisers, rounds, pairings, standings, the log;
+and (`players`) what the players' pages read: a match's place, a player's evening."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
@@ -14,10 +15,19 @@ import eventstore
 from core.errors import NotFoundError
 from games.selectors import match_list_followable, match_seat_for, user_can_organise_match
 from players.models import Player
+from tournaments.domain.brackets import bracket_data
+from tournaments.domain.state import scheduled_start
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
-
-if TYPE_CHECKING:
-    from tournaments.repository import TournamentFollowed
+from tournaments.projections import tournament_tiebreaks
+from tournaments.repository import TournamentFollowed, state_of
+from tournaments.selectors.players import MatchPlace as MatchPlace  # the players' reads
+from tournaments.selectors.players import match_places as match_places
+from tournaments.selectors.players import player_pairings as player_pairings
+from tournaments.selectors.players import player_standing as player_standing
+from tournaments.selectors.players import (
+    player_tournament_match_ids as player_tournament_match_ids,
+)
+from tournaments.selectors.players import player_tournaments as player_tournaments
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -288,8 +298,6 @@ def results_corrected_of_table(
 
 def tournament_tiebreak_order(*, tournament: Tournament) -> list[str]:
     """The tiebreaks the standings are ranked by, in order (the setting or the default)."""
-    from tournaments.projections import tournament_tiebreaks
-
     return tournament_tiebreaks(tournament=tournament)
 
 
@@ -492,6 +500,7 @@ def tournament_stream_events(
 def tournament_followed(*, tournament_id: Any) -> TournamentFollowed:
     """The tournament's row and whole stream as a live stream's followers read them after
     each commit (from this process's copy of the stream: `repository`)."""
+    # Lazy only while the live streams' fan-out is rewritten elsewhere (issue 31's note).
     from tournaments.repository import tournament_followed
 
     return tournament_followed(tournament_id=tournament_id)
@@ -500,8 +509,6 @@ def tournament_followed(*, tournament_id: Any) -> TournamentFollowed:
 def round_start(*, tournament: Tournament, number: int) -> dt.datetime | None:
     """When round `number` is scheduled to be paired (UTC), or None: as soon as possible
     (the domain's rule, on the row's schedule). Never raises."""
-    from tournaments.domain.state import scheduled_start
-
     return scheduled_start(
         number,
         starts_at=tournament.starts_at,
@@ -520,8 +527,6 @@ def active_registration_count(*, tournament: Tournament) -> int:
 
 def tournament_forbidden_pairs(*, tournament: Tournament) -> list[tuple[int, int]]:
     """The pairs of players who must not meet (lower id first), as the events say."""
-    from tournaments.repository import state_of
-
     return sorted(state_of(tournament=tournament).forbidden)
 
 
@@ -536,9 +541,6 @@ def tournament_bracket(*, tournament: Tournament) -> dict[str, Any]:
     fails on results the bracket cannot take: it is answered as far as they are consistent,
     and `problems` (and each match's `problem`) mark the rest
     (tournaments.domain.brackets)."""
-    from tournaments.domain.brackets import bracket_data
-    from tournaments.repository import state_of
-
     return bracket_data(state_of(tournament=tournament))
 
 
