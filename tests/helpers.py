@@ -25,6 +25,23 @@ def token_client(user) -> APIClient:
     return client
 
 
+def password_login(player: Any, password: str = "secret-pass-1") -> dict:
+    """`POST /api/auth/token/` as the player's own client would: the answer's JSON (the
+    token, its id and expiry)."""
+    answer = APIClient().post(
+        "/api/auth/token/", {"username": player.user.username, "password": password}
+    )
+    assert answer.status_code == 200, answer.content
+    return answer.json()
+
+
+def key_client(key: str, scheme: str = "Token") -> APIClient:
+    """A client sending `key` in the Authorization header (with `scheme`)."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"{scheme} {key}")
+    return client
+
+
 # --- waiting for a condition -----------------------------------------------------------------
 
 

@@ -7,30 +7,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 
 from games.models import Match, TableEntry
-from tests.web.desk.helpers import organiser, player_with_login, table_swiss
-from tournaments import services
-from tournaments.models import Pairing
+from tests.web.desk.helpers import two_phones_at_a_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table():
-    td = organiser()
-    tournament = table_swiss(td, players=0)
-    ann, ben = player_with_login("Ann", "ann"), player_with_login("Ben", "ben")
-    for p in (ann, ben):
-        services.tournament_register(tournament_id=tournament.pk, player=p, by=td)
-        services.tournament_check_in(tournament_id=tournament.pk, player=p, by=td)
-    services.tournament_start(tournament_id=tournament.pk, by=td)
-    pairing = Pairing.objects.get(round__tournament=tournament)
-    phones = {}
-    for p in (ann, ben):
-        phones[p.name] = Client()
-        phones[p.name].force_login(p.user)
+    _, pairing, phones, _ = two_phones_at_a_table()
     seat = "p1" if pairing.player1.name == "Ann" else "p2"
     return f"/tables/{pairing.match_id}/", pairing, phones, seat
 

@@ -132,3 +132,27 @@ def started_with_logins(by: Any, names: tuple[str, ...] = ("Anna", "Boris"), **k
 def asgi_server_with_static() -> AbstractContextManager[str]:
     """The app with its static files under uvicorn (tests/live/helpers.py): its base URL."""
     return asgi_server(static=True)
+
+
+def two_phones_at_a_table() -> tuple[Any, Any, dict[str, Any], Any]:
+    """A started table Swiss of Ann and Ben (logins "ann", "ben"), each signed in on a phone
+    of their own: (tournament, their pairing, phones by name, the desk's client)."""
+    from django.test import Client
+
+    from tournaments.models import Pairing
+
+    td = organiser()
+    tournament = table_swiss(td, players=0)
+    ann, ben = player_with_login("Ann", "ann"), player_with_login("Ben", "ben")
+    for p in (ann, ben):
+        services.tournament_register(tournament_id=tournament.pk, player=p, by=td)
+        services.tournament_check_in(tournament_id=tournament.pk, player=p, by=td)
+    services.tournament_start(tournament_id=tournament.pk, by=td)
+    pairing = Pairing.objects.get(round__tournament=tournament)
+    phones = {}
+    for p in (ann, ben):
+        phones[p.name] = Client()
+        phones[p.name].force_login(p.user)
+    desk = Client()
+    desk.force_login(td)
+    return tournament, pairing, phones, desk

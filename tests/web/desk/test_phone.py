@@ -3,34 +3,16 @@ phone, the other confirms or disputes it on theirs; the desk shows the table as 
 confirm" or "disputed" and the organiser accepts or rejects; nobody else gets in."""
 
 import pytest
-from django.test import Client
 
 from games.models import Match, TableEntry
-from tests.web.desk.helpers import organiser, player_with_login, table_swiss
-from tournaments import services
-from tournaments.models import Pairing
+from tests.web.desk.helpers import player_with_login, two_phones_at_a_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def evening():
-    td = organiser()
-    tournament = table_swiss(td, players=0)
-    ann = player_with_login("Ann", "ann")
-    ben = player_with_login("Ben", "ben")
-    for p in (ann, ben):
-        services.tournament_register(tournament_id=tournament.pk, player=p, by=td)
-        services.tournament_check_in(tournament_id=tournament.pk, player=p, by=td)
-    services.tournament_start(tournament_id=tournament.pk, by=td)
-    pairing = Pairing.objects.get(round__tournament=tournament)
-    phones = {}
-    for p in (ann, ben):
-        phones[p.name] = Client()
-        phones[p.name].force_login(p.user)
-    desk = Client()
-    desk.force_login(td)
-    return tournament, pairing, phones, desk
+    return two_phones_at_a_table()
 
 
 def _shown():
