@@ -156,3 +156,21 @@ def two_phones_at_a_table() -> tuple[Any, Any, dict[str, Any], Any]:
     desk = Client()
     desk.force_login(td)
     return tournament, pairing, phones, desk
+
+
+def finish_tournament(tournament: Any, by: Any) -> Any:
+    """Each match of the tournament's round in play forfeited to its first player (a ruling,
+    through the services): for a one-round tournament, the tournament finishes."""
+    from django.test import TestCase
+
+    from games.services import match_rule
+    from tournaments.models import Pairing, Tournament
+
+    pairings = Pairing.objects.filter(round__tournament=tournament, match__status="in_progress")
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the results reach the tournament
+        for pairing in pairings.select_related("player1"):
+            match_rule(
+                match_id=pairing.match_id, by=by, type="forfeit", reason="no-show",
+                player=pairing.player1,
+            )  # fmt: skip
+    return Tournament.objects.get(pk=tournament.pk)

@@ -238,3 +238,17 @@ def test_the_desk_creates_a_tournament_of_the_organisers_club(client, td):
     refused = client.post("/desk/new/", _create_form(name="Not mine", club=str(other.pk)))
     assert refused.status_code == 400
     assert not Tournament.objects.filter(name="Not mine").exists()
+
+
+def test_a_finished_tournaments_desk_offers_no_entry_forms(client, td):
+    """Issue 37, item 7: a finished tournament's desk still offered walk-in, paste and
+    login-code forms."""
+    from tests.web.desk.helpers import finish_tournament
+
+    tournament = started(td, players=2, rounds=1)
+    before = client.get(f"/desk/{tournament.pk}/").content.decode()
+    assert "Walk-in" in before and "Paste a list" in before
+    assert finish_tournament(tournament, td).status == "finished"
+    page = client.get(f"/desk/{tournament.pk}/").content.decode()
+    for gone in ("Walk-in", "Paste a list", "New member with a login"):
+        assert gone not in page, gone
