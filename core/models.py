@@ -56,7 +56,8 @@ class OutboxMessage(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=500, blank=True)
     # The request that called for the job (core.requestid): its log lines carry it.
-    request_id = models.CharField(max_length=200, blank=True, default="")
+    # db_default: the previous release, running while `migrate` runs, inserts without it.
+    request_id = models.CharField(max_length=200, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [

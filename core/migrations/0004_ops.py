@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='outboxmessage',
             name='request_id',
-            field=models.CharField(blank=True, default='', max_length=200),
+            field=models.CharField(blank=True, default='', db_default='', max_length=200),
         ),
         migrations.CreateModel(
             name='Alert',
