@@ -41,6 +41,7 @@ from rest_framework.views import APIView
 
 from core.errors import ApplicationError, ValidationError
 from core.models import IdempotencyRecord
+from core.retention import delete_in_batches
 from core.transactions import request_transaction
 
 IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
@@ -165,10 +166,10 @@ def idempotent(
 
 def idempotency_records_expire(*, older_than: timedelta | None = None) -> int:
     """Delete the recorded responses of idempotent POSTs older than `older_than` (default:
-    the IDEMPOTENCY_KEY_TTL_HOURS setting); returns how many. A retry with such a key after
-    that runs as a new request. Deleting twice deletes nothing more: safe to repeat."""
+    the IDEMPOTENCY_KEY_TTL_HOURS setting), in batches; returns how many. A retry with such
+    a key after that runs as a new request. Deleting twice deletes nothing more: safe to
+    repeat. Run by the retention job (core.retention)."""
     if older_than is None:
         older_than = timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
     cutoff = timezone.now() - older_than
-    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
-    return deleted
+    return delete_in_batches(IdempotencyRecord.objects.filter(created_at__lt=cutoff))
