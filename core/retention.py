@@ -62,6 +62,13 @@ def heartbeats_prune() -> int:
     )
 
 
+def sessions_prune() -> int:
+    """Browser sessions past their expiry (Django keeps them until `clearsessions`)."""
+    from django.contrib.sessions.models import Session
+
+    return delete_in_batches(Session.objects.filter(expire_date__lt=timezone.now()))
+
+
 def retention_run() -> dict[str, int]:
     """Each prune of RETENTION_PRUNES, in order; returns (and logs) the count of each. A
     prune that fails is logged and the next ones still run; the job fails at the end, so

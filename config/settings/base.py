@@ -325,7 +325,8 @@ EVENT_CHAIN_KEY_ID = env("EVENT_CHAIN_KEY_ID", default="1")
 # Retention (core.retention; docs/operators/privacy.md): what the hourly job deletes, and
 # when. How long a POST's Idempotency-Key is remembered (its first response replayed to
 # retries); login codes used, expired or revoked; access tokens revoked or expired; webhook
-# delivery logs (delivered or parked); outbox messages sent; heartbeats of workers gone.
+# delivery logs (delivered or parked); outbox messages sent; heartbeats of workers gone;
+# (and sessions past their expiry, as `clearsessions` would).
 IDEMPOTENCY_KEY_TTL_HOURS = env.float("IDEMPOTENCY_KEY_TTL_HOURS", default=24.0)
 LOGIN_CODES_KEEP_DAYS = env.float("LOGIN_CODES_KEEP_DAYS", default=30.0)
 ACCESS_TOKENS_KEEP_DAYS = env.float("ACCESS_TOKENS_KEEP_DAYS", default=30.0)
@@ -340,6 +341,7 @@ RETENTION_PRUNES = [
     "core.retention.access_tokens_prune",
     "core.outbox.outbox_prune",
     "core.retention.heartbeats_prune",
+    "core.retention.sessions_prune",
     "players.services.login_codes_prune",
     "tournaments.webhooks.services.deliveries_prune",
 ]

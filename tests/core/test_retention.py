@@ -9,6 +9,7 @@ import logging
 
 import pytest
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -100,6 +101,8 @@ def test_each_kind_goes_after_its_time_and_the_rest_stays(organiser, make_player
     Heartbeat.objects.create(name="worker:gone@host", beat_at=ago(hours=25))
     Heartbeat.objects.create(name="worker:alive@host", beat_at=ago(minutes=1))
     Heartbeat.objects.create(name="beat", beat_at=ago(days=3))
+    for key, expiry in [("gone", ago(minutes=1)), ("live", NOW() + dt.timedelta(days=1))]:
+        Session.objects.create(session_key=key, session_data="", expire_date=expiry)
     for key, hours in [("old", 25), ("new", 23)]:
         record = IdempotencyRecord.objects.create(
             user=player.user, key=key, method="POST", path="/", fingerprint="f", status_code=201
@@ -114,6 +117,7 @@ def test_each_kind_goes_after_its_time_and_the_rest_stays(organiser, make_player
         "access_tokens_prune": 2,
         "outbox_prune": 1,
         "heartbeats_prune": 1,
+        "sessions_prune": 1,
         "login_codes_prune": 3,
         "deliveries_prune": 2,
     }
@@ -130,6 +134,7 @@ def test_each_kind_goes_after_its_time_and_the_rest_stays(organiser, make_player
     }
     assert set(OutboxMessage.objects.values_list("task", flat=True)) == {"sent_recent", "unsent"}
     assert set(Heartbeat.objects.values_list("name", flat=True)) == {"worker:alive@host", "beat"}
+    assert set(Session.objects.values_list("session_key", flat=True)) == {"live"}
     logged = {r.prune: r.deleted for r in caplog.records if hasattr(r, "deleted")}
     assert logged == counts
     assert set(retention_run_task.delay().get().values()) == {0}  # again: nothing more
