@@ -9,7 +9,8 @@ time against a plain GET of the match.
 3. Prints the average row size of these records (`pg_column_size` of the row) as stored
    now, and the size the row had before 3.0.0 (same row, the answer's JSON as `jsonb` in
    `body`, the 64-sign fingerprint, and no reference: what the old code stored), and the
-   largest record now.
+   largest record now; then the disk per record of the two shapes (the same rows copied
+   into a table of each: `pg_table_size`, TOAST's compression of big bodies included).
 4. Times --reads replays of keyed actions (the same key and body again) against as many
    GETs of the match, interleaved, and prints both medians and their ratio.
 
@@ -135,10 +136,33 @@ with connection.cursor() as cursor:
         now_sizes.append(now)
         old_sizes.append(old)
 
+    # On disk: the same rows in two tables of each shape, TOAST compression included.
+    cursor.execute(
+        "CREATE TEMP TABLE shape_now AS SELECT * FROM players_idempotencyrecord WHERE path LIKE %s",
+        ["%/actions/"],
+    )
+    cursor.execute(
+        "CREATE TEMP TABLE shape_old AS SELECT id, user_id, key, method, path,"
+        " repeat('0', 64) AS fingerprint, status_code, NULL::jsonb AS body, created_at"
+        " FROM shape_now WITH NO DATA"
+    )
+    for key in keys:
+        cursor.execute(
+            "INSERT INTO shape_old SELECT id, user_id, key, method, path, repeat('0', 64),"
+            " status_code, %s::jsonb, created_at FROM shape_now WHERE key = %s",
+            [json.dumps(answers[key]), key],
+        )
+    cursor.execute("SELECT pg_table_size('shape_now'), pg_table_size('shape_old')")
+    disk_now, disk_old = cursor.fetchone()
+
 print(f"{len(sent)} keyed actions in {matches + 1} matches")
 print(f"bytes per record before 3.0.0 (the answer's JSON kept): {statistics.mean(old_sizes):.0f}")
 print(f"bytes per record now (a reference to the version):     {statistics.mean(now_sizes):.0f}")
 print(f"largest record now: {max(now_sizes)} bytes")
+print(
+    f"on disk (table + TOAST, compressed) per record: before {disk_old / len(keys):.0f},"
+    f" now {disk_now / len(keys):.0f}"
+)
 
 # Replays against GETs, interleaved so that the machine's load weighs on both alike.
 replays, gets = [], []
