@@ -14,7 +14,9 @@ class IdempotencyRecord(models.Model):
     A retry with the same key (same user, method and path) gets this response back and writes
     nothing; the unique constraint makes a concurrent duplicate fail instead of writing twice.
     `fingerprint` is a hash of the request body, so reusing a key for a different request is
-    refused rather than silently answered with an unrelated response.
+    refused rather than silently answered with an unrelated response. The answer is kept as
+    a `reference` the endpoint re-renders it from, or else compressed in `body_z`; `body`
+    (plain JSON) is only in records made before 3.0.0 (core.idempotency).
     """
 
     user = models.ForeignKey(
@@ -26,6 +28,8 @@ class IdempotencyRecord(models.Model):
     fingerprint = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
     body = models.JSONField(null=True)
+    reference = models.JSONField(null=True)
+    body_z = models.BinaryField(null=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

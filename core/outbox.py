@@ -23,11 +23,13 @@ import time
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from core.context import request_id_var
 from core.models import OutboxMessage
+from core.retention import delete_in_batches
 
 log = logging.getLogger(__name__)
 
@@ -139,8 +141,10 @@ def outbox_drain(*, limit: int = 500) -> int:
     return sent
 
 
-def outbox_prune(*, older_than: dt.timedelta = dt.timedelta(days=7)) -> int:
-    """Delete messages sent long ago (the outbox is not an archive)."""
+def outbox_prune(*, older_than: dt.timedelta | None = None) -> int:
+    """Delete messages sent more than `older_than` (default: OUTBOX_KEEP_DAYS) ago, in
+    batches (the outbox is not an archive). Run by the retention job (core.retention)."""
+    if older_than is None:
+        older_than = dt.timedelta(days=float(getattr(settings, "OUTBOX_KEEP_DAYS", 7)))
     cut = timezone.now() - older_than
-    deleted, _ = OutboxMessage.objects.filter(sent_at__lt=cut).delete()
-    return deleted
+    return delete_in_batches(OutboxMessage.objects.filter(sent_at__lt=cut))

@@ -6,7 +6,8 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from core.idempotency import idempotency_records_expire
-from core.outbox import outbox_drain, outbox_prune
+from core.outbox import outbox_drain
+from core.retention import retention_run
 
 
 @shared_task(
@@ -17,8 +18,22 @@ from core.outbox import outbox_drain, outbox_prune
     max_retries=5,
 )
 def idempotency_records_expire_task() -> int:
-    """Beat runs it hourly; running it twice deletes nothing more."""
+    """Kept for messages queued before 3.0.0: beat now runs `core.retention_run`, which
+    expires these records with the other prunes. Running it twice deletes nothing more."""
     return idempotency_records_expire()
+
+
+@shared_task(
+    name="core.retention_run",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError, RuntimeError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def retention_run_task() -> dict[str, int]:
+    """Beat runs it hourly (RETENTION_SECONDS): each prune of RETENTION_PRUNES, batched.
+    Running it twice deletes nothing more."""
+    return retention_run()
 
 
 @shared_task(
@@ -28,7 +43,6 @@ def idempotency_records_expire_task() -> int:
     max_retries=3,
 )
 def outbox_drain_task() -> int:
-    """Beat runs it every few seconds: the jobs whose relay after commit failed."""
-    sent = outbox_drain()
-    outbox_prune()
-    return sent
+    """Beat runs it every few seconds: the jobs whose relay after commit failed. (Sent
+    messages are deleted by the retention job: core.retention.)"""
+    return outbox_drain()

@@ -25,6 +25,7 @@ from rest_framework.authtoken.models import Token
 from core.authentication import access_token_key, token_digest
 from core.errors import ConflictError, NotFoundError, ValidationError
 from core.models import AccessToken
+from core.retention import delete_in_batches
 from core.text import ascii_digits
 from core.transactions import write_service
 from players.models import Club, LoginCode, Player
@@ -372,3 +373,11 @@ def player_language_set(*, user: AbstractBaseUser, language: str) -> bool:
     if language and language not in dict(settings.LANGUAGES):
         raise ValidationError("unknown language", code="language", extra={"fields": ["language"]})
     return bool(Player.objects.filter(user=user).update(language=language))
+
+
+def login_codes_prune() -> int:
+    """Login codes used, expired or revoked more than LOGIN_CODES_KEEP_DAYS ago, deleted in
+    batches (the retention job: core.retention). An unused, unexpired code is kept."""
+    cut = timezone.now() - dt.timedelta(days=float(settings.LOGIN_CODES_KEEP_DAYS))
+    ended = Q(used_at__lt=cut) | Q(expires_at__lt=cut) | Q(revoked_at__lt=cut)
+    return delete_in_batches(LoginCode.objects.filter(ended))

@@ -285,9 +285,10 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "eventstore.checkpoints_take",
         "schedule": env.float("EVENT_CHECKPOINT_SECONDS", default=300.0),
     },
-    "idempotency-records-expire": {
-        "task": "core.idempotency_records_expire",
-        "schedule": env.float("IDEMPOTENCY_EXPIRE_SECONDS", default=3600.0),
+    # Old rows with personal data or logs: each prune of RETENTION_PRUNES (core.retention).
+    "retention-run": {
+        "task": "core.retention_run",
+        "schedule": env.float("RETENTION_SECONDS", default=3600.0),
     },
     # Club ratings of finished tournaments whose ratings job was lost (tournaments.ratings).
     "ratings-reconcile": {
@@ -321,8 +322,29 @@ EVENT_CHAIN_KEYS_FILE = env("EVENT_CHAIN_KEYS_FILE", default="")
 EVENT_CHAIN_KEY = env("EVENT_CHAIN_KEY", default="")
 EVENT_CHAIN_KEY_FILE = env("EVENT_CHAIN_KEY_FILE", default="")
 EVENT_CHAIN_KEY_ID = env("EVENT_CHAIN_KEY_ID", default="1")
-# How long a POST's Idempotency-Key is remembered (its first response replayed to retries).
+# Retention (core.retention; docs/operators/privacy.md): what the hourly job deletes, and
+# when. How long a POST's Idempotency-Key is remembered (its first response replayed to
+# retries); login codes used, expired or revoked; access tokens revoked or expired; webhook
+# delivery logs (delivered or parked); outbox messages sent; heartbeats of workers gone;
+# (and sessions past their expiry, as `clearsessions` would).
 IDEMPOTENCY_KEY_TTL_HOURS = env.float("IDEMPOTENCY_KEY_TTL_HOURS", default=24.0)
+LOGIN_CODES_KEEP_DAYS = env.float("LOGIN_CODES_KEEP_DAYS", default=30.0)
+ACCESS_TOKENS_KEEP_DAYS = env.float("ACCESS_TOKENS_KEEP_DAYS", default=30.0)
+WEBHOOK_DELIVERIES_KEEP_DAYS = env.float("WEBHOOK_DELIVERIES_KEEP_DAYS", default=30.0)
+OUTBOX_KEEP_DAYS = env.float("OUTBOX_KEEP_DAYS", default=7.0)
+HEARTBEATS_KEEP_HOURS = env.float("HEARTBEATS_KEEP_HOURS", default=24.0)
+# Rows deleted per statement (short transactions: a big table is never locked for long).
+RETENTION_BATCH_SIZE = env.int("RETENTION_BATCH_SIZE", default=1000)
+# The prunes the job runs, in order (each returns how many rows it deleted).
+RETENTION_PRUNES = [
+    "core.idempotency.idempotency_records_expire",
+    "core.retention.access_tokens_prune",
+    "core.outbox.outbox_prune",
+    "core.retention.heartbeats_prune",
+    "core.retention.sessions_prune",
+    "players.services.login_codes_prune",
+    "tournaments.webhooks.services.deliveries_prune",
+]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -4,6 +4,8 @@ write."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
@@ -13,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ApiPagination
+from core.idempotency import Replay
 from core.requestid import current_request_id
 from games import selectors, services
 
@@ -71,6 +74,30 @@ def _view_after(request: Request, saved: services.MatchResult) -> dict:
     return selectors.match_view_for(
         match=saved.match, user=request.user, latest=latest, head_hash=head
     )
+
+
+def _view_reference(data: dict) -> dict:
+    """What an idempotency record keeps of a command's answer (the caller's view): the
+    version the command produced, and what the state at that version does not hold — the
+    match's status then and the receipt's signing time."""
+    reference = {"v": data["version"], "s": data["status"]}
+    if data.get("receipt"):
+        reference["t"] = data["receipt"]["created_at"]
+    return reference
+
+
+def _view_at(request: Request, kwargs: dict[str, Any], reference: dict) -> dict:
+    """The caller's view of the match at the referenced version: the first answer again."""
+    match = selectors.match_get(match_id=kwargs["match_id"], user=request.user)
+    body = selectors.match_view_for(match=match, user=request.user, version=reference["v"])
+    body["status"] = reference["s"]
+    if body["receipt"] is not None and "t" in reference:
+        body["receipt"]["created_at"] = reference["t"]  # signed again now, dated as then
+    return body
+
+
+# A match command's answer is replayed from its version, not kept (core.idempotency).
+MATCH_VIEW_REPLAY = Replay(reference=_view_reference, render=_view_at)
 
 
 def _page(request: Request, view: APIView, rows: list) -> Response:

@@ -16,6 +16,7 @@ from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from games import selectors, services
 from games.apis.common import (
     MATCH_ID,
+    MATCH_VIEW_REPLAY,
     PAGE_PARAMETERS,
     PublicMatchReadApi,
     _request_id,
@@ -111,7 +112,7 @@ class MatchActionApi(APIView):
         request=ActionInputSerializer,
         responses={201: MatchViewSerializer, **error_responses(400, 403, 404, 409, 422)},
     )
-    @idempotent
+    @idempotent(replay=MATCH_VIEW_REPLAY)
     def post(self, request: Request, match_id: str) -> Response:
         action = action_input_plain(request.data)
         if action is None:
@@ -201,7 +202,7 @@ class MatchHandsApi(APIView):
         request=HandRecordInputSerializer,
         responses={201: MatchViewSerializer, **error_responses(400, 403, 404, 409, 422)},
     )
-    @idempotent
+    @idempotent(replay=MATCH_VIEW_REPLAY)
     def post(self, request: Request, match_id: str) -> Response:
         data = HandRecordInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -224,7 +225,7 @@ class MatchRulingsApi(APIView):
         request=RulingInputSerializer,
         responses={201: MatchViewSerializer, **error_responses(400, 403, 404, 409, 422)},
     )
-    @idempotent
+    @idempotent(replay=MATCH_VIEW_REPLAY)
     def post(self, request: Request, match_id: str) -> Response:
         data = RulingInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -40,15 +40,17 @@ def match_view_for(
     user: User,
     latest: tuple[MatchState, int] | None = None,
     head_hash: str | None = None,
+    version: int | None = None,
 ) -> dict[str, Any]:
     """The body of GET /api/matches/{id}/: what this user may see, seats as player ids.
     `latest`: the match's (state, version) when the caller has it at hand (the result of
     the service that has just saved it), and `head_hash` the hash of the event at that
-    version; otherwise they are loaded."""
+    version; otherwise they are loaded. `version`: the view as it was at that version (a
+    replayed command's answer: core.idempotency); the match row's fields are today's."""
     if latest is not None and latest[1] == match.version:
         state, version = latest
     else:
-        state, version = match_state_at(match=match)
+        state, version = match_state_at(match=match, version=version)
     seat = match_seat_for(user=user, match=match)
     auditor = _may_audit(user=user, match=match, seat=seat)
     # A public match's reader gets its hands once over in full (deck, salt, both hands);

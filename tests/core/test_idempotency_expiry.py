@@ -23,9 +23,10 @@ def age(key: str, hours: float) -> None:
     IdempotencyRecord.objects.filter(key=key).update(created_at=created)
 
 
-def test_beat_runs_the_expiry_hourly():
-    entry = settings.CELERY_BEAT_SCHEDULE["idempotency-records-expire"]
-    assert entry == {"task": "core.idempotency_records_expire", "schedule": 3600.0}
+def test_beat_runs_the_expiry_hourly_with_the_other_prunes():
+    entry = settings.CELERY_BEAT_SCHEDULE["retention-run"]
+    assert entry == {"task": "core.retention_run", "schedule": 3600.0}
+    assert settings.RETENTION_PRUNES[0] == "core.idempotency.idempotency_records_expire"
 
 
 def test_records_older_than_the_ttl_are_deleted_and_newer_ones_kept(organiser_client):

@@ -1,6 +1,7 @@
 """The webhook services, one module each: endpoints (configuration an organiser manages),
-dispatch (events past an endpoint's cursor become deliveries), delivery (sending, retries)
-and redelivery (by hand, and the reconciler). The public service API: import it from here."""
+dispatch (events past an endpoint's cursor become deliveries), delivery (sending, retries),
+redelivery (by hand, and the reconciler) and retention (old delivery logs). The public
+service API: import it from here."""
 
 from tournaments.webhooks.services._common import MAX_ENDPOINTS_PER_TOURNAMENT
 from tournaments.webhooks.services.delivery import body_bytes, delivery_send, retry_delay
@@ -16,11 +17,13 @@ from tournaments.webhooks.services.redelivery import (
     webhook_redeliver_from,
     webhooks_reconcile,
 )
+from tournaments.webhooks.services.retention import deliveries_prune
 
 __all__ = [
     "MAX_ENDPOINTS_PER_TOURNAMENT",
     "EndpointWritten",
     "body_bytes",
+    "deliveries_prune",
     "delivery_redeliver",
     "delivery_send",
     "retry_delay",
