@@ -4,9 +4,9 @@ A follower's connection costs no thread and no database connection while it wait
 waits on an `asyncio.Event` of this process's `Waker`, which one PostgreSQL connection per
 process wakes (LISTEN on a channel that writers NOTIFY when they commit). On SQLite (`make
 run`) there is no NOTIFY: followers poll every `LIVE_POLL_SECONDS`. Reads run on a small
-pool of threads (`LIVE_DB_THREADS`, each with its own database connection), and followers
-woken by the same commit that need the same read share it (`shared`), so 1,000 followers
-of one stream cost one or two reads per commit, not 1,000.
+pool of threads (`LIVE_DB_THREADS`, each with its own database connection). The followers
+of one stream are fed together (`core.live_fanout`): one read per commit and one encoding
+per audience, however many follow it.
 
 The kernel knows no app: the channel and what is read are the caller's.
 """
@@ -105,7 +105,7 @@ class Waker:
         self.channel = channel
         self.waiting: dict[str, set[asyncio.Event]] = {}
         # How many times each followed key has been woken: followers woken by the same
-        # notification share a read (`follow_loaded`), never one begun before it.
+        # notification share a read (`shared`), never one begun before it.
         self.wakes: dict[str, int] = {}
         self.task: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -272,10 +272,8 @@ async def _read_again_if_failed(read: Read, after: int, pause: float) -> tuple[l
     raise AssertionError("unreachable")
 
 
-async def follow(
-    *, channel: str, key: str, after: int, read: Read, first: bytes = b""
-) -> AsyncIterator[bytes]:
-    """The body of a stream: `first`, then whatever `read(after)` returns (the messages
+async def follow(*, channel: str, key: str, after: int, read: Read) -> AsyncIterator[bytes]:
+    """The body of a stream: whatever `read(after)` returns (the messages
     after a version and the version they reach), again each time `key` is notified (or
     every LIVE_POLL_SECONDS without NOTIFY), with a keep-alive comment when nothing has
     been sent for LIVE_KEEPALIVE_SECONDS. Subscribes before the first read, so that nothing
@@ -287,8 +285,6 @@ async def follow(
     clock = asyncio.get_running_loop().time
     stream_followers.inc()
     try:
-        if first:
-            yield first
         sent = clock()
         while not _stopping:
             event.clear()
@@ -332,33 +328,6 @@ async def opening(request: HttpRequest) -> tuple[int, Any, JsonResponse | None]:
         return 0, None, refused
     user, refused = await caller(request)
     return after or 0, user, refused
-
-
-def follow_loaded(
-    *,
-    channel: str,
-    key: str,
-    after: int,
-    load: Callable[[], T],
-    messages: Callable[[T, int, bool], tuple[list[bytes], int]],
-) -> StreamingHttpResponse:
-    """The streaming response of `follow` where each read is `load()` (run on the readers'
-    pool), shared by every follower of `key` in this process woken by the same
-    notification, then `messages(loaded, version, first)` for this follower (on the pool
-    too; `first` on connecting): one read of what changed per commit however many follow
-    it, each follower shown only its own share of it."""
-    wake = waker(channel)
-    first = True
-
-    async def read(version: int) -> tuple[list[bytes], int]:
-        nonlocal first
-        on_connecting, first = first, False
-        # Read before any await: a notification after this follower was woken counts.
-        wakes = -1 if on_connecting else wake.wakes_of(key)
-        loaded = await (db(load) if on_connecting else shared((channel, key, wakes), load))
-        return await db(lambda: messages(loaded, version, on_connecting))
-
-    return stream_response(follow(channel=channel, key=key, after=after, read=read))
 
 
 def stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
