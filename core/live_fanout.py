@@ -46,7 +46,9 @@ class Member:
     """One follower: the audience it belongs to, the version it has been sent up to (None
     while it reads its own catch-up), and the bytes waiting to be written to it."""
 
-    __slots__ = ("audience", "messages", "version", "pending", "size", "ended", "wake", "task")
+    __slots__ = (
+        "audience", "messages", "version", "pending", "size", "ended", "wake", "task", "sent",
+    )  # fmt: skip
 
     def __init__(self, audience: Callable[[Any], Hashable], messages: Messages) -> None:
         self.audience = audience
@@ -57,6 +59,7 @@ class Member:
         self.ended: bytes | None = None  # its last bytes, once it is to end
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
+        self.sent = 0.0  # when its task last wrote (the loop's clock)
 
     def push(self, data: bytes, reached: int, limit: int) -> bool:
         """Append a batch; False if that puts it over `limit` (it is then to be dropped)."""
@@ -114,13 +117,19 @@ class Hub(Generic[T]):
     async def _pump(self) -> None:
         event = await asyncio.shield(self.subscribed)
         poll = live._setting("LIVE_POLL_SECONDS", 1.0)
+        keepalive = live._setting("LIVE_KEEPALIVE_SECONDS", 15.0)
         while True:
             if not event.is_set():
                 # Without NOTIFY (SQLite, or not listening yet): read every `poll` seconds.
-                timeout = None if self.waker.listening() else poll
+                # The keep-alives are the pump's too: a follower waits with no timer of its
+                # own (one timer per follower per batch was a good part of its cost).
+                timeout = keepalive / 3 if self.waker.listening() else min(poll, keepalive / 3)
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(timeout):
                         await event.wait()
+            self._keep_alive(keepalive)
+            if not event.is_set() and self.waker.listening():
+                continue
             event.clear()
             if live.streams_stopping():
                 for member in list(self.members):
@@ -128,6 +137,15 @@ class Hub(Generic[T]):
                 return
             if any(m.version is not None for m in self.members):
                 await self._feed()
+
+    def _keep_alive(self, keepalive: float) -> None:
+        """A keep-alive comment for each joined follower sent nothing for `keepalive` s."""
+        idle_since = self.loop.time() - keepalive
+        for member in self.members:
+            if member.version is not None and member.sent <= idle_since and not member.pending:
+                member.pending.append(live.KEEPALIVE)
+                member.sent = self.loop.time()  # due again `keepalive` s from now
+                member.wake.set()
 
     async def _feed(self) -> None:
         """One read, each audience's bytes made once, every joined follower's buffer fed."""
@@ -186,7 +204,6 @@ async def _follow(
     hub = _hub(channel, key, load)
     hub.join(member)
     member.task = asyncio.current_task()
-    keepalive = live._setting("LIVE_KEEPALIVE_SECONDS", 15.0)
     poll = live._setting("LIVE_POLL_SECONDS", 1.0)
     clock = asyncio.get_running_loop().time
     first = True
@@ -212,23 +229,18 @@ async def _follow(
             member.version = version  # joined: fed from the next notification on
         elif member.ended is None:
             member.ended = live.STOPPING
-        sent = clock()
+        member.sent = clock()
         while True:
             if member.pending:
                 data, member.pending, member.size = b"".join(member.pending), [], 0
                 yield data
-                sent = clock()
+                member.sent = clock()
                 continue
             if member.ended is not None:
                 yield member.ended
                 return
             member.wake.clear()
-            try:
-                async with asyncio.timeout(max(keepalive - (clock() - sent), 0)):
-                    await member.wake.wait()
-            except TimeoutError:
-                yield live.KEEPALIVE
-                sent = clock()
+            await member.wake.wait()  # fed, ended or kept alive by the pump
     finally:
         hub.leave(member)
 
