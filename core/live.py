@@ -17,14 +17,12 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-import re
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import orjson
 from django.conf import settings
-from django.core import signing
 from django.db import DatabaseError, connection, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext
@@ -337,39 +335,7 @@ def stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
     return response
 
 
-# --- stream tickets: a browser's EventSource cannot send an Authorization header -------
-
-_TICKET_SALT = "core.live.stream_ticket"
-STREAM_PATH = re.compile(r"^/api/(matches/[0-9a-fA-F-]{1,64}|tournaments/\d{1,19})/stream/$")
-
-
-def ticket_lifetime() -> int:
-    return int(getattr(settings, "STREAM_TICKET_SECONDS", 300))
-
-
-def stream_ticket_issue(*, user: Any, path: str) -> str:
-    """A signed ticket for `user` to follow the stream at `path` (one stream), for
-    STREAM_TICKET_SECONDS: passed as `?ticket=` where no header can be sent. Nothing is
-    stored; the stream checks what it may show the user as for any request."""
-    return signing.dumps({"u": user.pk, "s": path}, salt=_TICKET_SALT, compress=True)
-
-
-def _ticket_user(request: HttpRequest, ticket: str) -> Any:
-    from django.contrib.auth import get_user_model
-    from rest_framework.exceptions import AuthenticationFailed
-
-    try:
-        data = signing.loads(ticket, salt=_TICKET_SALT, max_age=ticket_lifetime())
-    except signing.SignatureExpired:
-        raise AuthenticationFailed("The stream ticket has expired.") from None
-    except signing.BadSignature:
-        raise AuthenticationFailed("Invalid stream ticket.") from None
-    if not isinstance(data, dict) or data.get("s") != request.path:
-        raise AuthenticationFailed("The stream ticket is for another stream.")
-    user = get_user_model().objects.filter(pk=data.get("u"), is_active=True).first()
-    if user is None:
-        raise AuthenticationFailed("User inactive or deleted.")
-    return user
+# --- who follows ---------------------------------------------------------------------------
 
 
 def authenticate(request: HttpRequest) -> Any:
@@ -381,10 +347,11 @@ def authenticate(request: HttpRequest) -> Any:
     from rest_framework.authentication import get_authorization_header
 
     from core.authentication import ProfileTokenAuthentication
+    from core.live_tickets import ticket_user
 
     ticket = request.GET.get("ticket")
     if ticket:
-        return _ticket_user(request, ticket)
+        return ticket_user(request, ticket)
     if get_authorization_header(request):
         found = ProfileTokenAuthentication().authenticate(request)
         if found is not None:

@@ -32,6 +32,7 @@ from django.db import DatabaseError
 from django.http import StreamingHttpResponse
 
 from core import live
+from core.metrics import stream_followers
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -214,6 +215,7 @@ async def _follow(
         loaded = await live.db(load)
         return await live.db(lambda: member.messages(loaded, version, on_connecting))
 
+    stream_followers.inc()
     try:
         # Subscribed (and listening) before the first read: no commit is missed.
         await asyncio.shield(hub.subscribed)
@@ -242,6 +244,7 @@ async def _follow(
             member.wake.clear()
             await member.wake.wait()  # fed, ended or kept alive by the pump
     finally:
+        stream_followers.dec()
         hub.leave(member)
 
 
