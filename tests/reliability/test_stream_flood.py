@@ -12,6 +12,7 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 
@@ -136,11 +137,14 @@ def test_a_stopped_server_ends_its_streams_and_stops() -> None:
         "LIVE_KEEPALIVE_SECONDS": "15",
     }
     graceful = 60
+    # Its log to a file, not a pipe: a pipe nobody reads until the end fills (64 KB, some
+    # 500 request lines) and then blocks the server's loop on its next log line.
+    log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in `finally`)
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--log-level", "info", "--no-access-log",
          "--timeout-graceful-shutdown", str(graceful)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     try:
 
@@ -173,7 +177,10 @@ def test_a_stopped_server_ends_its_streams_and_stops() -> None:
     finally:
         if server.poll() is None:
             server.kill()
-        output = server.communicate()[0]
+            server.wait()
+        log.seek(0)
+        output = log.read()
+        log.close()
     assert server.returncode in (0, -signal.SIGTERM), output  # uvicorn re-raises the signal
     assert stopped_in < graceful / 2, (stopped_in, output)
     assert "Cancel" not in output, output  # nothing was left for the timeout to cancel
