@@ -9,13 +9,22 @@
    before and after they connect, then has a second process commit --events registrations
    (one event per commit) at --rate per second, each stamped with its commit time.
 3. Prints, per N: commit-to-delivery latency p50/p99 over every (follower, event), whether
-   every follower got every event exactly once and in order, and the server's memory per
-   connection ((RSS with N followers - RSS with none) / N).
+   every follower got every event exactly once and in order, the server's memory per
+   connection ((RSS with N followers - RSS with none) / N), its CPU time (utime + stime of
+   /proc/<pid>/stat) from the first commit to the last delivery per event per follower,
+   and its stop: SIGTERM sent with the N followers still connected, seconds until it
+   exits, and the tasks it said it cancelled at its graceful timeout (--graceful).
+4. Then the ratio of the p99 at the largest N to the p99 at the smallest, in this run.
 
     .venv/bin/python bench/streams.py [--followers 100,500,1000,2000] [--events 50] [--rate 10]
 
+The server runs with this interpreter (a worktree without its own .venv measures its own
+code with the venv it is run with), in the directory above this script.
+
 Target (issue 13): at 1,000 followers, p99 under 1 s and under 200 KB per connection, every
 follower receiving every event exactly once, in order.
+Target (issue 41): at 5,000 followers, p99 within 8x of the p99 at 100 in the same run,
+under 100 KB a connection, the stop within the graceful timeout with no task cancelled.
 """
 
 from __future__ import annotations
@@ -24,16 +33,20 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import resource
+import signal
 import statistics
 import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
-PYTHON = str(ROOT / ".venv" / "bin" / "python")
+PYTHON = sys.executable
 
 SETUP = """
 import json
@@ -104,6 +117,11 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
 def _version(db: str, tid: int) -> int:
     with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{db}") as c:
         return c.execute(
@@ -136,12 +154,15 @@ async def _follow(port: int, tid: int, after: int, got: list, connected: asyncio
 async def run_one(n: int, args: argparse.Namespace, setup: dict, players: list) -> dict:
     tid = setup["tournament"]
     env = {**_env(args.db), "LIVE_KEEPALIVE_SECONDS": "15"}
+    server_log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in `finally`)
     server = subprocess.Popen(
         [PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(args.port), "--workers", "1", "--no-access-log", "--log-level",
-         "warning", "--backlog", "4096", "--timeout-graceful-shutdown", "2"],
+         "info", "--backlog", "4096", "--timeout-graceful-shutdown", str(args.graceful)],
         cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "config.settings.base"},
+        stdout=server_log, stderr=subprocess.STDOUT,
     )  # fmt: skip
+    stop_s = None
     try:
         for _ in range(100):
             try:
@@ -178,6 +199,7 @@ async def run_one(n: int, args: argparse.Namespace, setup: dict, players: list) 
             .replace("TID", str(tid))
             .replace("PLAYERS", json.dumps(players))
         )
+        cpu0 = _cpu_seconds(server.pid)
         committer = await asyncio.create_subprocess_exec(
             PYTHON, "manage.py", "shell", "-c", code, cwd=ROOT, env=_env(args.db),
             stdout=asyncio.subprocess.PIPE,
@@ -192,15 +214,27 @@ async def run_one(n: int, args: argparse.Namespace, setup: dict, players: list) 
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(len(log) < len(expected) for log in logs):
             await asyncio.sleep(0.1)
+        cpu1 = _cpu_seconds(server.pid)  # from the first commit to the last delivery
+        # The stop, with every follower still connected: each stream ends with a retry hint.
+        stopped = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        await asyncio.get_running_loop().run_in_executor(None, server.wait, args.graceful + 30)
+        stop_s = time.monotonic() - stopped
+        await asyncio.wait([*tasks, warm_task], timeout=10)
         for task in [*tasks, warm_task]:
             task.cancel()
         await asyncio.gather(*tasks, warm_task, return_exceptions=True)
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        server_log.seek(0)
+        output = server_log.read()
+        server_log.close()
+    cancelled = sum(int(n) for n in re.findall(r"Cancel (\d+) running task", output))
     latencies = [t - commits[v] for log in logs for v, t in log if v in commits]
     exact = sum(1 for log in logs if expected and [v for v, _ in log] == expected)
     latencies.sort()
@@ -216,6 +250,11 @@ async def run_one(n: int, args: argparse.Namespace, setup: dict, players: list) 
         "rss_before_mb": round(rss0 / 1024, 1),
         "rss_after_mb": round(rss1 / 1024, 1),
         "kb_per_connection": round((rss1 - rss0) / n, 1),
+        "cpu_us_per_event_per_follower": round((cpu1 - cpu0) / (len(expected) * n) * 1e6, 1)
+        if expected
+        else None,
+        "stop_s": round(stop_s, 2) if stop_s is not None else None,
+        "tasks_cancelled_at_stop": cancelled,
     }
 
 
@@ -226,15 +265,23 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=10.0)
     parser.add_argument("--db", default="hg_bench_streams")
     parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--graceful", type=int, default=10, help="the server's graceful timeout")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it
     sizes = [int(x) for x in args.followers.split(",")]
     setup = prepare(args.db, args.events * len(sizes))
     print(f"cores: {os.cpu_count()}; one uvicorn worker; {args.events} events at {args.rate}/s")
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    rows = []
     for i, n in enumerate(sizes):
         players = setup["players"][i * args.events : (i + 1) * args.events]
-        print(json.dumps(asyncio.run(run_one(n, args, setup, players))), flush=True)
+        rows.append(asyncio.run(run_one(n, args, setup, players)))
+        print(json.dumps(rows[-1]), flush=True)
+    if len(rows) > 1 and rows[0]["p99_ms"] and rows[-1]["p99_ms"]:
+        ratio = rows[-1]["p99_ms"] / rows[0]["p99_ms"]
+        print(f"p99 at {sizes[-1]} / p99 at {sizes[0]}: {ratio:.1f}x")
+    print(f"load average after: {os.getloadavg()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from core.live import STREAM_PATH, stream_ticket_issue, ticket_lifetime
+from core.live_tickets import STREAM_PATH, stream_ticket_issue, ticket_lifetime
 from core.login_throttle import address_failed_for
 from core.throttles import RateLimitNoted
 

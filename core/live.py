@@ -4,9 +4,9 @@ A follower's connection costs no thread and no database connection while it wait
 waits on an `asyncio.Event` of this process's `Waker`, which one PostgreSQL connection per
 process wakes (LISTEN on a channel that writers NOTIFY when they commit). On SQLite (`make
 run`) there is no NOTIFY: followers poll every `LIVE_POLL_SECONDS`. Reads run on a small
-pool of threads (`LIVE_DB_THREADS`, each with its own database connection), and followers
-woken by the same commit that need the same read share it (`shared`), so 1,000 followers
-of one stream cost one or two reads per commit, not 1,000.
+pool of threads (`LIVE_DB_THREADS`, each with its own database connection). The followers
+of one stream are fed together (`core.live_fanout`): one read per commit and one encoding
+per audience, however many follow it.
 
 The kernel knows no app: the channel and what is read are the caller's.
 """
@@ -17,14 +17,12 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-import re
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import orjson
 from django.conf import settings
-from django.core import signing
 from django.db import DatabaseError, connection, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext
@@ -105,7 +103,7 @@ class Waker:
         self.channel = channel
         self.waiting: dict[str, set[asyncio.Event]] = {}
         # How many times each followed key has been woken: followers woken by the same
-        # notification share a read (`follow_loaded`), never one begun before it.
+        # notification share a read (`shared`), never one begun before it.
         self.wakes: dict[str, int] = {}
         self.task: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -272,10 +270,8 @@ async def _read_again_if_failed(read: Read, after: int, pause: float) -> tuple[l
     raise AssertionError("unreachable")
 
 
-async def follow(
-    *, channel: str, key: str, after: int, read: Read, first: bytes = b""
-) -> AsyncIterator[bytes]:
-    """The body of a stream: `first`, then whatever `read(after)` returns (the messages
+async def follow(*, channel: str, key: str, after: int, read: Read) -> AsyncIterator[bytes]:
+    """The body of a stream: whatever `read(after)` returns (the messages
     after a version and the version they reach), again each time `key` is notified (or
     every LIVE_POLL_SECONDS without NOTIFY), with a keep-alive comment when nothing has
     been sent for LIVE_KEEPALIVE_SECONDS. Subscribes before the first read, so that nothing
@@ -287,8 +283,6 @@ async def follow(
     clock = asyncio.get_running_loop().time
     stream_followers.inc()
     try:
-        if first:
-            yield first
         sent = clock()
         while not _stopping:
             event.clear()
@@ -334,33 +328,6 @@ async def opening(request: HttpRequest) -> tuple[int, Any, JsonResponse | None]:
     return after or 0, user, refused
 
 
-def follow_loaded(
-    *,
-    channel: str,
-    key: str,
-    after: int,
-    load: Callable[[], T],
-    messages: Callable[[T, int, bool], tuple[list[bytes], int]],
-) -> StreamingHttpResponse:
-    """The streaming response of `follow` where each read is `load()` (run on the readers'
-    pool), shared by every follower of `key` in this process woken by the same
-    notification, then `messages(loaded, version, first)` for this follower (on the pool
-    too; `first` on connecting): one read of what changed per commit however many follow
-    it, each follower shown only its own share of it."""
-    wake = waker(channel)
-    first = True
-
-    async def read(version: int) -> tuple[list[bytes], int]:
-        nonlocal first
-        on_connecting, first = first, False
-        # Read before any await: a notification after this follower was woken counts.
-        wakes = -1 if on_connecting else wake.wakes_of(key)
-        loaded = await (db(load) if on_connecting else shared((channel, key, wakes), load))
-        return await db(lambda: messages(loaded, version, on_connecting))
-
-    return stream_response(follow(channel=channel, key=key, after=after, read=read))
-
-
 def stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(body, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
@@ -368,39 +335,7 @@ def stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
     return response
 
 
-# --- stream tickets: a browser's EventSource cannot send an Authorization header -------
-
-_TICKET_SALT = "core.live.stream_ticket"
-STREAM_PATH = re.compile(r"^/api/(matches/[0-9a-fA-F-]{1,64}|tournaments/\d{1,19})/stream/$")
-
-
-def ticket_lifetime() -> int:
-    return int(getattr(settings, "STREAM_TICKET_SECONDS", 300))
-
-
-def stream_ticket_issue(*, user: Any, path: str) -> str:
-    """A signed ticket for `user` to follow the stream at `path` (one stream), for
-    STREAM_TICKET_SECONDS: passed as `?ticket=` where no header can be sent. Nothing is
-    stored; the stream checks what it may show the user as for any request."""
-    return signing.dumps({"u": user.pk, "s": path}, salt=_TICKET_SALT, compress=True)
-
-
-def _ticket_user(request: HttpRequest, ticket: str) -> Any:
-    from django.contrib.auth import get_user_model
-    from rest_framework.exceptions import AuthenticationFailed
-
-    try:
-        data = signing.loads(ticket, salt=_TICKET_SALT, max_age=ticket_lifetime())
-    except signing.SignatureExpired:
-        raise AuthenticationFailed("The stream ticket has expired.") from None
-    except signing.BadSignature:
-        raise AuthenticationFailed("Invalid stream ticket.") from None
-    if not isinstance(data, dict) or data.get("s") != request.path:
-        raise AuthenticationFailed("The stream ticket is for another stream.")
-    user = get_user_model().objects.filter(pk=data.get("u"), is_active=True).first()
-    if user is None:
-        raise AuthenticationFailed("User inactive or deleted.")
-    return user
+# --- who follows ---------------------------------------------------------------------------
 
 
 def authenticate(request: HttpRequest) -> Any:
@@ -412,10 +347,11 @@ def authenticate(request: HttpRequest) -> Any:
     from rest_framework.authentication import get_authorization_header
 
     from core.authentication import ProfileTokenAuthentication
+    from core.live_tickets import ticket_user
 
     ticket = request.GET.get("ticket")
     if ticket:
-        return _ticket_user(request, ticket)
+        return ticket_user(request, ticket)
     if get_authorization_header(request):
         found = ProfileTokenAuthentication().authenticate(request)
         if found is not None:

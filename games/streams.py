@@ -23,7 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
 import eventstore
-from core import live
+from core import live, live_fanout
 from core.errors import NotFoundError
 from games import selectors
 from games.serializers import EventSerializer
@@ -79,13 +79,17 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponse:
     match_id = str(match.pk)
     if match.mode == "table" and await live.db(lambda: _sees_entries(match, user)):
         return _table_follow(match=match, user=user, after=after)
-    return live.follow_loaded(
+    # One read per commit for every follower of the match in this process (both players,
+    # spectators); the events and view made once per audience: each signed-in user is an
+    # audience of their own (their seat, whether they organise it), the signed-out (who
+    # may follow only a public match, as spectators) one audience.
+    audience = ("user", user.pk) if user.is_authenticated else ("anonymous",)
+    return live_fanout.follow_loaded(
         channel=eventstore.NOTIFY_CHANNEL,
         key=match.stream_id,
         after=after,
-        # One read per commit for every follower of the match in this process (both
-        # players, spectators), then each one's own events and view from it.
         load=lambda: selectors.match_followed(match_id=match_id),
+        audience=lambda _followed: audience,
         messages=lambda followed, version, first: _messages(followed, user, version, first),
     )
 
@@ -131,9 +135,9 @@ def _table_follow(*, match: Any, user: Any, after: int) -> HttpResponse:
         def batch() -> tuple[list[bytes], int]:
             return _batch(match_id=match_id, user=user, after=version, with_view=first)
 
-        # Shared only by this user's connections woken by the same notification (as
-        # live.follow_loaded): never a read begun before a commit this follower was woken
-        # for; on connecting, a read of its own, begun after it subscribed.
+        # Shared only by this user's connections woken by the same notification: never a
+        # read begun before a commit this follower was woken for; on connecting, a read of
+        # its own, begun after it subscribed.
         if first:
             messages, reached = await live.db(batch)
         else:

@@ -12,9 +12,9 @@ seconds_left, next_round_at) and the `version` they are as of. Anyone may follow
 tournament, anonymously too; a private one is 404 to strangers. Served by an async view
 under an ASGI server, woken by the event store's NOTIFY (core.live): after each commit one
 read of the tournament (`tournament_followed`: the row, the stream from this process's copy,
-the standings and the clock) is shared by every follower woken by it (`live.follow_loaded`,
-never a read begun before a follower's wake), and each audience's messages are made from
-it once.
+the standings and the clock) feeds every follower in this process (`core.live_fanout`,
+never a read begun before the notification), and each audience's bytes are made from it
+once: an audience is whether the viewer organises it and may still see it (`_audience`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
 import eventstore
-from core import live
+from core import live, live_fanout
 from core.errors import NotFoundError
 from tournaments import selectors
 from tournaments.models import Tournament
@@ -83,6 +83,11 @@ def _may_see(followed: Followed, user: Any) -> bool:
     return True
 
 
+def _audience(followed: Followed | None, *, user: Any, insider: bool) -> tuple[bool, bool]:
+    """Who is shown the same messages: everything `_messages` shows depends on these."""
+    return insider, followed is not None and _may_see(followed, user)
+
+
 def _messages(
     followed: Followed | None, *, user: Any, insider: bool, after: int, with_standings: bool
 ) -> tuple[list[bytes], int]:
@@ -125,7 +130,7 @@ async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpRes
         tournament, insider = await live.db(visible)
     except NotFoundError:
         return live.error(404, "not_found", "no such tournament")
-    return live.follow_loaded(
+    return live_fanout.follow_loaded(
         channel=eventstore.NOTIFY_CHANNEL,
         key=tournament.stream_id,
         after=after,
@@ -133,6 +138,7 @@ async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpRes
         # screens, the desk, players' phones); what the log shows depends only on whether
         # the viewer organises it: each audience's messages are made once from that read.
         load=lambda: _load(tournament.pk),
+        audience=lambda followed: _audience(followed, user=user, insider=insider),
         messages=lambda followed, version, first: _messages(
             followed, user=user, insider=insider, after=version, with_standings=first
         ),

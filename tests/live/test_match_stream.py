@@ -138,3 +138,53 @@ def test_anonymous_is_401_and_an_unknown_match_404(server):
     )
     assert missing.status == 404
     missing.close()
+
+
+def _until_version(follower: Follower, version: int) -> list:
+    """Every message up to the event at `version` and the view after it."""
+    messages = []
+    while not messages or messages[-1].event != "view" or messages[-1].data["version"] < version:
+        messages.append(follower.next())
+    return messages
+
+
+def test_followers_fed_together_each_get_only_their_own_audiences_bytes(server):
+    """Both players (Alice on two devices) follow the match at once: one read per commit
+    feeds them all, each audience's bytes made once (core.live_fanout). Alice's two
+    streams are the same; neither player is ever sent a card the other holds unseen."""
+    alice = player_create(name="Alice", username="alice", password="secret-pass-1")
+    bob = player_create(name="Bob", username="bob", password="secret-pass-1")
+    match = services.match_create(player1=alice, player2=bob)
+    url = f"{server}/api/matches/{match.pk}/stream/"
+    followers = {
+        name: Follower(url, headers={"Authorization": f"Token {_token(player.user)}"})
+        for name, player in (("alice", alice), ("alice again", alice), ("bob", bob))
+    }
+    try:
+        for follower in followers.values():
+            assert [m.event for m in follower.take(1, "view")]  # caught up: fed from here
+        _play(match, [alice, bob], 8)
+        match.refresh_from_db()
+        got = {name: _until_version(f, match.version) for name, f in followers.items()}
+    finally:
+        for follower in followers.values():
+            follower.close()
+    assert [m.data for m in got["alice"]] == [m.data for m in got["alice again"]]
+    for name, player, opponent in (("alice", alice, bob), ("bob", bob, alice)):
+        events = [m for m in got[name] if m.event == "event"]
+        assert events and events[-1].id == match.version
+        expected = selectors.match_events_for(match=match, user=player.user, as_players=True)
+        expected = [e for e in expected if e["version"] > 2]  # after the first view
+        assert [(m.id, m.data["data"]) for m in events] == [
+            (e["version"], e["data"]) for e in expected
+        ]
+        view = got[name][-1].data
+        assert (
+            view["your_cards"]
+            == selectors.match_view_for(match=match, user=player.user)["your_cards"]
+        )
+        secret = _secret_cards_of(match, match.seat_of(opponent.pk))
+        assert secret, "the test should leave each player some cards only they have seen"
+        text = str([m.data for m in got[name]])
+        for card in secret:
+            assert f"'{card}'" not in text, f"{opponent.name}'s {card} reached {name}"
