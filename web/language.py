@@ -25,7 +25,12 @@ VIEW = "view"  # the tournament's language, or the page's own switch (?lang=)
 
 
 def tournament_page_language(request: HttpRequest, tournament: Any) -> None:
-    """A tournament's page: its language, unless the person or the browser chose one."""
+    """A tournament's page: `?lang=` for this view (a link someone shared), else its
+    language unless the person or the browser chose one."""
+    linked = supported(request.GET.get("lang"))
+    if linked:
+        use(request, linked, VIEW)
+        return
     if getattr(request, "language_source", DEFAULT) == DEFAULT:
         found = supported(tournament_language(tournament=tournament))
         if found:
