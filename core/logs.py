@@ -63,10 +63,14 @@ class JsonFormatter(logging.Formatter):
 PLAIN_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
 
 
+def _formatter(fmt: str) -> dict[str, Any]:
+    """The one formatter of the app's and gunicorn's logging: JSON lines, or plain text."""
+    return {"()": "core.logs.JsonFormatter"} if fmt == "json" else {"format": PLAIN_FORMAT}
+
+
 def logging_config(*, fmt: str, level: str, mail_admins: bool) -> dict[str, Any]:
     """The LOGGING setting: `fmt` "json" or "plain", to standard error; a server error
     e-mailed to ADMINS too if `mail_admins` (off when Sentry reports errors)."""
-    formatter = {"()": "core.logs.JsonFormatter"} if fmt == "json" else {"format": PLAIN_FORMAT}
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -74,7 +78,7 @@ def logging_config(*, fmt: str, level: str, mail_admins: bool) -> dict[str, Any]
             "request": {"()": "core.logs.RequestContextFilter"},
             "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         },
-        "formatters": {"main": formatter},
+        "formatters": {"main": _formatter(fmt)},
         "handlers": {
             "console": {
                 "class": "logging.StreamHandler",
@@ -118,7 +122,6 @@ class AccessLogFilter(logging.Filter):
 
 def gunicorn_logconfig(*, fmt: str) -> dict[str, Any]:
     """gunicorn's own logging (its errors, its access log), as the app's (logconfig_dict)."""
-    formatter = {"()": "core.logs.JsonFormatter"} if fmt == "json" else {"format": PLAIN_FORMAT}
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -126,7 +129,7 @@ def gunicorn_logconfig(*, fmt: str) -> dict[str, Any]:
             "request": {"()": "core.logs.RequestContextFilter"},
             "access": {"()": "core.logs.AccessLogFilter"},
         },
-        "formatters": {"main": formatter},
+        "formatters": {"main": _formatter(fmt)},
         "handlers": {
             "console": {  # the root's, as in gunicorn's defaults
                 "class": "logging.StreamHandler",
