@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import re
 import resource
@@ -42,10 +44,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
+ID_LINE = re.compile(rb"^id: (\d+)\r?$", re.M)
 PYTHON = sys.executable
 
 SETUP = """
@@ -129,40 +133,128 @@ def _version(db: str, tid: int) -> int:
         ).fetchone()[0]
 
 
-async def _follow(port: int, tid: int, after: int, got: list, connected: asyncio.Event) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
-    writer.write(
+def _request(tid: int, after: int) -> bytes:
+    return (
         f"GET /api/tournaments/{tid}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        f"Accept: text/event-stream\r\nLast-Event-ID: {after}\r\n\r\n".encode()
-    )
-    await writer.drain()
-    status = await reader.readline()
-    if b" 200 " not in status:
-        raise RuntimeError(status)
-    while (await reader.readline()) not in (b"\r\n", b""):
-        pass
-    connected.set()
-    try:
-        # Chunked framing lines interleave, but each message is inside one chunk.
-        while line := await reader.readline():
-            if line.startswith(b"id: "):
-                got.append((int(line[4:]), time.time()))
-    finally:
-        writer.close()
+        f"Accept: text/event-stream\r\nLast-Event-ID: {after}\r\n\r\n"
+    ).encode()
 
 
-async def run_one(n: int, args: argparse.Namespace, setup: dict, players: list) -> dict:
+class _Follower(asyncio.Protocol):
+    """One follower, read as its bytes arrive: the `id:` lines of what came, stamped with
+    the time they came (a StreamReader and a readline() per line cost the bench more than
+    the server spends per message: at 5,000 followers the readers set the latency)."""
+
+    def __init__(self, request: bytes) -> None:
+        loop = asyncio.get_running_loop()
+        self.request = request
+        self.got: list[tuple[int, float]] = []
+        self.head: bytes | None = b""  # the response's head until it is whole
+        self.tail = b""  # a line cut by a read, until the next
+        self.ready = loop.create_future()
+        self.closed = loop.create_future()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        transport.write(self.request)  # type: ignore[attr-defined]
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time()
+        if self.head is not None:
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if b" 200 " not in self.head.split(b"\r\n", 1)[0]:
+                self.ready.set_exception(RuntimeError(self.head[:200]))
+                return
+            data, self.head = self.head[end + 4 :], None
+            self.ready.set_result(True)
+        # Each message is inside one chunk of the chunked framing.
+        data = self.tail + data
+        cut = data.rfind(b"\n") + 1
+        data, self.tail = data[:cut], data[cut:]
+        for found in ID_LINE.finditer(data):
+            self.got.append((int(found.group(1)), now))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError("closed before the response"))
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+
+def _readers(pipe: Any, port: int, tid: int) -> None:
+    """A reader process: opens the followers it is told to, reports their deliveries."""
+    with contextlib.suppress(ImportError):
+        import uvloop  # the bench's own loop: its readers' cost is not the server's
+
+        uvloop.install()
+    asyncio.run(_readers_main(pipe, port, tid))
+
+
+async def _open(port: int, tid: int, n: int, after: int) -> list[_Follower]:
+    """`n` followers of the stream from `after`, each once its response's head came."""
+    loop = asyncio.get_running_loop()
+    gate = asyncio.Semaphore(100)
+
+    async def open_one() -> _Follower:
+        async with gate:
+            follower = _Follower(_request(tid, after))
+            await loop.create_connection(lambda: follower, "127.0.0.1", port)
+            await asyncio.wait_for(follower.ready, 60)
+            return follower
+
+    return list(await asyncio.gather(*(open_one() for _ in range(n))))
+
+
+async def _readers_main(pipe: Any, port: int, tid: int) -> None:
+    loop = asyncio.get_running_loop()
+
+    async def recv() -> Any:
+        return await loop.run_in_executor(None, pipe.recv)
+
+    while (order := await recv()) is not None:
+        followers = await _open(port, tid, *order)
+        pipe.send("connected")
+        expected = await recv()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(len(f.got) < expected for f in followers):
+            await asyncio.sleep(0.05)
+        pipe.send([f.got for f in followers])
+        await recv()  # the server has been told to stop: its streams end
+        await asyncio.wait([f.closed for f in followers], timeout=15)
+        for follower in followers:
+            if follower.transport is not None:
+                follower.transport.close()
+        pipe.send("closed")
+
+
+async def run_one(
+    n: int, args: argparse.Namespace, setup: dict, players: list, readers: list
+) -> dict:
     tid = setup["tournament"]
+    loop = asyncio.get_running_loop()
     env = {**_env(args.db), "LIVE_KEEPALIVE_SECONDS": "15"}
     server_log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in `finally`)
     server = subprocess.Popen(
         [PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(args.port), "--workers", "1", "--no-access-log", "--log-level",
-         "info", "--backlog", "4096", "--timeout-graceful-shutdown", str(args.graceful)],
+         "info", "--backlog", "4096", "--timeout-graceful-shutdown", str(args.graceful),
+         "--http", args.http, "--loop", args.loop],
         cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "config.settings.base"},
         stdout=server_log, stderr=subprocess.STDOUT,
     )  # fmt: skip
+
+    async def each(message: Any) -> list:
+        """Send `message` to every reader process and gather their answers."""
+        for pipe in readers:
+            pipe.send(message)
+        return [await loop.run_in_executor(None, pipe.recv) for pipe in readers]
+
     stop_s = None
+    logs: list[list[tuple[int, float]]] = []
     try:
         for _ in range(100):
             try:
@@ -173,24 +265,16 @@ async def run_one(n: int, args: argparse.Namespace, setup: dict, players: list) 
                 await asyncio.sleep(0.1)
         after = _version(args.db, tid)
         # One follower first: the server's code and caches warm, its LISTEN open.
-        warm: list = []
-        warm_ready = asyncio.Event()
-        warm_task = asyncio.create_task(_follow(args.port, tid, after, warm, warm_ready))
-        await asyncio.wait_for(warm_ready.wait(), 30)
+        warm = _Follower(_request(tid, after))
+        await loop.create_connection(lambda: warm, "127.0.0.1", args.port)
+        await asyncio.wait_for(warm.ready, 30)
         await asyncio.sleep(1.0)
         rss0 = _rss_kb(server.pid)
-        logs = [[] for _ in range(n)]
-        ready = [asyncio.Event() for _ in range(n)]
-        gate = asyncio.Semaphore(100)
-
-        async def one(i: int) -> None:
-            async with gate:
-                task = asyncio.create_task(_follow(args.port, tid, after, logs[i], ready[i]))
-                await asyncio.wait_for(ready[i].wait(), 60)
-            await task
-
-        tasks = [asyncio.create_task(one(i)) for i in range(n)]
-        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 300)
+        shares = [n // len(readers) + (i < n % len(readers)) for i in range(len(readers))]
+        for pipe, share in zip(readers, shares, strict=True):
+            pipe.send((share, after))
+        for pipe in readers:
+            await loop.run_in_executor(None, pipe.recv)  # "connected"
         await asyncio.sleep(2.0)
         rss1 = _rss_kb(server.pid)
         code = (
@@ -211,19 +295,16 @@ async def run_one(n: int, args: argparse.Namespace, setup: dict, players: list) 
                 row = json.loads(line)
                 commits[row["version"]] = row["t"]
         expected = sorted(commits)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and any(len(log) < len(expected) for log in logs):
-            await asyncio.sleep(0.1)
+        logs = [log for part in await each(len(expected)) for log in part]
         cpu1 = _cpu_seconds(server.pid)  # from the first commit to the last delivery
         # The stop, with every follower still connected: each stream ends with a retry hint.
         stopped = time.monotonic()
         server.send_signal(signal.SIGTERM)
-        await asyncio.get_running_loop().run_in_executor(None, server.wait, args.graceful + 30)
+        await loop.run_in_executor(None, server.wait, args.graceful + 30)
         stop_s = time.monotonic() - stopped
-        await asyncio.wait([*tasks, warm_task], timeout=10)
-        for task in [*tasks, warm_task]:
-            task.cancel()
-        await asyncio.gather(*tasks, warm_task, return_exceptions=True)
+        await each("close")
+        if warm.transport is not None:
+            warm.transport.close()
     finally:
         if server.poll() is None:
             server.terminate()
@@ -266,18 +347,42 @@ def main() -> None:
     parser.add_argument("--db", default="hg_bench_streams")
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--graceful", type=int, default=10, help="the server's graceful timeout")
+    parser.add_argument("--http", default="auto", help="uvicorn's --http (auto, h11, httptools)")
+    parser.add_argument("--loop", default="auto", help="uvicorn's --loop (auto, asyncio, uvloop)")
+    parser.add_argument(
+        "--readers", type=int, default=2, help="processes reading the followers' streams"
+    )
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it
     sizes = [int(x) for x in args.followers.split(",")]
     setup = prepare(args.db, args.events * len(sizes))
-    print(f"cores: {os.cpu_count()}; one uvicorn worker; {args.events} events at {args.rate}/s")
+    print(
+        f"cores: {os.cpu_count()}; one uvicorn worker (--http {args.http} --loop {args.loop});"
+        f" {args.events} events at {args.rate}/s"
+    )
     print(f"load average before: {os.getloadavg()}", flush=True)
+    context = multiprocessing.get_context("spawn")
+    readers, processes = [], []
+    for _ in range(args.readers):
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_readers, args=(theirs, args.port, setup["tournament"]))
+        process.start()
+        readers.append(ours)
+        processes.append(process)
     rows = []
-    for i, n in enumerate(sizes):
-        players = setup["players"][i * args.events : (i + 1) * args.events]
-        rows.append(asyncio.run(run_one(n, args, setup, players)))
-        print(json.dumps(rows[-1]), flush=True)
+    try:
+        for i, n in enumerate(sizes):
+            players = setup["players"][i * args.events : (i + 1) * args.events]
+            rows.append(asyncio.run(run_one(n, args, setup, players, readers)))
+            print(json.dumps(rows[-1]), flush=True)
+    finally:
+        for pipe, process in zip(readers, processes, strict=True):
+            with contextlib.suppress(OSError):
+                pipe.send(None)
+            process.join(10)
+            if process.is_alive():
+                process.kill()
     if len(rows) > 1 and rows[0]["p99_ms"] and rows[-1]["p99_ms"]:
         ratio = rows[-1]["p99_ms"] / rows[0]["p99_ms"]
         print(f"p99 at {sizes[-1]} / p99 at {sizes[0]}: {ratio:.1f}x")
