@@ -394,11 +394,19 @@ class ResultsTakenOutputSerializer(serializers.Serializer):
 
 class StandingOutputSerializer(serializers.ModelSerializer):
     player_name = serializers.CharField(source="player.name")
+    place = serializers.IntegerField(
+        help_text="The place a club reads: players equal on every tiebreak share one (1, 2, "
+        '2, 4; shown "=2"). `rank` is the place in the total order (ties broken by player '
+        "id), which the pairing and the seeding use."
+    )
+    shared = serializers.BooleanField(help_text="Whether another player has this place.")
 
     class Meta:
         model = Standing
         fields = [
             "rank",
+            "place",
+            "shared",
             "player",
             "player_name",
             "match_wins",

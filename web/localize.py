@@ -90,9 +90,10 @@ def sort_by_name(
 
 
 def standings_sorted(standings: Iterable[Any]) -> list[Any]:
-    """Standings by rank; players tied on rank by name in the page language's order."""
+    """Standings by place; players sharing a place (equal on every tiebreak) by name in the
+    page language's order (`tournament_standings` gives each row its place)."""
     key = collation_key()
-    return sorted(standings, key=lambda s: (s.rank, key(s.player.name)))
+    return sorted(standings, key=lambda s: (getattr(s, "place", s.rank), key(s.player.name)))
 
 
 # -- Persian digits on the page -----------------------------------------------------------

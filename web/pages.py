@@ -55,9 +55,7 @@ def tournament_page(request: HttpRequest, tournament_id: int, wall: bool = False
     rounds = tournament_rounds(tournament=tournament).prefetch_related(
         "pairings__player1", "pairings__player2", "pairings__winner"
     )
-    standings = standings_sorted(
-        tournament_standings(tournament=tournament).select_related("player")
-    )
+    standings = standings_sorted(tournament_standings(tournament=tournament))
     ratings = tournament_ratings_shown(tournament=tournament)
     rounds = list(rounds)
     # The wall screen: the round in play beside the standings, the rounds before below it

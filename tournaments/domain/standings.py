@@ -79,11 +79,12 @@ def _bracket_places(state: TournamentState) -> tuple[tuple[int, ...], ...]:
 def _bracket_final(lines: list[Standing], places: Sequence[Sequence[int]]) -> list[Standing]:
     """A finished bracket's final standing: its places in order (the champion first, the
     final's loser second, then by the round a player went out in, the later first); the
-    players out in one round in the tiebreak order, ranked on (1, 2, 3, ...: ranks are never
-    shared but in a top cut). Anyone the places miss comes last, in the tiebreak order."""
+    players out in one round in the tiebreak order, ranked on (1, 2, 3, ...: the bracket
+    decides every place, none is shared). Anyone the places miss comes last, in the
+    tiebreak order."""
     group = {p: i for i, members in enumerate(places) for p in members}
     ordered = sorted(lines, key=lambda line: group.get(line.player, len(places)))  # stable
-    return [replace(line, rank=rank) for rank, line in enumerate(ordered, 1)]
+    return [replace(line, rank=rank, place=rank) for rank, line in enumerate(ordered, 1)]
 
 
 def _top_cut_final(state: TournamentState, lines: list[Standing]) -> list[Standing]:
@@ -104,7 +105,11 @@ def _top_cut_final(state: TournamentState, lines: list[Standing]) -> list[Standi
     except ValueError:
         return lines  # the knockout does not make a finished bracket: the standings as they are
     by_player = {line.player: line for line in lines}
-    return [replace(by_player[p.player], rank=p.place) for p in places if p.player in by_player]
+    return [
+        replace(by_player[p.player], rank=p.place, place=p.place)
+        for p in places
+        if p.player in by_player
+    ]
 
 
 def _top_cut_knockout(

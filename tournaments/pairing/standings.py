@@ -24,8 +24,11 @@ Choices (documented because tournaments differ):
   than three opponents, plain Buchholz).
 - Head-to-head: among the players still tied on the tiebreaks before it, the matches each
   won against the others of that group.
-- Ranks are sequential (1, 2, 3, ...), never shared: after the chosen tiebreaks (all
-  "higher is better"), the lower player id ranks first, so the order is total and stable.
+- The order is total and stable: after the chosen tiebreaks (all "higher is better"), the
+  lower player id comes first; `rank` is the place in that order (1, 2, 3, ...), which the
+  pairing and the seeding use. `place` is what a club reads: players equal on every chosen
+  tiebreak share a place ("=2", then 4: standard competition ranking), and a page orders
+  them by name in the reader's language.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ class Standing:
     sonneborn_berger: float
     byes: int
     median_buchholz: float = 0.0
+    place: int = 0  # shared by players equal on every tiebreak (module docstring); 0: unset
 
 
 @dataclass
@@ -93,8 +97,13 @@ def standings(
 
     `bye_points` and `bye_buchholz`: how a bye counts (module docstring); a tournament
     stores its choice so that a rebuild never changes its standings."""
-    order, _, rows = _ranking(players, results, tiebreaks, bye_points, bye_buchholz)
-    return [Standing(rank=i, **rows[p]) for i, p in enumerate(order, 1)]
+    order, keys, rows = _ranking(players, results, tiebreaks, bye_points, bye_buchholz)
+    lines, place = [], 0
+    for i, p in enumerate(order, 1):
+        if i == 1 or keys[p] != keys[order[i - 2]]:
+            place = i
+        lines.append(Standing(rank=i, place=place, **rows[p]))
+    return lines
 
 
 def tied_groups(

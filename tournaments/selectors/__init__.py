@@ -4,6 +4,7 @@ and (`players`) what the players' pages read: a match's place, a player's evenin
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from core.errors import NotFoundError
 from games.selectors import match_list_followable, match_seat_for, user_can_organise_match
 from players.models import Player
 from tournaments.domain.brackets import bracket_data
+from tournaments.domain.standings import standings_of
 from tournaments.domain.state import scheduled_start
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.projections import tournament_tiebreaks
@@ -301,8 +303,24 @@ def tournament_tiebreak_order(*, tournament: Tournament) -> list[str]:
     return tournament_tiebreaks(tournament=tournament)
 
 
-def tournament_standings(*, tournament: Tournament) -> QuerySet[Standing]:
-    return tournament.standings.select_related("player").order_by("rank")
+def tournament_standings(*, tournament: Tournament) -> list[Standing]:
+    """The standings rows in rank order (the total order: pairing, seeding), each with its
+    `place` (players equal on every tiebreak share one: standard competition ranking, 1, 2,
+    2, 4) and `shared` (whether another row has that place), from the tournament's state."""
+    rows = list(tournament.standings.select_related("player").order_by("rank", "player_id"))
+    places = tournament_places(tournament=tournament) if rows else {}
+    taken = Counter(places.get(row.player_id, row.rank) for row in rows)
+    for row in rows:
+        row.place = places.get(row.player_id, row.rank)  # type: ignore[attr-defined]
+        row.shared = taken[row.place] > 1  # type: ignore[attr-defined]
+    return rows
+
+
+def tournament_places(*, tournament: Tournament) -> dict[int, int]:
+    """Each player's place in the standings (shared by players equal on every tiebreak;
+    a finished bracket's places as the bracket decided them)."""
+    state = state_of(tournament=tournament)
+    return {line.player: line.place or line.rank for line in standings_of(state)}
 
 
 def tournament_round_clock(*, tournament: Tournament, now: dt.datetime | None = None) -> dict:
@@ -335,7 +353,7 @@ def tournament_round_clock(*, tournament: Tournament, now: dt.datetime | None = 
 
 STANDINGS_COLUMNS = [
     "rank", "player_id", "player", "played", "match_wins", "games_won", "points_diff",
-    "buchholz", "sonneborn_berger", "byes", "withdrawn",
+    "buchholz", "sonneborn_berger", "byes", "withdrawn", "place",
 ]  # fmt: skip
 RESULTS_COLUMNS = [
     "round", "table", "player1", "player2", "status", "winner", "games1", "games2",
@@ -345,7 +363,7 @@ RESULTS_COLUMNS = [
 
 def tournament_standings_table(*, tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
     """The standings as a table (columns, rows), in rank order: the CSV of the desk and the
-    API."""
+    API; `place` is shared by players equal on every tiebreak."""
     rows = [
         [
             s.rank,
@@ -359,6 +377,7 @@ def tournament_standings_table(*, tournament: Tournament) -> tuple[list[str], li
             s.sonneborn_berger,
             s.byes,
             s.withdrawn,
+            s.place,  # type: ignore[attr-defined]
         ]  # fmt: skip
         for s in tournament_standings(tournament=tournament)
     ]

@@ -66,6 +66,10 @@ def player_pairings(*, tournament: Tournament, player: Any) -> list[Pairing]:
 
 
 def player_standing(*, tournament: Tournament, player: Any) -> tuple[Standing | None, int]:
-    """The player's row of the standings (None before any) and how many rows there are."""
-    rows = Standing.objects.filter(tournament=tournament)
-    return rows.filter(player=player).first(), rows.count()
+    """The player's row of the standings (None before any; with its `place` and `shared`, as
+    `tournament_standings` gives them) and how many rows there are."""
+    from tournaments.selectors import tournament_standings  # the package imports this module
+
+    rows = tournament_standings(tournament=tournament)
+    player_id = getattr(player, "pk", player)
+    return next((row for row in rows if row.player_id == player_id), None), len(rows)

@@ -40,6 +40,7 @@ from web.templatetags.desk import in_zone
 # The desk's spreadsheets' column headings (the API's CSV keeps the English codes).
 COLUMN_LABELS = {
     "rank": _("Rank"),
+    "place": _("Place"),
     "player_id": _("Player id"),
     "player": _("Player"),
     "played": _("Played"),

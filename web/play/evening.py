@@ -41,6 +41,8 @@ def _tournament_evening(tournament: Any, me: Any, user: Any) -> dict[str, Any]:
         ),
         "sheet": scoresheet(match) if match is not None else None,
         "standing": standing,
+        # "=2" where another player shares the place (equal on every tiebreak).
+        "place": None if standing is None else f"{'=' if standing.shared else ''}{standing.place}",  # type: ignore[attr-defined]
         "field": of,
         "finished": finished,
         "online": tournament.play_mode == "online",
