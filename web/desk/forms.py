@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import zoneinfo
 from collections.abc import Sequence
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -22,6 +21,7 @@ from core.text import FreeTextField
 from games.selectors import MAX_DEADWOOD, ruleset_normalise
 from tournaments.pairing import TIEBREAK_CHOICES
 from web.localize import latin_digits
+from web.zones import country_of_language, country_of_zone, default_zone, zone_choices
 
 # The values the services accept (tournaments.models.Tournament's choices; the pages may
 # not import models, and the service validates them again).
@@ -52,9 +52,25 @@ class TournamentLanguageForm(forms.Form):
     )
 
 
+class TournamentZoneForm(forms.Form):
+    """A tournament's time zone, changed at the desk until it starts (a SettingsChanged):
+    the zones in the desk's language, the current zone's country's first (web.zones)."""
+
+    time_zone = forms.ChoiceField(
+        choices=[], label=_("Time zone"), widget=forms.Select(attrs={"data-zone-select": ""})
+    )
+
+    def __init__(self, *args: Any, current: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        language = translation.get_language() or "en"
+        country = country_of_zone(current) or country_of_language(language)
+        self.fields["time_zone"].choices = zone_choices(
+            language=language, first_country=country, also=[current]
+        )
+        self.fields["time_zone"].initial = current
+
+
 DEFAULT_RULES = ruleset_normalise(ruleset=None)
-TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
-COMMON_ZONES = ["Europe/Berlin", "Europe/London", "Europe/Paris", "America/New_York", "UTC"]
 
 
 def local_to_aware(value: dt.datetime, zone_name: str) -> dt.datetime:
@@ -140,9 +156,7 @@ class TournamentCreateForm(forms.Form):
     )
     play_mode = forms.ChoiceField(choices=PLAY_MODES, initial="table", label=_("Play mode"))
     time_zone = forms.ChoiceField(
-        choices=[(z, z) for z in COMMON_ZONES] + [(z, z) for z in TIME_ZONES],
-        initial="Europe/Berlin",
-        label=_("Time zone"),
+        choices=[], label=_("Time zone"), widget=forms.Select(attrs={"data-zone-select": ""})
     )
     language = forms.ChoiceField(
         choices=language_choices, required=False, label=_("Language of prints and the wall screen")
@@ -204,11 +218,16 @@ class TournamentCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["language"].initial = translation.get_language()  # the desk's own
         self.fields["club"].choices = [("", _("No club")), *((c.pk, c.name) for c in clubs)]
+        # Zones in the desk's language, the club's country's first (web.zones); by default
+        # the first club's zone, else the desk language's country's.
+        language = translation.get_language() or "en"
+        club_zone = clubs[0].time_zone if clubs else None
+        country = country_of_zone(club_zone) or country_of_language(language)
+        self.fields["time_zone"].choices = zone_choices(language=language, first_country=country)
+        self.fields["time_zone"].initial = default_zone(club_zone=club_zone, language=language)
         if clubs:
-            # The first of the organiser's clubs: its time zone and language by default.
+            # The first of the organiser's clubs: its language by default too.
             self.fields["club"].initial = clubs[0].pk
-            if clubs[0].time_zone in TIME_ZONES or clubs[0].time_zone in COMMON_ZONES:
-                self.fields["time_zone"].initial = clubs[0].time_zone
             if clubs[0].language:
                 self.fields["language"].initial = clubs[0].language
         else:

@@ -44,6 +44,7 @@ from web.desk.forms import (
     PasteNamesForm,
     TournamentCreateForm,
     TournamentLanguageForm,
+    TournamentZoneForm,
     WalkInForm,
 )
 from web.desk.prints import qr_svg
@@ -116,6 +117,7 @@ def _tournament_context(user: Any, tournament: Any, **forms: Any) -> dict[str, A
         "add": forms.get("add") or AddPlayerForm(players=players),
         "language_form": forms.get("language_form")
         or TournamentLanguageForm(initial={"language": tournament.language}),
+        "zone_form": forms.get("zone_form") or TournamentZoneForm(current=tournament.time_zone),
         "error": forms.get("error"),
         "confirm_start": forms.get("confirm_start"),  # round 1's time, when starting early
         **roster,
@@ -164,6 +166,29 @@ def tournament_language_set(request: HttpRequest, tournament: Any) -> HttpRespon
     except FORM_ERRORS as exc:
         form.add_error(None, error_message(exc))
         return _again(request, tournament, language_form=form)
+    return redirect("desk-tournament", tournament_id=tournament.pk)
+
+
+@require_POST
+@desk_tournament
+def tournament_zone_set(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """The tournament's time zone, until it starts (a SettingsChanged event): its times
+    already set (the start) keep their instant, shown in the new zone."""
+    form = TournamentZoneForm(request.POST, current=tournament.time_zone)
+    if tournament.status != "registration":
+        form.add_error(None, gettext("the time zone can be changed until the tournament starts"))
+        return _again(request, tournament, zone_form=form)
+    if not form.is_valid():
+        return _again(request, tournament, zone_form=form)
+    try:
+        services.tournament_settings_change(
+            tournament_id=tournament.pk,
+            by=request.user,
+            changes={"time_zone": form.cleaned_data["time_zone"]},
+        )
+    except FORM_ERRORS as exc:
+        form.add_error(None, error_message(exc))
+        return _again(request, tournament, zone_form=form)
     return redirect("desk-tournament", tournament_id=tournament.pk)
 
 

@@ -26,6 +26,7 @@ urlpatterns = [
     path(T, setup.tournament_desk, name="desk-tournament"),
     path(T + "walk-in/", setup.walk_in, name="desk-walk-in"),
     path(T + "language/", setup.tournament_language_set, name="desk-tournament-language"),
+    path(T + "zone/", setup.tournament_zone_set, name="desk-tournament-zone"),
     path(T + "walk-in/similar/", setup.walk_in_similar, name="desk-walk-in-similar"),
     path(T + "paste/", setup.paste_names, name="desk-paste"),
     path(T + "add/", setup.add_player, name="desk-add-player"),

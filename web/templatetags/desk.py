@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from core.alerts import alert_message, alerts_open
 from players.selectors import user_is_organiser
 from web.localize import format_local
+from web.zones import zone_label
 
 register = template.Library()
 
@@ -52,6 +53,12 @@ def _jalali(where: Any) -> bool:
     """Solar Hijri dates unless the tournament's club turned them off."""
     club = getattr(where, "club", None) if getattr(where, "club_id", None) else None
     return getattr(club, "jalali_dates", True) if club is not None else True
+
+
+@register.filter
+def zone_name(zone: str) -> str:
+    """A zone in the page's language with its offset today: "Tehran — Iran (GMT+03:30)"."""
+    return zone_label(zone, translation.get_language() or "en")
 
 
 @register.filter
