@@ -133,10 +133,15 @@ _ENTITY = re.compile(r"(&#?\w+;)")
 # the decimal point of a fraction ("1.5") the Persian decimal separator.
 _NEGATIVE = re.compile(r"(?<![0-9A-Za-z])-(\d+(?:[.,]\d+)?)")
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+# Beside Persian digits a middle dot reads as a zero ("۴ · ۱" as "۴۰۱"): the Persian comma
+# separates instead; a question mark after a number (a provisional rating) is Persian's.
+_MIDDLE_DOT = re.compile(r"\s*\u00b7\s*")
+_QUESTION = re.compile(r"(?<=\d)\?")
 
 
 def _persian_number_text(text: str) -> str:
     text = _NEGATIVE.sub("\u2066-\\1\u2069", text)
+    text = _MIDDLE_DOT.sub("\u060c ", _QUESTION.sub("\u061f", text))
     return persian_digits(_DECIMAL.sub("\u066b", text))
 
 

@@ -127,6 +127,6 @@ def test_digits_change_in_text_only_never_in_tags_codes_or_names():
     with translation.override("fa"):
         out = persian_digits_html(html)
     assert out == (
-        '<p class="x1" data-v="12">Round ۳ · <bdi>Bot 7</bdi> <code>7H</code>'
+        '<p class="x1" data-v="12">Round ۳، <bdi>Bot 7</bdi> <code>7H</code>'
         "<script>var a = 1;</script> &#8211; ۱۰</p>"
     )
