@@ -97,6 +97,18 @@ _EXPORTS = {
     "chain_key_register": "keys",
     "missing_key_reason": "keys",
     "immutability_suspended": "maintenance",
+    # personal data out of the log, and old events redacted (issue 34)
+    "personal_texts_by": "personal",
+    "personal_texts_erase": "personal",
+    "personal_texts_of": "personal",
+    "text_digest": "personal",
+    "REDACTED": "redaction",
+    "REDACTIONS_PREFIX": "redaction",
+    "Redaction": "redaction",
+    "content_digest": "redaction",
+    "events_naming": "redaction",
+    "redact_in_tx": "redaction",
+    "redactions_of": "redaction",
     # display: how the admin names and links the streams of the apps that register them
     "actor_display_register": "display",
     "stream_display_register": "display",
