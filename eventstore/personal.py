@@ -72,7 +72,7 @@ def externalise(
             out.append(replace(event, data=data, metadata=metadata, personal=()))
             taken[index] = texts
         else:
-            out.append(event)
+            out.append(replace(event, personal=()) if event.personal else event)
     return out, taken
 
 

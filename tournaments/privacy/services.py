@@ -84,7 +84,7 @@ def player_erase(
         )
     free_text_check(reason)
     try:
-        player = Player.objects.select_for_update().select_related("user").get(pk=player_id)
+        player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player_id)
     except (Player.DoesNotExist, ValueError, TypeError) as exc:
         raise NotFoundError(gettext_noop("no such player"), code="player_not_found") from exc
     if by is not None and not player_erase_allowed(user=by, player=player):
