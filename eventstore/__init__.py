@@ -108,6 +108,7 @@ _EXPORTS = {
     "content_digest": "redaction",
     "events_naming": "redaction",
     "redact_in_tx": "redaction",
+    "redaction_entries": "redaction",
     "redactions_of": "redaction",
     # display: how the admin names and links the streams of the apps that register them
     "actor_display_register": "display",

@@ -42,6 +42,7 @@ __all__ = [
     "content_digest",
     "events_naming",
     "redact_in_tx",
+    "redaction_entries",
     "redactions_of",
 ]
 
@@ -167,4 +168,27 @@ def redactions_of(*, stream_id: str | None = None) -> dict[tuple[str, int], set[
         for entry in data.get("events", []):
             key = (data["stream_id"], entry["version"])
             out.setdefault(key, set()).add((entry["hash"], entry["digest"]))
+    return out
+
+
+def redaction_entries(*, stream_id: str) -> list[dict[str, Any]]:
+    """What the Redacted records of a stream say, one entry per event redacted: its version,
+    the chain hash it keeps, the digest of what it holds now, the fields removed, and the
+    record itself (its stream, version and chain hash): for an audit bundle."""
+    rows = StoredEvent.objects.filter(
+        type=REDACTED, stream_id=REDACTIONS_PREFIX + stream_id
+    ).order_by("version")
+    out = []
+    for version, digest, data in rows.values_list("version", "hash", "data"):
+        record = {"stream_id": REDACTIONS_PREFIX + stream_id, "version": version, "hash": digest}
+        for entry in data.get("events", []):
+            out.append(
+                {
+                    "version": entry["version"],
+                    "hash": entry["hash"],
+                    "digest": entry["digest"],
+                    "removed": entry["removed"],
+                    "record": record,
+                }
+            )
     return out
