@@ -170,9 +170,7 @@ def check_chain(bundle: dict[str, Any], report: Report) -> None:
     # text was kept outside the log): the server's sealed Redacted record gives the hash
     # they had and the digest of what they hold now. Their link to the event before cannot
     # be recomputed; the chain goes on from the hash they had.
-    vouched = {
-        (r["version"], r["hash"], r["digest"]) for r in bundle.get("redactions") or []
-    }
+    vouched = {(r["version"], r["hash"], r["digest"]) for r in bundle.get("redactions") or []}
     for event in bundle["events"]:
         if not event.get("hash"):
             break

@@ -99,9 +99,7 @@ def match_bundle(*, match: Match, user: User | None) -> dict[str, Any]:
 
 def _texts(stream_id: str, hashed: list[eventstore.RecordedEvent]) -> dict[str, Any]:
     """The texts the events shown in full refer to (none asked for when they hold none)."""
-    wanted = {
-        marker["$text"] for e in hashed if e.personal for marker in e.personal.values()
-    }
+    wanted = {marker["$text"] for e in hashed if e.personal for marker in e.personal.values()}
     if not wanted:
         return {}
     kept = eventstore.personal_texts_of(stream_id=stream_id)

@@ -43,9 +43,7 @@ def test_the_hashed_log_holds_ids_and_digests_only():
               if k == marker["$text"]]  # fmt: skip
     digest = hmac.new(bytes.fromhex(kept["salt"]), kept["text"].encode(), hashlib.sha256)
     assert digest.hexdigest() == marker["sha256"]
-    registered = [
-        e for e in eventstore.load(stream_id=streams[0]) if e.type == "PlayerRegistered"
-    ]
+    registered = [e for e in eventstore.load(stream_id=streams[0]) if e.type == "PlayerRegistered"]
     assert registered[0].data["by"] == {"id": story.ana.user_id}
 
 
@@ -89,3 +87,19 @@ def test_a_person_gets_everything_held_about_them_in_their_language():
     other = player_create(name="Someone Else", username="someone_e", password="pw-some-1")
     theirs = token_client(other.user).get("/api/me/data/").json()
     assert traces(json.dumps(theirs, ensure_ascii=False)) == []
+
+
+def test_the_desk_hands_an_organiser_a_members_data_on_her_request(client):
+    story = ana_story()
+    client.force_login(story.organiser)
+    desk = client.get(f"/desk/{story.tournament.pk}/")
+    url = f"/desk/{story.tournament.pk}/players/{story.ana.pk}/data/"
+    assert url in desk.content.decode()
+    answer = client.get(url)
+    assert answer.status_code == 200
+    assert "attachment" in answer["Content-Disposition"]
+    assert json.loads(answer.content)["account"]["email"] == EMAIL
+    stranger = player_create(name="Someone Else", username="someone_e", password="pw-some-1")
+    story.tournament.organisers.add(stranger.user)  # organises the evening, not her club
+    client.force_login(stranger.user)
+    assert client.get(url).status_code == 403

@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 from django.utils import timezone, translation
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 import eventstore
+from core.errors import NotFoundError, PermissionDeniedError
 from core.models import AccessToken, IdempotencyRecord
 from players.models import Club, LoginCode, Player
 from tournaments.models import Registration, Standing
@@ -122,6 +124,31 @@ def person_data(
         ],
         "requests_remembered": IdempotencyRecord.objects.filter(user=user).count() if user else 0,
     }
+
+
+def player_erase_allowed(*, user: AbstractBaseUser | None, player: Player) -> bool:
+    """Who may erase a player, or take their data out for them: staff, and the organisers
+    of the player's club or of a club they are a member of."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_staff:
+        return True
+    clubs = Club.objects.filter(Q(players=player) | Q(members=player))
+    return clubs.filter(organisers=user).exists()
+
+
+def member_data(*, player_id: Any, user: AbstractBaseUser) -> dict[str, Any]:
+    """A member's data, taken out by an organiser acting on their request (the desk's
+    button): as `person_data`, in the member's language."""
+    player = Player.objects.select_related("user").filter(pk=player_id).first()
+    if player is None:
+        raise NotFoundError(gettext_noop("no such player"), code="player_not_found")
+    if not player_erase_allowed(user=user, player=player):
+        raise PermissionDeniedError(
+            gettext_noop("only staff and the organisers of the player's clubs may erase them"),
+            code="erase_forbidden",
+        )
+    return person_data(user=player.user, player=player)
 
 
 def _account(user: AbstractBaseUser | None) -> dict[str, Any] | None:

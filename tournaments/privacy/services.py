@@ -40,8 +40,9 @@ from core.models import AccessToken, IdempotencyRecord
 from core.text import free_text_check
 from core.transactions import write_service
 from games.services import match_personal_data_erase_in_tx
-from players.models import Club, LoginCode, Player, erased_name
+from players.models import LoginCode, Player, erased_name
 from tournaments.models import Tournament
+from tournaments.privacy.selectors import player_erase_allowed
 from tournaments.projections import tournament_rebuild_in_tx
 from tournaments.repository import tournament_followed_forget, tournament_states_forget
 from tournaments.webhooks.models import Delivery
@@ -62,16 +63,6 @@ class Erasure:
     event_position: int
 
 
-def player_erase_allowed(*, user: AbstractBaseUser | None, player: Player) -> bool:
-    """Staff, or an organiser of the player's club or of a club they are a member of."""
-    if user is None or not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_staff:
-        return True
-    clubs = Club.objects.filter(Q(players=player) | Q(members=player))
-    return clubs.filter(organisers=user).exists()
-
-
 @write_service
 def player_erase(
     *, player_id: Any, by: AbstractBaseUser | None, reason: str = "", confirm: bool = True
@@ -84,7 +75,9 @@ def player_erase(
         )
     free_text_check(reason)
     try:
-        player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player_id)
+        player = (
+            Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player_id)
+        )
     except (Player.DoesNotExist, ValueError, TypeError) as exc:
         raise NotFoundError(gettext_noop("no such player"), code="player_not_found") from exc
     if by is not None and not player_erase_allowed(user=by, player=player):
