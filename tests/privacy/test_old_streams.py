@@ -6,10 +6,12 @@ and a row changed after the redaction is still caught."""
 from __future__ import annotations
 
 import copy
+import io
 import json
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 
 import eventstore
 from eventstore import NewEvent
@@ -77,6 +79,9 @@ def test_old_events_hold_her_username_until_she_is_erased(old_streams):
     result = eventstore.verify()
     assert result.ok, result.reason
     assert result.redacted == 2
+    out = io.StringIO()
+    call_command("verify_events", verbosity=0, stdout=out, stderr=io.StringIO())
+    assert "REDACTED: 2 events" in out.getvalue()
     streams = [f"redactions-{tournament.stream_id}", f"redactions-{match.stream_id}"]
     records = {
         e.data["stream_id"]: e.data
