@@ -3,8 +3,9 @@
 `player_erase` runs in one transaction:
 1. the texts kept outside the log (eventstore.personal) that the person wrote, or that name
    them (their name, username or e-mail, case-insensitive), are erased: text and salt;
-2. old events that hold those in clear (before personal data left the log) are redacted
-   (eventstore.redaction): the fields removed, a sealed `Redacted` record per stream;
+2. events that hold those in clear (written before personal data left the log) are
+   redacted (eventstore.redaction): the fields removed, a sealed `Redacted` record per
+   stream; so are the request ids of the events the person acted in;
 3. the account: username `erased-<user id>`, no e-mail or names, no usable password,
    inactive; its access and DRF tokens, login codes, sessions, idempotency records and
    failed-login records deleted; webhook delivery logs naming them deleted;
@@ -99,7 +100,7 @@ def player_erase(
 
     texts, streams = eventstore.personal_texts_erase(authors=authors, containing=terms)
     redacted = 0
-    for stream_id, redactions in _redactions(terms).items():
+    for stream_id, redactions in _redactions(terms, authors).items():
         eventstore.redact_in_tx(
             stream_id=stream_id, redactions=redactions, by=who, erasure=erasure_stream
         )
@@ -159,14 +160,19 @@ def _scrub(text: str, terms: Iterable[str], player_id: int) -> str:
 # --- old events ------------------------------------------------------------------------------
 
 
-def _redactions(terms: list[str]) -> dict[str, list[Any]]:
-    """By stream, the old events that hold one of `terms` in clear, each without it."""
+def _redactions(terms: list[str], actors: list[str]) -> dict[str, list[Any]]:
+    """By stream, the events that hold one of `terms` in clear, each without it; and the
+    events the person acted in, without the request id their client chose (it links their
+    requests to log lines)."""
     folded = tuple(t.casefold() for t in terms)
     out: dict[str, list[Any]] = defaultdict(list)
-    for event in eventstore.events_naming(terms=terms):
+    for event in eventstore.events_naming(terms=terms, actors=actors):
         removed: list[str] = []
         data = _scrubbed(event.data, folded, "data", removed)
         metadata = _scrubbed(event.metadata, folded, "metadata", removed)
+        if metadata.get("actor") in actors and metadata.get("request_id"):
+            metadata = {k: v for k, v in metadata.items() if k != "request_id"}
+            removed.append("metadata.request_id")
         if removed:
             out[event.stream_id].append(
                 eventstore.Redaction(
