@@ -103,3 +103,19 @@ def test_the_desk_hands_an_organiser_a_members_data_on_her_request(client):
     story.tournament.organisers.add(stranger.user)  # organises the evening, not her club
     client.force_login(stranger.user)
     assert client.get(url).status_code == 403
+
+
+def test_organisers_still_see_who_decided_by_login_read_from_the_id():
+    story = ana_story()
+    answer = token_client(story.organiser).get(f"/api/tournaments/{story.tournament.pk}/events/")
+    assert answer.status_code == 200
+    rows = answer.json()["results"]
+    [mine] = [r for r in rows if r["type"] == "PlayerRegistered" and r["by"]["role"] == "player"]
+    assert mine["by"]["id"] == story.ana.user_id and mine["by"]["username"] == USERNAME
+    player_erase(player_id=story.ana.pk, by=story.organiser)
+    rows = (
+        token_client(story.organiser)
+        .get(f"/api/tournaments/{story.tournament.pk}/events/")
+        .json()["results"]
+    )
+    assert traces(json.dumps(rows, ensure_ascii=False)) == []
