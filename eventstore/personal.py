@@ -97,7 +97,14 @@ def resolve(events: list[RecordedEvent]) -> list[RecordedEvent]:
         for key in events[i].metadata[PERSONAL_KEY]
         if isinstance(marker := events[i].data.get(key), dict) and MARKER in marker
     }
-    texts = dict(PersonalText.objects.filter(pk__in=ids).values_list("pk", "text"))
+    # By id and stream: an event imported from another install refers to its texts, which
+    # did not come with it (tournaments.imports), never to this install's of the same id.
+    texts = {
+        (pk, stream_id): text
+        for pk, stream_id, text in PersonalText.objects.filter(pk__in=ids).values_list(
+            "pk", "stream_id", "text"
+        )
+    }
     for i in flagged:
         event = events[i]
         data, markers = dict(event.data), {}
@@ -105,7 +112,7 @@ def resolve(events: list[RecordedEvent]) -> list[RecordedEvent]:
             marker = data.get(key)
             if isinstance(marker, dict) and MARKER in marker:
                 markers[key] = marker
-                data[key] = texts.get(marker[MARKER]) or ""
+                data[key] = texts.get((marker[MARKER], event.stream_id)) or ""
         events[i] = replace(event, data=data, personal=markers)
     return events
 

@@ -119,3 +119,27 @@ def test_organisers_still_see_who_decided_by_login_read_from_the_id():
         .json()["results"]
     )
     assert traces(json.dumps(rows, ensure_ascii=False)) == []
+
+
+def test_a_reference_reads_only_its_own_streams_text():
+    """An event that came from another install (an import) refers to texts this install
+    does not hold: it reads "", never this install's text of the same id."""
+    story = ana_story()
+    [opened] = [
+        e
+        for e in eventstore.load(stream_id=f"match-{story.table_match}")
+        if e.type == "DisputeOpened"
+    ]
+    eventstore.append(
+        stream_id="imported-1",
+        expected_version=0,
+        events=[
+            eventstore.NewEvent(
+                type="DisputeOpened",
+                data={**opened.data, **opened.personal},
+                metadata={"personal": ["statement"]},
+            )
+        ],
+    )
+    [copied] = eventstore.load(stream_id="imported-1")
+    assert copied.data["statement"] == ""
