@@ -16,9 +16,12 @@ load on first use, so the app itself can be imported before Django's models are 
 (`read_tail`: snapshot, events and head in one round trip), `integrity` (`verify`) and
 `maintenance` (`immutability_suspended`), `seals` (the keys the database does not hold),
 `keys` (which key made a seal, and whether this install has it), `checkpoints` (signed
-stream heads), `backups` (`manage.py backup` and `restore`) and `display` (what an app
-registers so that the admin names and links its streams). No module outside the store
-imports `eventstore.models` (an import-linter contract says so).
+stream heads), `backups` (`manage.py backup` and `restore`), `display` (what an app
+registers so that the admin names and links its streams), `personal` (free text kept
+outside the hashed log, by reference and salted digest, erasable) and `redaction` (old
+events' personal data removed under a sealed `Redacted` record that `verify` accepts).
+No module outside the store imports `eventstore.models` (an import-linter contract says
+so).
 """
 
 from __future__ import annotations
