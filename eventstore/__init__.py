@@ -103,6 +103,8 @@ _EXPORTS = {
     # personal data out of the log, and old events redacted (issue 34)
     "personal_texts_by": "personal",
     "personal_texts_erase": "personal",
+    "personal_texts_export": "personal",
+    "personal_texts_import": "personal",
     "personal_texts_of": "personal",
     "text_digest": "personal",
     "REDACTED": "redaction",

@@ -190,7 +190,10 @@ class PersonalText(models.Model):
     and without the salt a guessed text can no longer be confirmed against the digest."""
 
     id = models.BigAutoField(primary_key=True)
-    stream_id = models.CharField(max_length=200, db_index=True)
+    stream_id = models.CharField(max_length=200)
+    # What the event's `$text` holds: the row's id where it was written; kept as it was by
+    # an import into another install (tournaments.imports), whose rows get ids of their own.
+    ref = models.BigIntegerField(default=0)
     # Who wrote it: "user:<id>" or "player:<id>" ("" for the server), so that erasing a
     # person erases what they wrote.
     author = models.CharField(max_length=60, blank=True, default="", db_index=True)
@@ -201,6 +204,7 @@ class PersonalText(models.Model):
 
     class Meta:
         db_table = "eventstore_personaltext"
+        indexes = [models.Index(fields=["stream_id", "ref"], name="eventstore_text_stream_ref")]
 
     def __str__(self) -> str:
         return f"text {self.pk} of {self.stream_id}"

@@ -33,6 +33,8 @@ __all__ = [
     "externalise",
     "personal_texts_by",
     "personal_texts_erase",
+    "personal_texts_export",
+    "personal_texts_import",
     "personal_texts_of",
     "resolve",
     "restore",
@@ -65,6 +67,7 @@ def externalise(
                 row = PersonalText.objects.create(
                     stream_id=stream_id, author=event.author, salt=salt, text=value
                 )
+                PersonalText.objects.filter(pk=row.pk).update(ref=row.pk)
                 data[key] = {MARKER: row.pk, "sha256": text_digest(salt, value)}
                 texts[key] = value
         if texts:
@@ -99,11 +102,12 @@ def resolve(events: list[RecordedEvent]) -> list[RecordedEvent]:
     }
     # By id and stream: an event imported from another install refers to its texts, which
     # did not come with it (tournaments.imports), never to this install's of the same id.
+    streams = {events[i].stream_id for i in flagged}
     texts = {
-        (pk, stream_id): text
-        for pk, stream_id, text in PersonalText.objects.filter(pk__in=ids).values_list(
-            "pk", "stream_id", "text"
-        )
+        (ref, stream_id): text
+        for ref, stream_id, text in PersonalText.objects.filter(
+            stream_id__in=streams, ref__in=ids
+        ).values_list("ref", "stream_id", "text")
     }
     for i in flagged:
         event = events[i]
@@ -121,11 +125,38 @@ def personal_texts_of(*, stream_id: str) -> dict[int, dict[str, Any]]:
     """The texts a stream's events refer to, by id: {"text", "salt"} (both None once erased):
     what an audit bundle hands over so that a reader can check each digest."""
     return {
-        pk: {"text": text, "salt": salt}
-        for pk, text, salt in PersonalText.objects.filter(stream_id=stream_id).values_list(
-            "pk", "text", "salt"
+        ref: {"text": text, "salt": salt}
+        for ref, text, salt in PersonalText.objects.filter(stream_id=stream_id).values_list(
+            "ref", "text", "salt"
         )
     }
+
+
+def personal_texts_export(*, stream_ids: Iterable[str]) -> list[dict[str, Any]]:
+    """The texts these streams' events refer to and still hold, for an export file: each
+    with its stream, reference, salt and author (an import keeps them readable)."""
+    return list(
+        PersonalText.objects.filter(stream_id__in=list(stream_ids), erased_at__isnull=True)
+        .order_by("pk")
+        .values("stream_id", "ref", "text", "salt", "author")
+    )
+
+
+def personal_texts_import(*, texts: Iterable[dict[str, Any]]) -> int:
+    """Store an export file's texts (`personal_texts_export`), in the caller's transaction;
+    returns how many."""
+    rows = [
+        PersonalText(
+            stream_id=str(t["stream_id"]),
+            ref=int(t["ref"]),
+            text=str(t["text"]),
+            salt=str(t["salt"]),
+            author=str(t.get("author") or ""),
+        )
+        for t in texts
+    ]
+    PersonalText.objects.bulk_create(rows)
+    return len(rows)
 
 
 def personal_texts_erase(
