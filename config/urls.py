@@ -21,6 +21,7 @@ urlpatterns = [
     path("api/ping/", PingApi.as_view(), name="api-ping"),
     path("api/streams/ticket/", StreamTicketApi.as_view(), name="api-stream-ticket"),
     path("api/", include("players.urls")),
+    path("api/", include("tournaments.privacy.urls")),  # erasure, a person's data (issue 34)
     path("api/", include("tournaments.ratings.urls")),  # clubs, ratings, seasons (issue 22)
     path("api/", include("games.urls")),
     path("api/tournaments/", include("tournaments.urls")),

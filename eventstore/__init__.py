@@ -16,9 +16,12 @@ load on first use, so the app itself can be imported before Django's models are 
 (`read_tail`: snapshot, events and head in one round trip), `integrity` (`verify`) and
 `maintenance` (`immutability_suspended`), `seals` (the keys the database does not hold),
 `keys` (which key made a seal, and whether this install has it), `checkpoints` (signed
-stream heads), `backups` (`manage.py backup` and `restore`) and `display` (what an app
-registers so that the admin names and links its streams). No module outside the store
-imports `eventstore.models` (an import-linter contract says so).
+stream heads), `backups` (`manage.py backup` and `restore`), `display` (what an app
+registers so that the admin names and links its streams), `personal` (free text kept
+outside the hashed log, by reference and salted digest, erasable) and `redaction` (old
+events' personal data removed under a sealed `Redacted` record that `verify` accepts).
+No module outside the store imports `eventstore.models` (an import-linter contract says
+so).
 """
 
 from __future__ import annotations
@@ -97,6 +100,21 @@ _EXPORTS = {
     "chain_key_register": "keys",
     "missing_key_reason": "keys",
     "immutability_suspended": "maintenance",
+    # personal data out of the log, and old events redacted (issue 34)
+    "personal_texts_by": "personal",
+    "personal_texts_erase": "personal",
+    "personal_texts_export": "personal",
+    "personal_texts_import": "personal",
+    "personal_texts_of": "personal",
+    "text_digest": "personal",
+    "REDACTED": "redaction",
+    "REDACTIONS_PREFIX": "redaction",
+    "Redaction": "redaction",
+    "content_digest": "redaction",
+    "events_naming": "redaction",
+    "redact_in_tx": "redaction",
+    "redaction_entries": "redaction",
+    "redactions_of": "redaction",
     # display: how the admin names and links the streams of the apps that register them
     "actor_display_register": "display",
     "stream_display_register": "display",

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 
 from eventstore.errors import InvalidEventError
 from eventstore.models import StoredEvent
+from eventstore.personal import resolve
 from eventstore.records import GENESIS_HASH, RecordedEvent
 
 # --- canonical JSON ------------------------------------------------------------------------
@@ -88,7 +89,7 @@ def recorded(row: StoredEvent, *, upcasted: bool = True) -> RecordedEvent:
     schema_version, data = row.schema_version, row.data
     if upcasted:
         schema_version, data = upcast(type=row.type, schema_version=schema_version, data=data)
-    return RecordedEvent(
+    event = RecordedEvent(
         position=row.position,
         stream_id=row.stream_id,
         version=row.version,
@@ -99,6 +100,7 @@ def recorded(row: StoredEvent, *, upcasted: bool = True) -> RecordedEvent:
         recorded_at=row.recorded_at,
         hash=row.hash,
     )
+    return resolve([event])[0] if upcasted else event
 
 
 # --- reading rows ----------------------------------------------------------------------------
@@ -159,7 +161,7 @@ def decode_rows(rows: list[tuple]) -> list[RecordedEvent]:
                 position, stream_id, version, type_, schema, data, metadata, aware, digest
             )
         )
-    return out
+    return resolve(out)  # free text kept outside the log (eventstore.personal)
 
 
 def read_rows(rows: Any) -> list[RecordedEvent]:
@@ -173,4 +175,4 @@ def read_rows(rows: Any) -> list[RecordedEvent]:
         out.append(
             RecordedEvent(position, stream_id, version, type_, schema, data, metadata, at, digest)
         )
-    return out
+    return resolve(out)

@@ -17,6 +17,7 @@ from eventstore.encoding import event_hash
 from eventstore.keys import KeyResolver, missing_key_reason
 from eventstore.models import Checkpoint, StoredEvent
 from eventstore.records import GENESIS_HASH
+from eventstore.redaction import content_digest, redactions_of
 from eventstore.seals import ChainKey, checkpoint_signature, seal_matches
 
 # --- verification --------------------------------------------------------------------------
@@ -41,6 +42,9 @@ class VerifyResult:
     # (key id, events and checkpoints sealed with it, streams): keys this install lacks.
     # Their seals are not checked (not forged, not vouched for either); the chains are.
     missing_keys: tuple[tuple[str, int, int], ...] = ()
+    # Events whose personal data was taken out (eventstore.redaction): their hash no longer
+    # recomputes, and a sealed Redacted record vouches for exactly what they hold now.
+    redacted: int = 0
 
 
 # Verifying reads the same stored columns as reading does (the hash covers all but
@@ -81,6 +85,7 @@ def verify(
             checkpoints.values_list("stream_id", "version", "hash", "signature", "key_id")
         ),
         keys=KeyResolver(),
+        redactions=redactions_of(stream_id=stream_id),
     )
     broken: list[BrokenEvent] = []
     checked = streams = 0
@@ -114,6 +119,7 @@ def verify(
         reason=first.reason if first else missing_key_reason(missing[0][0]) if missing else "",
         broken=tuple(broken),
         missing_keys=missing,
+        redacted=context.redacted,
     )
 
 
@@ -131,6 +137,8 @@ class _Context:
     tx_ids: bool  # events must have their writing transaction (PostgreSQL)
     checkpoints: dict[str, list[_Signed]]  # by stream
     keys: KeyResolver
+    redactions: dict[tuple[str, int], set[tuple[str, str]]]
+    redacted: int = 0
     missing: dict[str, int] = field(default_factory=dict)  # key id -> seals not checked
     missing_streams: dict[str, set[str]] = field(default_factory=dict)
 
@@ -171,7 +179,9 @@ def _verify_stream(rows: list[dict], context: _Context) -> tuple[BrokenEvent | N
         reason = ""
         if row["version"] != expected_version:
             reason = f"expected version {expected_version}, found {row['version']}"
-        elif event_hash(**{k: row[k] for k in _HASHED_FIELDS}, prev_hash=prev_hash) != row["hash"]:
+        elif event_hash(**{k: row[k] for k in _HASHED_FIELDS}, prev_hash=prev_hash) != row[
+            "hash"
+        ] and not _redacted(row, context):
             reason = "hash mismatch: the event or the one before it was altered"
         else:
             reason = _seal_problem(row, context, sealed_before or expected_version > vouched_to > 0)
@@ -190,6 +200,17 @@ def _verify_stream(rows: list[dict], context: _Context) -> tuple[BrokenEvent | N
             at = min(checkpoint.version, len(rows) + 1)
             return BrokenEvent(stream_id, at, last["position"], reason), len(rows)
     return None, len(rows)
+
+
+def _redacted(row: dict, context: _Context) -> bool:
+    """A Redacted record vouches for this event's hash and its present content. Its link to
+    the event before cannot be recomputed any more (the old hash covers it): the record was
+    made from a chain that held, and the events after it still link to this hash."""
+    vouched = context.redactions.get((row["stream_id"], row["version"]))
+    if not vouched or (row["hash"], content_digest(row["data"], row["metadata"])) not in vouched:
+        return False
+    context.redacted += 1
+    return True
 
 
 def _seal_problem(row: dict, context: _Context, seal_due: bool) -> str:

@@ -18,6 +18,7 @@ __all__ = [
     "ChainKeyRecord",
     "Checkpoint",
     "ImmutableEventError",
+    "PersonalText",
     "Snapshot",
     "StoredEvent",
     "Subscription",
@@ -180,3 +181,30 @@ class ChainKeyRecord(models.Model):
 
     def __str__(self) -> str:
         return self.key_id
+
+
+class PersonalText(models.Model):
+    """Free text an event refers to but does not hold (eventstore.personal): the event's
+    data carries `{"$text": id, "sha256": digest}`, the digest an HMAC of the text under
+    `salt`. Erasing sets `text` and `salt` to NULL: the event, its hash and its seal stay,
+    and without the salt a guessed text can no longer be confirmed against the digest."""
+
+    id = models.BigAutoField(primary_key=True)
+    stream_id = models.CharField(max_length=200)
+    # What the event's `$text` holds: the row's id where it was written; kept as it was by
+    # an import into another install (tournaments.imports), whose rows get ids of their own.
+    ref = models.BigIntegerField(default=0)
+    # Who wrote it: "user:<id>" or "player:<id>" ("" for the server), so that erasing a
+    # person erases what they wrote.
+    author = models.CharField(max_length=60, blank=True, default="", db_index=True)
+    salt = models.CharField(max_length=64, null=True, blank=True)
+    text = models.TextField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    erased_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "eventstore_personaltext"
+        indexes = [models.Index(fields=["stream_id", "ref"], name="eventstore_text_stream_ref")]
+
+    def __str__(self) -> str:
+        return f"text {self.pk} of {self.stream_id}"

@@ -20,6 +20,11 @@ class NewEvent:
     data: dict
     metadata: dict = field(default_factory=dict)
     schema_version: int = 1
+    # The keys of `data` holding free text a person wrote (reasons, statements, comments):
+    # stored outside the hashed log, the event holding a salted digest (eventstore.personal).
+    personal: tuple[str, ...] = ()
+    # Who wrote that text: "user:<id>" or "player:<id>" (erasing them erases it).
+    author: str = ""
 
 
 @dataclass(frozen=True)
@@ -33,3 +38,6 @@ class RecordedEvent:
     metadata: dict
     recorded_at: datetime
     hash: str
+    # The stored form of the free-text keys read back as text (eventstore.personal): key ->
+    # {"$text": id, "sha256": digest}; None when the event holds none.
+    personal: dict | None = field(default=None, compare=False)

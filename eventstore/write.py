@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from core.metrics import events_appended_on_commit
+from eventstore import personal
 from eventstore._shared import canonical_json, json_roundtrip, recorded, stream_head
 from eventstore.encoding import event_hash
 from eventstore.errors import InvalidEventError
@@ -57,6 +58,19 @@ def append(
     savepoint: typically the read-model updates of the same transaction.
     """
     _check_append_args(stream_id, expected_version, events)
+    if any(e.personal for e in events):
+        # Free text out of the hashed log (eventstore.personal), in the same savepoint.
+        with transaction.atomic():
+            stored, taken = personal.externalise(stream_id, events)
+            appended = append(
+                stream_id=stream_id,
+                expected_version=expected_version,
+                events=stored,
+                head_hash=head_hash,
+                recorded_at=recorded_at,
+                also=also,
+            )
+            return personal.restore(appended, taken)
     if connection.vendor == "postgresql":
         # Live followers (core.live) are woken when the transaction commits; PostgreSQL
         # sends nothing if it rolls back, and one notice per stream and transaction.

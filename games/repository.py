@@ -57,6 +57,23 @@ SNAPSHOT_KIND = f"match-state-v{STATE_SCHEMA}"
 FINISH_EVENT_TYPES = projections.FINISH_EVENT_TYPES
 
 
+# The free text of match events (a person's words: a ruling's reason, a dispute's statement,
+# a comment) and `by`, the name shown of who ruled or commented (a username or a player's
+# name, as written then): kept outside the hashed log, erasable (eventstore.personal). The
+# metadata names people by id (`actor`, `ruling_by`); every other field is a code, a
+# number or an id.
+FREE_TEXT: dict[str, tuple[str, ...]] = {
+    "HandVoided": ("reason", "by"),
+    "HandCorrected": ("reason", "by"),
+    "ScoreAdjusted": ("reason", "by"),
+    "MatchForfeited": ("reason", "by"),
+    "MatchCancelled": ("reason", "by"),
+    "DisputeOpened": ("statement",),
+    "DisputeCommented": ("comment", "by"),
+    "DisputeResolved": ("reason", "by"),
+}
+
+
 @dataclass
 class MatchWrite:
     """A match being changed: its row, its state, the stream version they were loaded at,
@@ -81,8 +98,15 @@ class MatchWrite:
         for event in events:
             self.state = evolve(self.state, event)
             self.decided.append(event)
+            type_ = event_type(event)
             self.pending.append(
-                NewEvent(type=event_type(event), data=event_to_dict(event), metadata=metadata)
+                NewEvent(
+                    type=type_,
+                    data=event_to_dict(event),
+                    metadata=metadata,
+                    personal=FREE_TEXT.get(type_, ()),
+                    author=str(metadata.get("actor") or ""),
+                )
             )
             if isinstance(event, HandDealt):
                 # Loading a match then costs at most one hand's events.

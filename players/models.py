@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext
@@ -53,6 +56,31 @@ class Club(models.Model):
         return self.name
 
 
+ERASED_NAME = re.compile(r"Erased player #(\d+)")
+
+
+class PlayerNameField(models.CharField):
+    """A player's name; an erased player's (stored as "Erased player #N", which names no one)
+    is read in the active language (issue 34), wherever the name is shown: pages, the API,
+    exports and audit bundles all read it here. Deconstructs as a CharField: no migration."""
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+        if value is not None and value.startswith("Erased player #"):
+            found = ERASED_NAME.fullmatch(value)
+            if found:
+                return gettext("Erased player #%(number)s") % {"number": found[1]}
+        return value
+
+    def deconstruct(self) -> Any:
+        name, _path, args, kwargs = super().deconstruct()
+        return name, "django.db.models.CharField", args, kwargs
+
+
+def erased_name(player_id: int) -> str:
+    """What an erased player's name column holds (read translated: PlayerNameField)."""
+    return f"Erased player #{player_id}"
+
+
 class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -61,7 +89,7 @@ class Player(models.Model):
         blank=True,
         related_name="player",
     )
-    name = models.CharField(_("name"), max_length=120)
+    name = PlayerNameField(_("name"), max_length=120)
     club = models.ForeignKey(
         Club,
         on_delete=models.PROTECT,
@@ -86,6 +114,9 @@ class Player(models.Model):
         default=PageVisibility.PUBLIC,
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # When the person was erased (tournaments.privacy): name, login and words gone, results
+    # kept under "Erased player #N".
+    erased_at = models.DateTimeField(_("erased at"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["name", "id"]

@@ -21,10 +21,12 @@ from core.admin import ServiceAdmin
 from core.errors import ApplicationError, translated_message
 from core.text import FreeTextField
 from games.errors import RuleError
+from players.admin import PlayerAdmin
 from players.models import Player
 from tournaments import services
 from tournaments.admin_forms import TIEBREAK_SLOTS, TournamentAdminForm
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
+from tournaments.privacy.services import player_erase
 from tournaments.projections import standings_rebuild
 from tournaments.selectors import pairing_overdue
 
@@ -370,3 +372,29 @@ class PairingAdmin(admin.ModelAdmin):
 
 # Webhook endpoints and their delivery log (tournaments/webhooks/admin.py registers them).
 from tournaments.webhooks import admin as webhooks_admin  # noqa: E402, F401
+
+# --- erasing a player (issue 34): an action on the players' list ----------------------------
+# Registered here, not in players.admin: the erasure reaches matches and tournaments, which
+# the players app may not import (the layers in pyproject.toml).
+
+
+@admin.action(description=_("Erase the selected players (cannot be undone)"))
+def erase_players(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet) -> None:
+    for player in queryset.order_by("pk"):
+        try:
+            player_erase(player_id=player.pk, by=request.user, reason="admin")
+        except ApplicationError as exc:
+            modeladmin.message_user(request, f"#{player.pk}: {exc.message}", messages.ERROR)
+        else:
+            modeladmin.message_user(
+                request, gettext("Erased player #%(number)s") % {"number": player.pk}
+            )
+
+
+class ErasingPlayerAdmin(PlayerAdmin):
+    actions = [erase_players]
+    list_display = [*PlayerAdmin.list_display, "erased_at"]
+
+
+admin.site.unregister(Player)
+admin.site.register(Player, ErasingPlayerAdmin)

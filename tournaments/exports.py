@@ -236,6 +236,9 @@ def _header(tournament: Tournament, streams: dict[str, int]) -> dict[str, Any]:
         "streams": streams,
         "rows": rows,
         "standings": standings_lines(tournament=tournament),
+        # Words the events refer to, kept outside the log (eventstore.personal; erased ones
+        # are not here): an import keeps them readable and their digests checkable.
+        "texts": eventstore.personal_texts_export(stream_ids=list(streams)),
     }
 
 

@@ -100,6 +100,8 @@ def _import(
     users = _save_rows([r for r in rows if r["model"] in _BEFORE_EVENTS])
     firsts: dict[str, dict[str, Any]] = {}
     events = _append_events(lines, streams, progress, firsts)
+    texts = [t for t in header.get("texts") or [] if t.get("stream_id") in streams]
+    eventstore.personal_texts_import(texts=texts)  # words kept outside the log (issue 34)
     links.check_streams(firsts)
     _rebuild_matches(streams)
     _save_rows([r for r in rows if r["model"] in _AFTER_EVENTS])

@@ -63,10 +63,12 @@ def system_user() -> AbstractBaseUser:
 
 
 def actor(user: AbstractBaseUser | None) -> dict[str, Any] | None:
-    """Who decided: a user, or None for the scheduler and the deadline job."""
+    """Who decided: a user by id (names are resolved when read: issue 34; events of
+    schema 3.0 and before also hold the username), or None for the scheduler and the
+    deadline job."""
     if user is None:
         return None
-    return {"id": user.pk, "username": user.get_username()}
+    return {"id": user.pk}
 
 
 @dataclass
@@ -187,7 +189,10 @@ def tournament_save(
             NewEvent(
                 type=type_,
                 data={**data, "by": who, "reason": reason},
-                metadata={"by": who["id"] if who else None, "reason": reason},
+                metadata={"by": who["id"] if who else None},
+                # The reason is a person's words: outside the hashed log (eventstore.personal).
+                personal=("reason",),
+                author=f"user:{who['id']}" if who else "",
             )
         )
     recorded = eventstore.append(

@@ -97,11 +97,16 @@ def _event_entry(
     stored: eventstore.RecordedEvent, seen: dict[str, Any], names: dict[str, str], hashed: bool
 ) -> dict[str, Any]:
     actor = str(stored.metadata.get("actor", ""))
+    data = seen["data"]
+    if hashed and stored.personal:
+        # As stored (the hash covers it): words kept outside the log by reference and
+        # digest; the bundle's `texts` gives them (eventstore.personal).
+        data = {**data, **stored.personal}
     return {
         "version": stored.version,
         "type": stored.type,
         "schema_version": stored.schema_version,
-        "data": seen["data"],
+        "data": data,
         "metadata": stored.metadata if hashed else None,
         "recorded_at": eventstore.format_recorded_at(stored.recorded_at),
         "actor": actor,

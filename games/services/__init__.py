@@ -14,6 +14,7 @@ from games.services.play import (
     match_create_in_tx,
     match_play_in_tx,
 )
+from games.services.privacy import match_personal_data_erase_in_tx
 from games.services.rebuild import match_read_models_rebuild
 from games.services.results import (
     RULING_TYPES,
@@ -33,6 +34,7 @@ __all__ = [
     "match_create",
     "match_create_in_tx",
     "match_play_in_tx",
+    "match_personal_data_erase_in_tx",
     "match_read_models_rebuild",
     "match_record_hand",
     "match_record_hand_in_tx",

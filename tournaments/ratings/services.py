@@ -179,7 +179,7 @@ def club_rating_settings_change_in_tx(
     if new == old:
         return False
     stream_id = projection.club_stream_id(club.pk)
-    who = {"id": by.pk, "username": by.get_username()} if by is not None else None
+    who = {"id": by.pk} if by is not None else None  # by id only (issue 34)
     eventstore.append(
         stream_id=stream_id,
         expected_version=eventstore.stream_version(stream_id=stream_id),
@@ -187,7 +187,9 @@ def club_rating_settings_change_in_tx(
             eventstore.NewEvent(
                 type=projection.SETTINGS_CHANGED,
                 data={"old": old, "new": new, "by": who, "reason": reason},
-                metadata={"by": who["id"] if who else None, "reason": reason},
+                metadata={"by": who["id"] if who else None},
+                personal=("reason",),
+                author=f"user:{by.pk}" if by is not None else "",
             )
         ],
     )

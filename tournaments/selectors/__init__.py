@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -431,11 +432,20 @@ def tournament_events(
     players = _player_users(events)
     if insider is None:
         insider = user_can_organise(user=viewer, tournament=tournament)
+    logins = _logins(events) if insider else {}
     rows = []
     for e in events:
         role = _decider(e.data, players)
         if insider:
-            by, data = ({**e.data["by"], **role} if role else None), e.data
+            # By id in the log; the login name as it is now (issue 34: events of 3.0 and
+            # before held it too, and it may have changed or been erased since).
+            by = (
+                {**e.data["by"], "username": logins.get(e.data["by"].get("id"), "")}
+                if role
+                else None
+            )
+            data = {**e.data, "by": by} if by else e.data
+            by = {**by, **role} if by and role else by
         else:
             by = role
             data = {k: v for k, v in e.data.items() if k not in _ORGANISER_KEYS} | {"by": role}
@@ -455,6 +465,16 @@ def tournament_events(
 # Keys of an event's data that identify organisers (user ids), shown to insiders only: `by`
 # (replaced by the role for everyone else) and TournamentCreated's `organisers`.
 _ORGANISER_KEYS = frozenset({"by", "organisers"})
+
+
+def _logins(events: Sequence[Any]) -> dict[int, str]:
+    """User id -> the login name now, for the deciders the events name (one query)."""
+    ids = {e.data["by"].get("id") for e in events if isinstance(e.data.get("by"), dict)}
+    ids.discard(None)
+    if not ids:
+        return {}
+    users = get_user_model().objects.filter(pk__in=ids)
+    return {pk: name for pk, name in users.values_list("pk", get_user_model().USERNAME_FIELD)}
 
 
 def _player_users(events: list[Any]) -> dict[int, int | None]:

@@ -111,8 +111,10 @@ def events_to_send(
             "type": e.type,
             "recorded_at": e.recorded_at.astimezone(dt.UTC).isoformat().replace("+00:00", "Z"),
             "by": public[e.version]["by"],
-            "reason": public[e.version]["reason"],
-            "data": public[e.version]["data"],
+            # People by id only (issue 34): a reason is a person's words, kept where it can
+            # be erased; a receiver's copy could not be. Read it from the events API.
+            "reason": "",
+            "data": {k: v for k, v in public[e.version]["data"].items() if k != "reason"},
         }
         for e in recorded
     ]

@@ -8,17 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from core.errors import NotFoundError, PermissionDeniedError
 from core.transactions import request_transaction
 from players.selectors import login_codes_active, player_may_get_login_code
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
+from tournaments.privacy import selectors as privacy_selectors
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import user_may_act_as_player
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
@@ -200,3 +204,22 @@ def login_codes_print(request: HttpRequest, tournament: Any) -> HttpResponse:
         "none": gettext("Nobody on the roster needs a login code."),
     }
     return render(request, "desk/login_codes_print.html", context)
+
+
+@never_cache
+@desk_tournament
+def member_data(request: HttpRequest, tournament: Any, player_id: int) -> HttpResponse:
+    """Everything held about a member of this tournament, as the JSON file they would get
+    themselves (GET /api/me/data/): for an organiser acting on the member's request (GDPR
+    article 15). Only staff and the organisers of the member's clubs."""
+    if not tournament.registrations.filter(player_id=player_id).exists():
+        raise Http404("this player is not entered in this tournament")
+    try:
+        document = privacy_selectors.member_data(player_id=player_id, user=request.user)
+    except PermissionDeniedError as exc:
+        raise PermissionDenied(exc.message) from exc
+    except NotFoundError as exc:
+        raise Http404(exc.message) from exc
+    response = JsonResponse(document, encoder=DjangoJSONEncoder, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="member-data-{player_id}.json"'
+    return response

@@ -42,6 +42,7 @@ urlpatterns = [
         setup.login_code_issue,
         name="desk-login-code",
     ),
+    path(T + "players/<int:player_id>/data/", roster.member_data, name="desk-member-data"),
     path(T + "start/", setup.start, name="desk-start"),
     path(T + "standings/print/", prints.print_standings, name="desk-print-standings"),
     path(T + "bracket/", prints.print_bracket, name="desk-bracket"),

@@ -149,6 +149,12 @@ class Command(BaseCommand):
         self.stdout.write(
             f"OK: {result.events_checked} events in {result.streams_checked} streams verified."
         )
+        if result.redacted:
+            # Not forgery: a person was erased (docs/operators/privacy.md, "Old events").
+            self.stdout.write(
+                f"REDACTED: {result.redacted} events had personal data erased; a sealed"
+                " Redacted record vouches for what each holds now."
+            )
 
     def _say_skipped(self, superseded: list) -> None:
         """How many snapshots --deep skipped, and why (not a failure)."""

@@ -76,4 +76,6 @@ def test_a_few_queries_whatever_the_number_of_matches(matches, organiser):
     ours, other = matches
     with CaptureQueriesContext(connection) as queries:
         disputes_open_by_match(match_ids=[m.pk for m in (*ours, other)], user=organiser)
-    assert len(queries) <= 2, [q["sql"] for q in queries]
+    # The matches, their dispute events, and one for the statements they refer to (kept
+    # outside the log since issue 34: eventstore.personal), however many there are.
+    assert len(queries) <= 3, [q["sql"] for q in queries]

@@ -213,7 +213,8 @@ def test_a_log_without_the_viewer_is_refused():
 
 
 def test_the_stored_events_keep_who_decided(evening):
-    """Redaction is a view: the audit trail itself still names the organiser."""
+    """Redaction is a view: the audit trail itself still names the organiser, by id only
+    (issue 34: the login is read from the id when shown, and can be erased)."""
     t = evening["tournament"]
     first = tournament_stream_events(tournament=t)[0]
-    assert first.data["by"] == {"id": evening["director"].pk, "username": DIRECTOR}
+    assert first.data["by"] == {"id": evening["director"].pk}
