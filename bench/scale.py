@@ -25,6 +25,7 @@ Then the large/small ratios per design (goal: within 1.2x), and the plain/partit
 
     .venv/bin/python bench/scale.py [--large 10000000] [--small 100000]
         [--designs partitioned plain] [--keep]
+    .venv/bin/python bench/scale.py --upgrade 2000000   # the time `migrate` takes to partition
 
 DATABASE_URL: the PostgreSQL server (default postgres://postgres@127.0.0.1:5432); the
 databases are hg_scale_bench_<design>, dropped at the end unless --keep. 10M events take about
@@ -104,11 +105,11 @@ def _sql(sql: str, params: list | None = None) -> list[tuple]:
 class Filler:
     """Copies of the template's rows by COPY, under new stream ids, interleaved."""
 
-    def __init__(self) -> None:
+    def __init__(self, table: str = "eventstore_event") -> None:
         from django.db import connection
 
-        self.connection = connection
-        self.template = _sql(f"SELECT {COLUMNS} FROM eventstore_event ORDER BY position")
+        self.connection, self.table = connection, table
+        self.template = _sql(f"SELECT {COLUMNS} FROM {table} ORDER BY position")
         self.position = max(row[0] for row in self.template)
         self.count = len(self.template)
         self.copies = 0
@@ -122,11 +123,11 @@ class Filler:
             self._copy_chunk(copies)
             rate = (self.count - start_count) / (time.monotonic() - started)
             print(f"  filled {self.count:,} events ({rate:,.0f}/s)", file=sys.stderr, flush=True)
-        _sql("ANALYZE eventstore_event")
+        _sql(f"ANALYZE {self.table}")
 
     def _copy_chunk(self, copies: int) -> None:
         # after the last position given, the measured appends' included
-        self.position = _sql("SELECT max(position) FROM eventstore_event")[0][0]
+        self.position = _sql(f"SELECT max(position) FROM {self.table}")[0][0]
         names = []
         for _ in range(copies):
             self.copies += 1
@@ -141,7 +142,7 @@ class Filler:
             self.match_streams += [v for v in renamed.values() if v.startswith("match-")]
         with self.connection.cursor() as cursor:
             raw = cursor.cursor  # the psycopg cursor, for COPY
-            with raw.copy(f"COPY eventstore_event ({COLUMNS}) FROM STDIN") as copy:
+            with raw.copy(f"COPY {self.table} ({COLUMNS}) FROM STDIN") as copy:
                 for row in self.template:
                     for renamed in names:
                         self.position += 1
@@ -151,8 +152,8 @@ class Filler:
                         )  # fmt: skip
         self.count += copies * len(self.template)
         _sql(
-            "SELECT setval(pg_get_serial_sequence('eventstore_event', 'position'), %s)",
-            [self.position],
+            "SELECT setval(pg_get_serial_sequence(%s, 'position'), %s)",
+            [self.table, self.position],
         )
 
 
@@ -242,7 +243,26 @@ def _decoded(value: object) -> dict:
     return json.loads(value) if isinstance(value, str) else value  # type: ignore[return-value]
 
 
+def upgrade(events: int) -> None:
+    """The time `migrate` takes to move a store of `events` events into the partitioned table
+    (eventstore 0005): the store made as the release before it left it, then migrated."""
+    from django.core.management import call_command
+
+    _setup("upgrade")
+    call_command("migrate", "eventstore", "0004", verbosity=0)
+    Filler("games_storedevent").fill_to(events)
+    started = time.monotonic()
+    call_command("migrate", "eventstore", verbosity=0)
+    took = time.monotonic() - started
+    (rows,) = _sql("SELECT count(*) FROM eventstore_event")[0]
+    load = os.getloadavg()[0]
+    print(json.dumps({"design": "upgrade", "events": rows, "seconds": took, "load_average": load}))
+
+
 def child(design: str, small: int, large: int) -> None:
+    if design == "upgrade":
+        upgrade(large)
+        return
     _setup(design)
     filler = Filler()
     for label, size in (("small", small), ("large", large)):
@@ -290,10 +310,25 @@ def main() -> None:
         "--designs", nargs="+", default=["partitioned", "plain"], choices=["partitioned", "plain"]
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch databases")
+    parser.add_argument(
+        "--upgrade", type=int, metavar="EVENTS",
+        help="instead: time the upgrade (migrate) of a store of EVENTS events into partitions",
+    )  # fmt: skip
     parser.add_argument("--child", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.child:
         child(options.child, options.small, options.large)
+        return
+    if options.upgrade:
+        done = subprocess.run(
+            [sys.executable, __file__, "--child", "upgrade", "--large", str(options.upgrade)],
+            cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True,
+        )  # fmt: skip
+        if not options.keep:
+            _drop("hg_scale_bench_upgrade")
+        row = json.loads(done.stdout.splitlines()[-1])
+        print(f"upgrade of {row['events']:,} events into the partitioned table:"
+              f" {row['seconds']:.1f} s (load average {row['load_average']:.1f})")  # fmt: skip
         return
     results: dict[tuple[str, str], dict] = {}
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
