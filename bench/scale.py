@@ -57,10 +57,10 @@ ANCIENT_TX = 3  # older than every real transaction: read_all would hand the cop
 # --- the child: one design -------------------------------------------------------------------
 
 
-def _setup(design: str) -> None:
+def _setup(design: str, name: str) -> None:
     sys.path.insert(0, str(ROOT))
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
-    os.environ["DATABASE_URL"] = f"{SERVER}/hg_scale_bench_{design}"
+    os.environ["DATABASE_URL"] = f"{SERVER}/hg_scale_bench_{name}"
     os.environ.pop("CELERY_BROKER_URL", None)
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"  # the simulator's jobs run at once
     from bench._db import ensure_database
@@ -174,69 +174,63 @@ def _ms(seconds: list[float]) -> tuple[float, float]:
     )
 
 
-def measure(filler: Filler, label: str) -> dict:
-    from django.db import transaction
+class Measurer:
+    """One batch of each measurement at a time, so that the parent can interleave the
+    databases' batches: a busy machine then slows both sizes alike."""
 
-    import eventstore
-    from eventstore import NewEvent
-    from games.projections.rebuild import streams_rebuild
-    from tournaments.models import Tournament
-    from tournaments.projections.rebuild import standings_rebuild
+    def __init__(self, filler: Filler) -> None:
+        from eventstore import NewEvent
+        from tournaments.models import Tournament
 
-    template_match = max(
-        (sid for sid in {r[1] for r in filler.template} if sid.startswith("match-")),
-        key=lambda sid: sum(1 for r in filler.template if r[1] == sid),
-    )
-    moves = [
-        NewEvent(r[3], _decoded(r[5]), _decoded(r[6]), schema_version=r[4])
-        for r in filler.template
-        if r[1] == template_match
-    ]
-    appends = []
-    for n in range(520):
-        stream_id, version = f"match-append-{label}-{n // len(moves)}", n % len(moves)
+        self.filler, self.batches = filler, 0
+        streams = {r[1] for r in filler.template}
+        self.matches = sorted(sid for sid in streams if sid.startswith("match-"))
+        longest = max(self.matches, key=lambda sid: sum(r[1] == sid for r in filler.template))
+        self.moves = [
+            NewEvent(r[3], _decoded(r[5]), _decoded(r[6]), schema_version=r[4])
+            for r in filler.template
+            if r[1] == longest
+        ]
+        self.tournament = Tournament.objects.get()
+        self.random = random.Random(0)
+
+    def batch(self, appends: int = 60, loads: int = 40) -> dict:
+        from django.db import transaction
+
+        import eventstore
+        from games.projections.rebuild import streams_rebuild
+        from tournaments.projections.rebuild import standings_rebuild
+
+        self.batches += 1
+        out: dict[str, list[float]] = {"append": [], "load": [], "rebuild": []}
+        for n in range(appends):
+            stream_id = f"match-append-{self.batches}-{n // len(self.moves)}"
+            version = n % len(self.moves)
+            started = time.perf_counter()
+            with transaction.atomic():
+                eventstore.append(
+                    stream_id=stream_id, expected_version=version, events=[self.moves[version]]
+                )
+            out["append"].append(time.perf_counter() - started)
+        for stream_id in self.random.choices(self.filler.match_streams, k=loads):
+            started = time.perf_counter()
+            assert eventstore.load(stream_id=stream_id)
+            out["load"].append(time.perf_counter() - started)
         started = time.perf_counter()
         with transaction.atomic():
-            eventstore.append(
-                stream_id=stream_id, expected_version=version, events=[moves[version]]
-            )
-        appends.append(time.perf_counter() - started)
-    appends = appends[20:]  # the first warm the connection and the caches
+            standings_rebuild(tournament=self.tournament)
+            streams_rebuild(stream_ids=self.matches)
+        out["rebuild"].append(time.perf_counter() - started)
+        return out
 
-    loads = []
-    streams = random.Random(label).sample(filler.match_streams, min(200, len(filler.match_streams)))
-    for stream_id in streams:
-        started = time.perf_counter()
-        assert eventstore.load(stream_id=stream_id)
-        loads.append(time.perf_counter() - started)
 
-    tournament = Tournament.objects.get()
-    matches = sorted(sid for sid in {r[1] for r in filler.template} if sid.startswith("match-"))
-    rebuilds = []
-    for _ in range(6):
-        started = time.perf_counter()
-        with transaction.atomic():
-            standings_rebuild(tournament=tournament)
-            streams_rebuild(stream_ids=matches)
-        rebuilds.append(time.perf_counter() - started)
-
+def disk() -> dict:
     (rows,) = _sql("SELECT count(*) FROM eventstore_event")[0]
     (size,) = _sql(
         "SELECT COALESCE((SELECT sum(pg_total_relation_size(relid))"
         " FROM pg_partition_tree('eventstore_event')), pg_total_relation_size('eventstore_event'))"
     )[0]  # a plain table has no partition tree
-    append_p50, append_p99 = _ms(appends)
-    load_p50, load_p99 = _ms(loads)
-    return {
-        "events": rows,
-        "append_p50_ms": append_p50,
-        "append_p99_ms": append_p99,
-        "load_p50_ms": load_p50,
-        "load_p99_ms": load_p99,
-        "rebuild_ms": statistics.median(rebuilds[1:]) * 1000,
-        "bytes_per_event": int(size) / rows,
-        "load_average": os.getloadavg()[0],
-    }
+    return {"events": rows, "bytes_per_event": int(size) / rows}
 
 
 def _decoded(value: object) -> dict:
@@ -248,7 +242,7 @@ def upgrade(events: int) -> None:
     (eventstore 0005): the store made as the release before it left it, then migrated."""
     from django.core.management import call_command
 
-    _setup("upgrade")
+    _setup("upgrade", "upgrade")
     call_command("migrate", "eventstore", "0004", verbosity=0)
     Filler("games_storedevent").fill_to(events)
     started = time.monotonic()
@@ -259,15 +253,25 @@ def upgrade(events: int) -> None:
     print(json.dumps({"design": "upgrade", "events": rows, "seconds": took, "load_average": load}))
 
 
-def child(design: str, small: int, large: int) -> None:
+def child(design: str, size: int) -> None:
+    """Fill one database, say `ready`, then answer the parent's commands on stdin:
+    `batch` (one batch of measurements, as JSON), `disk`, `quit`."""
     if design == "upgrade":
-        upgrade(large)
+        upgrade(size)
         return
-    _setup(design)
+    _setup(design, f"{design}_{size}")
     filler = Filler()
-    for label, size in (("small", small), ("large", large)):
-        filler.fill_to(size)
-        print(json.dumps({"design": design, "size": label, **measure(filler, label)}), flush=True)
+    filler.fill_to(size)
+    measurer = Measurer(filler)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        command = line.strip()
+        if command == "batch":
+            print(json.dumps(measurer.batch()), flush=True)
+        elif command == "disk":
+            print(json.dumps(disk()), flush=True)
+        else:
+            return
 
 
 # --- the parent: the table -------------------------------------------------------------------
@@ -282,12 +286,24 @@ FIGURES = [
 ]
 
 
+def summary(samples: dict[str, list[float]], sized: dict) -> dict:
+    append_p50, append_p99 = _ms(samples["append"])
+    load_p50, load_p99 = _ms(samples["load"])
+    return {
+        **sized,
+        "append_p50_ms": append_p50,
+        "append_p99_ms": append_p99,
+        "load_p50_ms": load_p50,
+        "load_p99_ms": load_p99,
+        "rebuild_ms": statistics.median(samples["rebuild"]) * 1000,
+    }
+
+
 def report(results: dict[tuple[str, str], dict], designs: list[str]) -> None:
     for design in designs:
         small, large = results[(design, "small")], results[(design, "large")]
-        loads = f"{small['load_average']:.1f} / {large['load_average']:.1f}"
         sizes = f"{small['events']:,} vs {large['events']:,} events"
-        print(f"\n{design}: {sizes} (load average {loads})")
+        print(f"\n{design}: {sizes}")
         print(f"  {'':28} {'small':>10} {'large':>10} {'large/small':>12}")
         for title, key in FIGURES:
             ratio = large[key] / small[key]
@@ -309,43 +325,83 @@ def main() -> None:
     parser.add_argument(
         "--designs", nargs="+", default=["partitioned", "plain"], choices=["partitioned", "plain"]
     )
+    parser.add_argument("--rounds", type=int, default=8, help="interleaved batches per database")
     parser.add_argument("--keep", action="store_true", help="keep the scratch databases")
     parser.add_argument(
         "--upgrade", type=int, metavar="EVENTS",
         help="instead: time the upgrade (migrate) of a store of EVENTS events into partitions",
     )  # fmt: skip
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--size", type=int, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.child:
-        child(options.child, options.small, options.large)
+        child(options.child, options.size)
         return
     if options.upgrade:
-        done = subprocess.run(
-            [sys.executable, __file__, "--child", "upgrade", "--large", str(options.upgrade)],
-            cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True,
-        )  # fmt: skip
-        if not options.keep:
-            _drop("hg_scale_bench_upgrade")
-        row = json.loads(done.stdout.splitlines()[-1])
-        print(f"upgrade of {row['events']:,} events into the partitioned table:"
-              f" {row['seconds']:.1f} s (load average {row['load_average']:.1f})")  # fmt: skip
+        upgraded(options.upgrade, keep=options.keep)
         return
-    results: dict[tuple[str, str], dict] = {}
-    print(f"load average at start: {os.getloadavg()[0]:.1f}")
-    for design in options.designs:
-        print(f"{design}: filling to {options.small:,} then {options.large:,} events", flush=True)
-        done = subprocess.run(
-            [sys.executable, __file__, "--child", design, "--small", str(options.small),
-             "--large", str(options.large)],
-            cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True,
+    print(f"load average at start: {os.getloadavg()[0]:.1f}", flush=True)
+    sizes = {"small": options.small, "large": options.large}
+    children = {
+        (design, label): subprocess.Popen(
+            [sys.executable, __file__, "--child", design, "--size", str(size)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )  # fmt: skip
-        for line in done.stdout.splitlines():
-            if line.startswith("{"):
-                row = json.loads(line)
-                results[(row["design"], row["size"])] = row
+        for design in options.designs
+        for label, size in sizes.items()
+    }  # filled side by side; the fill's progress goes to stderr
+    try:
+        for process in children.values():
+            assert process.stdout and process.stdout.readline().strip() == "ready"
+        print(f"filled; load average {os.getloadavg()[0]:.1f}", flush=True)
+        samples = {key: {"append": [], "load": [], "rebuild": []} for key in children}
+        order = list(children)
+        for round_ in range(options.rounds + 1):  # round 0 warms every connection up
+            random.Random(round_).shuffle(order)
+            for key in order:
+                batch = json.loads(_ask(children[key], "batch"))
+                if round_:
+                    for name, values in batch.items():
+                        samples[key][name] += values
+            print(f"  round {round_} of {options.rounds} done;"
+                  f" load average {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+        results = {
+            key: summary(samples[key], json.loads(_ask(process, "disk")))
+            for key, process in children.items()
+        }
+    finally:
+        for process in children.values():
+            if process.poll() is None and process.stdin:
+                process.stdin.write("quit\n")
+                process.stdin.close()
+            process.wait()
         if not options.keep:
-            _drop(f"hg_scale_bench_{design}")
+            for design, label in children:
+                _drop(f"hg_scale_bench_{design}_{sizes[label]}")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     report(results, options.designs)
+
+
+def _ask(process: subprocess.Popen, command: str) -> str:
+    assert process.stdin and process.stdout
+    process.stdin.write(command + "\n")
+    process.stdin.flush()
+    return process.stdout.readline()
+
+
+def upgraded(events: int, *, keep: bool) -> None:
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", "upgrade", "--size", str(events)],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True,
+    )  # fmt: skip
+    if not keep:
+        _drop("hg_scale_bench_upgrade")
+    row = json.loads(done.stdout.splitlines()[-1])
+    print(f"upgrade of {row['events']:,} events into the partitioned table:"
+          f" {row['seconds']:.1f} s (load average {row['load_average']:.1f})")  # fmt: skip
 
 
 def _drop(name: str) -> None:
