@@ -51,12 +51,12 @@ def main() -> None:
     if not psql(f"SELECT 1 FROM pg_database WHERE datname = '{name}'", url):
         psql(f'CREATE DATABASE "{name}"', url)
     assert manage("migrate", "-v", "0", url=url).returncode == 0
-    count = int(psql_in(url, "SELECT count(*) FROM games_storedevent"))
+    count = int(psql_in(url, "SELECT count(*) FROM eventstore_event"))
     while count < options.events:
         played = manage("simulate_tournament", "--players", "16", "--rounds", "4",
                         "--no-progress", url=url)  # fmt: skip
         assert played.returncode == 0, played.stderr[-2000:]
-        count = int(psql_in(url, "SELECT count(*) FROM games_storedevent"))
+        count = int(psql_in(url, "SELECT count(*) FROM eventstore_event"))
     print(f"database {name}: {count} events")
 
     with tempfile.TemporaryDirectory() as out:

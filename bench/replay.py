@@ -50,7 +50,7 @@ from players.models import Player  # noqa: E402
 
 PLAIN_READ = (
     "SELECT position, stream_id, version, type, schema_version, data, metadata, recorded_at,"
-    " hash FROM games_storedevent WHERE stream_id LIKE 'match-%%' ORDER BY position"
+    " hash FROM eventstore_event WHERE stream_id LIKE 'match-%%' ORDER BY position"
 )
 
 

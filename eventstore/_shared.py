@@ -134,7 +134,7 @@ READ_FIELDS = (
 # a third of the read. Same instant, same tzinfo as the ORM gives.
 PG_SELECT = (
     "SELECT position, stream_id, version, type, schema_version, data, metadata,"
-    " recorded_at AT TIME ZONE 'UTC', hash FROM games_storedevent WHERE "
+    " recorded_at AT TIME ZONE 'UTC', hash FROM eventstore_event WHERE "
 )
 
 

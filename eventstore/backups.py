@@ -83,8 +83,8 @@ def _heads_hashes(using: str, heads: list[tuple[str, int]]) -> Iterator[tuple[st
     """(stream id, version, hash) of each head, in one query (a join on the heads)."""
     with connections[using].cursor() as cursor:
         cursor.execute(
-            "SELECT e.stream_id, e.version, e.hash FROM games_storedevent AS e JOIN"
-            " (SELECT stream_id, max(version) AS v FROM games_storedevent GROUP BY stream_id)"
+            "SELECT e.stream_id, e.version, e.hash FROM eventstore_event AS e JOIN"
+            " (SELECT stream_id, max(version) AS v FROM eventstore_event GROUP BY stream_id)"
             " AS h ON e.stream_id = h.stream_id AND e.version = h.v"
         )
         yield from cursor.fetchall()

@@ -1,8 +1,9 @@
 """Stored events, snapshots and subscription checkpoints.
 
 Only `eventstore` writes these rows. Events are append-only for real: the model and
-its queryset refuse changes here, and database triggers (migration 0002_event_triggers)
-refuse UPDATE and DELETE on PostgreSQL and SQLite.
+its queryset refuse changes here, and database triggers (games
+migration 0002_event_triggers, made again by eventstore 0005 on the partitioned table)
+refuse UPDATE and DELETE on PostgreSQL and SQLite, and TRUNCATE on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -72,17 +73,17 @@ class StoredEvent(models.Model):
     objects = StoredEventQuerySet.as_manager()
 
     class Meta:
-        db_table = "games_storedevent"  # the table predates the app's move out of games
+        db_table = "eventstore_event"  # partitioned on PostgreSQL: migration 0005
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(
-                fields=["stream_id", "version"], name="games_storedevent_stream_version_uniq"
+                fields=["stream_id", "version"], name="eventstore_event_stream_version_uniq"
             ),
             models.CheckConstraint(
-                condition=models.Q(version__gte=1), name="games_storedevent_version_gte_1"
+                condition=models.Q(version__gte=1), name="eventstore_event_version_gte_1"
             ),
         ]
-        indexes = [models.Index(fields=["type"], name="games_stored_type_idx")]
+        indexes = [models.Index(fields=["type"], name="eventstore_event_type_idx")]
 
     def __str__(self) -> str:
         return f"{self.stream_id}@{self.version} {self.type}"

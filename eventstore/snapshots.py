@@ -183,7 +183,7 @@ def snapshot_load(
         # The hash of the snapshot's event now, in the same query, to check it against.
         sql = (
             f"SELECT version, state - %s::text[], {SEAL_COLUMNS}, (SELECT e.hash FROM"
-            " games_storedevent AS e WHERE e.stream_id = s.stream_id AND e.version = s.version)"
+            " eventstore_event AS e WHERE e.stream_id = s.stream_id AND e.version = s.version)"
             " FROM games_snapshot AS s WHERE stream_id = %s"
         )
         params: list[Any] = [list(without), stream_id]

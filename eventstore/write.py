@@ -243,7 +243,7 @@ def _conflict(stream_id: str, expected_version: int) -> ConcurrencyError | None:
 
 _SAVEPOINT = "games_eventstore_append"
 _PG_INSERT = (
-    "INSERT INTO games_storedevent (stream_id, version, type, schema_version, data, metadata,"
+    "INSERT INTO eventstore_event (stream_id, version, type, schema_version, data, metadata,"
     " recorded_at, hash, seal, key_id, tx_id) VALUES "
 )
 # The writing transaction's id, as `_append_head` reads it (see `read_all`).
@@ -272,6 +272,6 @@ def _append_head(stream_id: str) -> tuple[int | None, int, str]:
 # pg_current_xact_id() is the top-level transaction's id even inside the append's savepoint.
 _PG_APPEND_HEAD = (
     "SELECT pg_current_xact_id()::text::bigint, head.version, head.hash"
-    " FROM (SELECT 1) AS one LEFT JOIN LATERAL (SELECT version, hash FROM games_storedevent"
+    " FROM (SELECT 1) AS one LEFT JOIN LATERAL (SELECT version, hash FROM eventstore_event"
     " WHERE stream_id = %s ORDER BY version DESC LIMIT 1) AS head ON true"
 )

@@ -15,7 +15,7 @@ def _flaky(failures: int):
     async def read(after: int):
         calls.append(after)
         if len(calls) <= failures:
-            raise OperationalError("database table is locked: games_storedevent")
+            raise OperationalError("database table is locked: eventstore_event")
         return [b"data: x\n\n"], after + 1
 
     return read, calls

@@ -49,10 +49,10 @@ def test_queryset_refuses_update_and_delete(stored, change):
 @pytest.mark.parametrize(
     "sql",
     [
-        "UPDATE games_storedevent SET type = 'B' WHERE stream_id = 'match-x'",
-        "UPDATE games_storedevent SET hash = 'x'",
-        "DELETE FROM games_storedevent WHERE version = 2",
-        "DELETE FROM games_storedevent",
+        "UPDATE eventstore_event SET type = 'B' WHERE stream_id = 'match-x'",
+        "UPDATE eventstore_event SET hash = 'x'",
+        "DELETE FROM eventstore_event WHERE version = 2",
+        "DELETE FROM eventstore_event",
     ],
 )
 def test_database_refuses_raw_update_and_delete(stored, sql):
@@ -64,7 +64,7 @@ def test_database_refuses_raw_update_and_delete(stored, sql):
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="TRUNCATE is PostgreSQL's")
 def test_database_refuses_truncate(stored):
     with pytest.raises(DatabaseError, match="append-only"):
-        raw("TRUNCATE games_storedevent")
+        raw("TRUNCATE eventstore_event")
     assert StoredEvent.objects.count() == 2
 
 
@@ -75,20 +75,20 @@ def test_inserting_new_events_still_works_under_the_triggers(stored):
 
 def test_suspension_is_undone_after_the_block(stored):
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
-        cursor.execute("UPDATE games_storedevent SET type = 'B' WHERE version = 2")
+        cursor.execute("UPDATE eventstore_event SET type = 'B' WHERE version = 2")
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("UPDATE games_storedevent SET type = 'C' WHERE version = 2")
+        cursor.execute("UPDATE eventstore_event SET type = 'C' WHERE version = 2")
     assert StoredEvent.objects.get(version=2).type == "B"
 
 
 def test_suspension_is_rolled_back_with_an_error(stored):
     with pytest.raises(RuntimeError), eventstore.immutability_suspended():
         with connection.cursor() as cursor:
-            cursor.execute("UPDATE games_storedevent SET type = 'B' WHERE version = 2")
+            cursor.execute("UPDATE eventstore_event SET type = 'B' WHERE version = 2")
         raise RuntimeError("boom")
     assert StoredEvent.objects.get(version=2).type == "A"
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM games_storedevent")
+        cursor.execute("DELETE FROM eventstore_event")
 
 
 def test_admin_is_read_only(admin_client, stored):

@@ -120,7 +120,7 @@ def test_seals_from_before_key_ids_are_the_first_keys_and_named_when_it_is_missi
     use_keys(settings, key="the-old-key", key_id="old")
     play()
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
-        cursor.execute("UPDATE games_storedevent SET key_id = NULL")
+        cursor.execute("UPDATE eventstore_event SET key_id = NULL")
     Checkpoint.objects.update(key_id=None)
     Snapshot.objects.update(key_id=None)
     # As migration 0003 records it on an install that had seals.
@@ -153,7 +153,7 @@ def test_a_seal_made_with_another_secret_is_still_forgery(settings):
     play()
     forged = eventstore.seals.event_seal("0" * 64, eventstore.seals.ChainKey("2025", b"guess"))
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
-        cursor.execute("UPDATE games_storedevent SET seal = %s WHERE version = 2", [forged])
+        cursor.execute("UPDATE eventstore_event SET seal = %s WHERE version = 2", [forged])
     code, output = verify_events()
     assert code == 1
     assert "seal mismatch" in output
@@ -205,7 +205,7 @@ def test_the_upgrade_records_the_key_that_made_the_seals_without_ids(settings):
     play()
     old = derived_key(settings.SECRET_KEY)
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
-        cursor.execute("UPDATE games_storedevent SET key_id = NULL")
+        cursor.execute("UPDATE eventstore_event SET key_id = NULL")
     Checkpoint.objects.update(key_id=None)
     ChainKeyRecord.objects.all().delete()
     use_keys(settings, key="the-new-production-key", key_id="2027")

@@ -80,7 +80,7 @@ def test_untouched_store_verifies(streams):
 )
 def test_altered_row_is_named_at_that_exact_event(streams, column, value):
     tamper(
-        f"UPDATE games_storedevent SET {column} = %s WHERE stream_id = %s AND version = 2",
+        f"UPDATE eventstore_event SET {column} = %s WHERE stream_id = %s AND version = 2",
         [value, STREAM],
     )
     result = eventstore.verify()
@@ -96,14 +96,14 @@ def test_altered_row_is_named_at_that_exact_event(streams, column, value):
 
 
 def test_deleted_row_is_named_at_the_event_after_the_gap(streams):
-    tamper("DELETE FROM games_storedevent WHERE stream_id = %s AND version = 2", [STREAM])
+    tamper("DELETE FROM eventstore_event WHERE stream_id = %s AND version = 2", [STREAM])
     broken = eventstore.verify(stream_id=STREAM).first_broken
     assert (broken.version, broken.position) == (3, position_of(STREAM, 3))
     assert "expected version 2" in broken.reason
 
 
 def test_first_broken_is_the_lowest_position_across_streams(streams):
-    tamper("UPDATE games_storedevent SET hash = 'x' WHERE version = 3", [])
+    tamper("UPDATE eventstore_event SET hash = 'x' WHERE version = 3", [])
     result = eventstore.verify()
     assert len(result.broken) == 3
     assert result.first_broken.position == min(b.position for b in result.broken)
@@ -119,7 +119,7 @@ def test_command_reports_ok(streams, capsys):
 
 def test_command_names_the_first_broken_event_and_fails(streams, capsys):
     tamper(
-        "UPDATE games_storedevent SET data = %s WHERE stream_id = %s AND version = 3",
+        "UPDATE eventstore_event SET data = %s WHERE stream_id = %s AND version = 3",
         ['{"n": 9}', STREAM],
     )
     position = position_of(STREAM, 3)

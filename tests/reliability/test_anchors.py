@@ -104,7 +104,7 @@ def test_a_cut_with_its_checkpoints_deleted_is_named_by_the_kept_anchors(
     # row's version with it: the store alone verifies.
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
         cursor.execute(
-            "DELETE FROM games_storedevent WHERE stream_id = %s AND version = %s",
+            "DELETE FROM eventstore_event WHERE stream_id = %s AND version = %s",
             [t.stream_id, t.version],
         )
     Checkpoint.objects.filter(stream_id=t.stream_id).delete()

@@ -92,7 +92,7 @@ def legacy_stream(stream_id: str) -> None:
         )
     eventstore.snapshot_save(stream_id=stream_id, version=3, state={"n": 3}, kind="k")
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
-        cursor.execute("UPDATE games_storedevent SET seal = NULL WHERE stream_id = %s", [stream_id])
+        cursor.execute("UPDATE eventstore_event SET seal = NULL WHERE stream_id = %s", [stream_id])
     Snapshot.objects.filter(stream_id=stream_id).update(seal=None)
 
 
@@ -119,7 +119,7 @@ def test_an_unsealed_snapshot_at_an_event_written_after_seals_is_forged():
 def test_a_changed_snapshot_older_than_seals_is_left_to_a_replay():
     match = MatchFactory()
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
-        cursor.execute("UPDATE games_storedevent SET seal = NULL")  # a store from before seals
+        cursor.execute("UPDATE eventstore_event SET seal = NULL")  # a store from before seals
     snapshot = Snapshot.objects.filter(stream_id=match.stream_id).latest("version")
     hands = snapshot.state["hands"]
     state = {**snapshot.state, "hands": [hands[1], hands[0]]}

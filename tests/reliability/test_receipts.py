@@ -59,7 +59,7 @@ def rewrite_with_the_key(stream_id: str, version: int) -> None:
             recorded_at=row.recorded_at, prev_hash=prev,
         )  # fmt: skip
         tamper(
-            "UPDATE games_storedevent SET metadata = %s, hash = %s, seal = %s WHERE position = %s",
+            "UPDATE eventstore_event SET metadata = %s, hash = %s, seal = %s WHERE position = %s",
             [json.dumps(metadata), digest, event_seal(digest), row.position],
         )
         prev = digest
@@ -156,7 +156,7 @@ def test_a_rewrite_without_the_key_is_named_by_the_chain_and_by_the_receipt(play
     stream_id, head = receipt["stream_id"], receipt["version"]
     row = StoredEvent.objects.get(stream_id=stream_id, version=head)
     tamper(
-        "UPDATE games_storedevent SET metadata = %s WHERE position = %s",
+        "UPDATE eventstore_event SET metadata = %s WHERE position = %s",
         [json.dumps({**row.metadata, "forged": True}), row.position],
     )
     code, err = verify_events("--receipts", kept(tmp_path, receipt))
@@ -171,7 +171,7 @@ def test_a_history_cut_below_a_kept_receipt_is_named(played, tmp_path):
     match_id, clients, _ = played
     receipt = clients[0].get(f"/api/matches/{match_id}/").json()["receipt"]
     stream_id, head = receipt["stream_id"], receipt["version"]
-    tamper("DELETE FROM games_storedevent WHERE stream_id = %s AND version = %s", [stream_id, head])
+    tamper("DELETE FROM eventstore_event WHERE stream_id = %s AND version = %s", [stream_id, head])
     Match.objects.filter(pk=match_id).update(version=head - 1)  # the read model follows
     assert verify_events() == (0, "")  # nothing else says so
     code, err = verify_events("--receipts", kept(tmp_path, receipt))

@@ -53,7 +53,7 @@ def forge_row(stream_id: str, version: int, data: dict, prev_hash: str, seal=Non
     )  # fmt: skip
     tx_id = "pg_current_xact_id()::text::bigint" if POSTGRES else "NULL"
     tamper(
-        "INSERT INTO games_storedevent (stream_id, version, type, schema_version, data,"
+        "INSERT INTO eventstore_event (stream_id, version, type, schema_version, data,"
         f" metadata, recorded_at, hash, seal, tx_id) VALUES (%s, %s, 'ScoreAdjusted', 1, %s,"
         f" '{{}}', %s, %s, %s, {tx_id})",
         [stream_id, version, json.dumps(data), at, digest, seal],
@@ -118,7 +118,7 @@ def test_an_event_changed_and_the_chain_recomputed_is_caught():
             recorded_at=row.recorded_at, prev_hash=prev,
         )  # fmt: skip
         tamper(
-            "UPDATE games_storedevent SET data = %s, hash = %s WHERE position = %s",
+            "UPDATE eventstore_event SET data = %s, hash = %s WHERE position = %s",
             [json.dumps(data), digest, row.position],
         )
         prev = digest
@@ -134,7 +134,7 @@ def test_a_legacy_stream_rewritten_after_a_checkpoint_is_caught():
         prev = forge_row("legacy", version, {"points": version}, prev)
     assert eventstore.verify().ok  # no seal is due in a store without seals
     assert eventstore.checkpoints_take() == 1
-    tamper("DELETE FROM games_storedevent WHERE stream_id = 'legacy' AND version = 3", [])
+    tamper("DELETE FROM eventstore_event WHERE stream_id = 'legacy' AND version = 3", [])
     forged = forge_row("legacy", 3, {"points": 300}, StoredEvent.objects.get(
         stream_id="legacy", version=2).hash)  # fmt: skip
     assert forged
@@ -146,7 +146,7 @@ def test_a_stream_cut_short_below_its_checkpoint_is_caught():
     stream("plain", 5)
     assert eventstore.checkpoints_take() == 1
     assert eventstore.checkpoints_take() == 0  # nothing moved
-    tamper("DELETE FROM games_storedevent WHERE stream_id = 'plain' AND version >= 4", [])
+    tamper("DELETE FROM eventstore_event WHERE stream_id = 'plain' AND version >= 4", [])
     result = eventstore.verify()
     assert not result.ok and "events 4 to 5 are missing" in result.reason
 
@@ -166,7 +166,7 @@ def test_a_tournament_stream_cut_short_is_caught(organiser, make_player):
     assert tournament.version >= 2
     assert verify_events()[0] == 0
     tamper(
-        "DELETE FROM games_storedevent WHERE stream_id = %s AND version = %s",
+        "DELETE FROM eventstore_event WHERE stream_id = %s AND version = %s",
         [tournament.stream_id, tournament.version],
     )
     code, err = verify_events()
@@ -215,7 +215,7 @@ def test_a_snapshot_with_a_changed_state_or_a_nulled_seal_is_caught(caplog):
 @pytest.mark.skipif(not POSTGRES, reason="tx_id is PostgreSQL's")
 def test_an_event_whose_tx_id_was_nulled_is_caught():
     stream()
-    tamper("UPDATE games_storedevent SET tx_id = NULL WHERE stream_id = 's-1' AND version = 2", [])
+    tamper("UPDATE eventstore_event SET tx_id = NULL WHERE stream_id = 's-1' AND version = 2", [])
     result = eventstore.verify()
     assert not result.ok
     assert result.first_broken.version == 2 and "tx_id" in result.reason
@@ -272,7 +272,7 @@ def test_rebuild_reports_a_stream_with_an_event_it_cannot_read():
     events = eventstore.load(stream_id=match.stream_id)
     assert len(events) >= 2
     tamper(
-        "UPDATE games_storedevent SET tx_id = NULL WHERE stream_id = %s AND version = 1",
+        "UPDATE eventstore_event SET tx_id = NULL WHERE stream_id = %s AND version = 1",
         [match.stream_id],
     )
     code, err = rebuild()

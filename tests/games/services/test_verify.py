@@ -17,7 +17,7 @@ def test_an_altered_event_breaks_the_chain_at_its_version(alice, bob):
     data = {**dealt.data, "deck": list(reversed(dealt.data["deck"]))}
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
         cursor.execute(
-            "UPDATE games_storedevent SET data = %s WHERE position = %s",
+            "UPDATE eventstore_event SET data = %s WHERE position = %s",
             [eventstore.canonical_json(data), dealt.position],
         )
     result = match_verify(match=match)
@@ -30,7 +30,7 @@ def test_deleting_the_last_events_is_caught_by_the_matchs_version(alice, bob):
     match_act(match_id=match.id, player=bob, action={"type": "pass"})
     last = eventstore.load(stream_id=match.stream_id)[-1]
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM games_storedevent WHERE position = %s", [last.position])
+        cursor.execute("DELETE FROM eventstore_event WHERE position = %s", [last.position])
     assert eventstore.verify(stream_id=match.stream_id).ok
     result = match_verify(match=match)
     assert result["ok"] is False and result["events"] == 2
@@ -47,7 +47,7 @@ def test_verify_events_names_a_match_stream_cut_short(alice, bob, capsys):
     assert "OK" in capsys.readouterr().out
     last = eventstore.load(stream_id=match.stream_id)[-1]
     with eventstore.immutability_suspended(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM games_storedevent WHERE position = %s", [last.position])
+        cursor.execute("DELETE FROM eventstore_event WHERE position = %s", [last.position])
     for options in ({}, {"match": str(match.id)}):
         with pytest.raises(CommandError) as caught:
             call_command("verify_events", verbosity=0, **options)
