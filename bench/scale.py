@@ -86,7 +86,7 @@ def _unpartition() -> None:
     from django.db import connection, transaction
 
     migration = importlib.import_module(
-        "eventstore.migrations.0005_event_table_renamed_and_partitioned_by_stream"
+        "eventstore.migrations.0006_event_table_renamed_and_partitioned_by_stream"
     )
     with transaction.atomic(), connection.cursor() as cursor:
         for statement in migration.pg_backward():

@@ -190,7 +190,7 @@ def backward(apps, schema_editor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("eventstore", "0004_purge_unsealed_snapshots"),
+        ("eventstore", "0005_personal_texts"),
         ("games", "0004_storedevent_global_order_index"),
     ]
 
