@@ -393,6 +393,7 @@ DESCRIPTIONS = {
     "new events.",
     "LOGIN_CODE_HOURS": "How long a player's phone login code is valid.",
     "WEB_LIVE_POLL_SECONDS": "A live page whose stream is unavailable polls this often.",
+    "DOCS_ROOT": "Where the built manual is, served at `/docs/` (`make install` builds it there).",
 }
 
 
