@@ -9,6 +9,7 @@ Each screen's "Help" link goes to its part of either (`HELP`, by the screen's UR
 
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
 
 from django.conf import settings
@@ -16,7 +17,6 @@ from django.core.exceptions import SuspiciousFileOperation
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils._os import safe_join
-from django.views.static import serve
 
 # Where `make install` builds the manual (mkdocs.yml's site_dir).
 DEFAULT_DOCS_ROOT = Path(__file__).resolve().parent.parent / "site"
@@ -78,8 +78,17 @@ def manual(request: HttpRequest, path: str = "") -> HttpResponse:
     if target.is_dir():
         if path and not path.endswith("/"):
             return HttpResponseRedirect(f"{DOCS}{path}/")
-        path = f"{path}index.html"
-    return serve(request, path, document_root=str(root))
+        target = target / "index.html"
+    if not target.is_file():
+        raise Http404("No such page in the manual.")
+    # Read whole (the largest file, the search index, is a few hundred kB): a streamed file
+    # would be iterated synchronously under ASGI, which Django warns about on every file.
+    content_type, encoding = mimetypes.guess_type(target.name)
+    response = HttpResponse(target.read_bytes(), content_type=content_type or "text/plain")
+    if encoding:
+        response["Content-Encoding"] = encoding
+    response["Cache-Control"] = "public, max-age=300"
+    return response
 
 
 def players_help(request: HttpRequest) -> HttpResponse:

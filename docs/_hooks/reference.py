@@ -427,15 +427,17 @@ def settings_page() -> str:
         "ones); the real environment wins over `.env`. `manage.py check --deploy` checks a",
         "production configuration ([Production](running.md)).",
         "",
-        "| variable | default | what it is | read in |",
-        "| --- | --- | --- | --- |",
+        "| variable | default | what it is |",
+        "| --- | --- | --- |",
     ]
     for name, group in by_name.items():
         text = DESCRIPTIONS.get(name) or next((r.comment for r in group if r.comment), "")
-        where = ", ".join(sorted({f"`{r.path}`" for r in group}))
+        # Where it is read, unless only by the settings (the default column says which).
+        elsewhere = sorted({r.path for r in group if not r.path.startswith("config/settings/")})
+        if elsewhere:
+            text += " Read in " + ", ".join(f"`{path}`" for path in elsewhere) + "."
         out.append(
-            f'| <code id="setting-{name}">{name}</code> | {_defaults(group)} '
-            f"| {_cell(text)} | {where} |"
+            f'| <code id="setting-{name}">{name}</code> | {_defaults(group)} | {_cell(text)} |'
         )
     out += [
         "",
@@ -444,14 +446,14 @@ def settings_page() -> str:
         "Read with a default where they are used; a settings module of your own (one that",
         "starts `from config.settings.production import *`) may set them.",
         "",
-        "| setting | default | what it is | read in |",
-        "| --- | --- | --- | --- |",
+        "| setting | default | what it is |",
+        "| --- | --- | --- |",
     ]
     for read in code_settings():
-        text = DESCRIPTIONS.get(read.name) or read.comment
+        text = (DESCRIPTIONS.get(read.name) or read.comment) + f" Read in `{read.path}`."
         out.append(
             f'| <code id="setting-{read.name}">{read.name}</code> | `{read.default}` '
-            f"| {_cell(text)} | `{read.path}` |"
+            f"| {_cell(text)} |"
         )
     out.append("")
     return "\n".join(out)
