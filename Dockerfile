@@ -17,7 +17,7 @@ COPY web ./web
 COPY demo ./demo
 COPY deploy ./deploy
 COPY locale ./locale
-COPY manage.py mkdocs.yml CHANGELOG.md ./
+COPY manage.py mkdocs.yml ./
 COPY docs ./docs
 RUN pip install --no-cache-dir .
 # The catalogues compiled (pages in the clubs' languages) and the static files (admin, desk

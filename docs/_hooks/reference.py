@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import html
 import inspect
 import io
 import json
@@ -645,7 +646,8 @@ def events_page() -> str:
                 for f in fields:
                     if f.name == "at":
                         continue
-                    out.append(f"| `{f.name}` | `{_cell(str(f.type))}` |")
+                    kind = html.escape(str(f.type)).replace("|", "&#124;")  # not a cell's edge
+                    out.append(f"| `{f.name}` | <code>{kind}</code> |")
                 out.append("")
     return "\n".join(out)
 

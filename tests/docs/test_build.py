@@ -88,3 +88,19 @@ def test_the_tutorial_shows_screenshots_a_browser_test_takes():
         assert name in shot, f"{name}: no browser test takes it"
     kept = {p.stem for p in (ROOT / "docs" / "organisers" / "img").glob("*.png")}
     assert kept == set(images), "an image the tutorial does not show"
+
+
+def test_the_operators_part_covers_backup_restore_upgrade_and_erasure(manual):
+    """What issue 38 asks the operators' part to hold, reachable from its index."""
+    index = (manual / "operators" / "index.html").read_text()
+    for name, words in {
+        "backup-restore": ("pg_dump", "pg_restore", "Key custody", "Upgrade"),
+        "upgrade": ("migrate", "CHANGELOG.md", "backup"),
+        "privacy": ("erase",),
+        "settings": ("LOGIN_LOCKOUT_BY",),
+        "commands": ("usage: manage.py backup", "usage: manage.py restore"),
+    }.items():
+        assert f'href="../{name}/"' in index or f'href="{name}/"' in index, name
+        text = (manual / "operators" / name / "index.html").read_text()
+        for word in words:
+            assert word in text, (name, word)

@@ -103,8 +103,7 @@ class Command(BaseCommand):
             lines.append(f"  a player's page (Alice)           {site}/players/{alice.pk}/")
         lines += [
             f"  the API's docs (work offline)     {site}/api/docs/",
-            f"  the manual (organisers, players,  {site}/docs/",
-            "  client writers, operators)",
+            f"  the manual (offline too)          {site}/docs/",
             "",
         ]
         self.stdout.write("\n".join(lines))
