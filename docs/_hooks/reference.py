@@ -578,14 +578,14 @@ def reference_page() -> str:
                 out += [f"Request body: {kinds}.", ""]
             responses = operation.get("responses", {})
             if responses:
-                out += ["| status | answer |", "| --- | --- |"]
+                out += ["| status | body | what it means |", "| --- | --- | --- |"]
                 for status, answer in responses.items():
                     content = answer.get("content", {})
                     names = ", ".join(
                         sorted({_ref_name(c.get("schema")) for c in content.values()} - {""})
                     )
                     text = " ".join((answer.get("description") or "").split())
-                    out.append(f"| {status} | {_cell(' '.join(x for x in (names, text) if x))} |")
+                    out.append(f"| {status} | {_cell(names)} | {_cell(text)} |")
                 out.append("")
     return "\n".join(out)
 
