@@ -17,15 +17,18 @@ COPY web ./web
 COPY demo ./demo
 COPY deploy ./deploy
 COPY locale ./locale
-COPY manage.py ./
+COPY manage.py mkdocs.yml ./
+COPY docs ./docs
 RUN pip install --no-cache-dir .
 # The catalogues compiled (pages in the clubs' languages) and the static files (admin, desk
 # CSS, vendored htmx) compressed with hashed names, served by WhiteNoise
-# (config/settings/production.py). The keys are build-time placeholders only.
+# (config/settings/production.py), and the manual served at /docs/ (mkdocs.yml). The keys
+# are build-time placeholders only.
 RUN SECRET_KEY=build-only EVENT_CHAIN_KEY=build-only ALLOWED_HOSTS=localhost \
     python manage.py compilemessages -v 0 \
     && SECRET_KEY=build-only EVENT_CHAIN_KEY=build-only ALLOWED_HOSTS=localhost \
-    python manage.py collectstatic --noinput
+    python manage.py collectstatic --noinput \
+    && DJANGO_SETTINGS_MODULE=config.settings.local NO_MKDOCS_2_WARNING=1 mkdocs build --strict -q
 # /backups: the backup service's volume, written as gin (a new volume takes this owner).
 RUN useradd --create-home gin && mkdir -p /backups && chown gin /backups
 USER gin

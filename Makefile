@@ -9,7 +9,7 @@ PORT ?= 8000
 # Passed to each command, not exported: pytest keeps config.settings.test (pyproject.toml).
 DEV_SETTINGS ?= config.settings.local
 
-.PHONY: install messages run dev test lint format bench clean
+.PHONY: install messages docs run dev test lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,13 +19,18 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -e '.[dev]'
 	touch $@
 
-install: $(VENV)/.installed messages
+install: $(VENV)/.installed messages docs
 
 # The catalogues (locale/*/LC_MESSAGES/*.po) compiled to .mo, which git does not keep:
 # needs GNU gettext's msgfmt (Debian: apt-get install gettext; .ci/run installs it).
 messages: $(VENV)/.installed
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py compilemessages \
 		--ignore '.venv' --ignore 'staticfiles' -v 0
+
+# The manual (docs/, MkDocs Material) built strictly into site/, which git does not keep:
+# the app serves it at /docs/ (web/manual.py), nothing in it from outside.
+docs: $(VENV)/.installed
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -q
 
 # SQLite + eager Celery: no services needed. Served by uvicorn (ASGI), so the live streams
 # (/api/.../stream/) work too; on SQLite they poll once a second.
@@ -70,4 +75,4 @@ bench: install
 	$(BIN)/python bench/bracket_page.py
 
 clean:
-	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .hypothesis site

@@ -38,7 +38,7 @@ ERROR_CODES: dict[int, str] = {
     404: "not_found",
     409: "version_conflict (with expected_version, current_version; stream_id for a match),"
     " conflict (with a `reason`, e.g. match_finished, round_in_play, setting_fixed,"
-    " hand_in_play: the README lists them)",
+    " hand_in_play: the manual lists them, /docs/clients/errors/)",
     413: "request_too_large",
     415: "unsupported_media_type",
     422: "idempotency_key_reused",
@@ -48,8 +48,8 @@ ERROR_CODES: dict[int, str] = {
 }
 
 
-# What `code` may be: clients branch on it (README, "Errors"). A new code is a change a
-# client sees: add it here, to the README's table and to CHANGELOG.md.
+# What `code` may be: clients branch on it (docs/clients/errors.md). A new code is a change
+# a client sees: add it here, to that page's table and to CHANGELOG.md.
 ERROR_CODE_VALUES = [
     "validation_error",
     "illegal_action",

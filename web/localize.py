@@ -162,7 +162,7 @@ class PersianDigitsMiddleware:
             translation.get_language() == "fa"
             and not getattr(response, "streaming", False)
             and response.get("Content-Type", "").startswith("text/html")
-            and not request.path.startswith(("/api/", "/admin/"))
+            and not request.path.startswith(("/api/", "/admin/", "/docs/"))  # the manual: English
         ):
             response.content = persian_digits_html(response.content.decode(response.charset))
             if response.has_header("Content-Length"):

@@ -5,6 +5,7 @@ from web.clubs import club_page, season_page
 from web.desk.phone import table_entry_page, table_short
 from web.health import livez, metrics_view, readyz
 from web.language import language_set
+from web.manual import manual, players_help
 from web.pages import home, match_page, tournament_page
 from web.play.evening import my_evening
 from web.play.views import lobby, play_page, practice_new
@@ -43,4 +44,8 @@ urlpatterns = [
     path("play/practice/", practice_new, name="play-practice"),
     path("play/<uuid:match_id>/", play_page, name="play"),
     path("me/", my_evening, name="my-evening"),
+    # The players' help (translated) and the manual (docs/, built into site/ by make install).
+    path("help/", players_help, name="players-help"),
+    path("docs/", manual, name="manual"),
+    path("docs/<path:path>", manual, name="manual-page"),
 ]

@@ -455,6 +455,8 @@ SPECTACULAR_SETTINGS = {
         "config.openapi_events.add_typed_events",
         "config.openapi.add_error_responses",
         "config.openapi.request_defaults_as_text",
+        # Every operation's summary and description, from one table (issue 38).
+        "config.openapi_operations.add_operation_docs",
     ],
     # Stable names for the enums clients branch on.
     "ENUM_NAME_OVERRIDES": {

@@ -177,8 +177,9 @@ def test_a_generated_client_leaves_out_what_it_is_not_given(client_package, orga
 
 @pytest.mark.django_db(transaction=True)
 def test_a_generated_client_reads_a_stream_as_the_readme_shows(client_package, alice, bob):
-    """README, "Live streams": a stream's body is read with the generated client's httpx
-    client, line by line, and each message's data parsed into its generated model."""
+    """docs/clients/streams.md (the README's "Live streams" until issue 38): a stream's body
+    is read with the generated client's httpx client, line by line, and each message's data
+    parsed into its generated model."""
     from tests.live.helpers import asgi_server
     from tests.reliability.helpers import make_organiser, tournament_with_a_match
 
@@ -188,7 +189,7 @@ def test_a_generated_client_reads_a_stream_as_the_readme_shows(client_package, a
     models = _module("models")
     client_module = _module("client")
     with asgi_server() as base:
-        # As the README's example, word for word but for the names.
+        # As the manual's example (docs/clients/streams.md), word for word but for the names.
         client = client_module.Client(base_url=base, timeout=httpx.Timeout(60.0))
         kind, parsed = None, None
         with client.get_httpx_client().stream(

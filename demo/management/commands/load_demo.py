@@ -101,7 +101,11 @@ class Command(BaseCommand):
             lines.append(f"  the demo club (ratings, season)   {site}/clubs/{club.slug}/")
         if alice is not None:
             lines.append(f"  a player's page (Alice)           {site}/players/{alice.pk}/")
-        lines += [f"  the API's docs (work offline)     {site}/api/docs/", ""]
+        lines += [
+            f"  the API's docs (work offline)     {site}/api/docs/",
+            f"  the manual (offline too)          {site}/docs/",
+            "",
+        ]
         self.stdout.write("\n".join(lines))
 
     def _demo_match(self, user: object) -> None:

@@ -3,6 +3,7 @@ with checked-in players, and a started round."""
 
 from __future__ import annotations
 
+import os
 import re
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -83,6 +84,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+# The manual's tutorial shows some of these (docs/organisers/first-club-evening.md): with
+# HG_DOCS_SCREENSHOTS=1 they are written there too, to be committed (tests/docs checks that
+# each image the tutorial shows is one a browser test takes).
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "organisers" / "img"
 
 
 def shoot(page: Any, name: str, *, full_page: bool = True) -> Path:
@@ -90,6 +95,8 @@ def shoot(page: Any, name: str, *, full_page: bool = True) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
+    if os.environ.get("HG_DOCS_SCREENSHOTS") and (DOCS_SCREENSHOTS / f"{name}.png").exists():
+        page.screenshot(path=str(DOCS_SCREENSHOTS / f"{name}.png"), full_page=full_page)
     return path
 
 

@@ -1,6 +1,7 @@
-"""README.md's API examples work as written: every block fenced as `sh example` runs, in
-order and in one shell, against the app under uvicorn with `load_demo`'s data (what
-`make run` serves), and each block's output shows what the README says it does. An
+"""The manual's API examples work as written (docs/clients/examples.md; the README's until
+issue 38): every block fenced as `sh example` runs, in order and in one shell, against the
+app under uvicorn with `load_demo`'s data (what `make run` serves), and each block's output
+shows what the page says it does. An
 example that breaks (a wrong field, a refused request: curl runs with --fail-with-body)
 fails this test."""
 
@@ -17,17 +18,17 @@ from django.core.management import call_command
 
 from tests.live.helpers import asgi_server
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "clients" / "examples.md"
 BLOCK = re.compile(r"^```sh example\n(.*?)^```$", re.S | re.M)
-MARK = "=== readme block {} ==="
+MARK = "=== example block {} ==="
 
 
-def readme_examples() -> list[str]:
-    return BLOCK.findall(README.read_text(encoding="utf-8"))
+def page_examples() -> list[str]:
+    return BLOCK.findall(PAGE.read_text(encoding="utf-8"))
 
 
-def test_the_readme_marks_its_examples():
-    blocks = readme_examples()
+def test_the_page_marks_its_examples():
+    blocks = page_examples()
     assert len(blocks) >= 5
     text = "\n".join(blocks)
     for needed in ("/auth/token/", "/actions/", "knock", "/hands/", "/rulings/", "/stream/"):
@@ -40,19 +41,19 @@ def _script(base_url: str) -> str:
         # Any HTTP error fails the command (and the script, where its status counts).
         'curl() { command curl --fail-with-body "$@"; }',
     ]
-    for n, block in enumerate(readme_examples()):
+    for n, block in enumerate(page_examples()):
         lines += [f"echo '{MARK.format(n)}'", block]
     return "\n".join(lines).replace("http://127.0.0.1:8000", base_url)
 
 
 def _outputs(stdout: str) -> list[list[str]]:
-    parts = re.split(r"^=== readme block \d+ ===$", stdout, flags=re.M)[1:]
+    parts = re.split(r"^=== example block \d+ ===$", stdout, flags=re.M)[1:]
     return [[line for line in part.splitlines() if line.strip()] for part in parts]
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the examples use curl")
 @pytest.mark.django_db(transaction=True)
-def test_the_readme_examples_run_against_the_demo(settings):
+def test_the_examples_run_against_the_demo(settings):
     settings.LIVE_KEEPALIVE_SECONDS = 0.5
     settings.LIVE_POLL_SECONDS = 0.2
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
@@ -69,7 +70,7 @@ def test_the_readme_examples_run_against_the_demo(settings):
         )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     out = _outputs(done.stdout)
-    assert len(out) == len(readme_examples()), done.stdout
+    assert len(out) == len(page_examples()), done.stdout
 
     # Tokens and the match: players by id, the caller's cards and legal actions.
     start = json.loads(out[0][-1])
