@@ -56,6 +56,19 @@ OPERATIONS: dict[str, tuple[str, str]] = {
         "Organisers: a player with a login of their own (username, optional password).",
     ),
     "players_retrieve": ("Get a player", "One player: name, username, club, bot or not."),
+    "players_erase_create": (
+        "Erase a player",
+        "Erases the player's personal data on their request (staff, and the organisers of "
+        "the player's clubs): name, login, e-mail, login codes, tokens, sessions and the words "
+        "they wrote, and others' words that name them; every result stays, shown as \"Erased "
+        'player #N". Send `{"confirm": true, "reason"}`; a second erase answers 409 '
+        "`already_erased`. The erasure is itself an event (who, when, why).",
+    ),
+    "me_data_retrieve": (
+        "My data",
+        "Everything held about the caller, their events included, as a JSON file with its "
+        "section labels in the caller's language (a person's right of access).",
+    ),
     "players_ratings_list": ("A player's rating history in a club", ""),
     "clubs_list": ("List clubs", "Every club, for anyone."),
     "clubs_create": (

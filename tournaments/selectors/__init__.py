@@ -319,9 +319,15 @@ def tournament_standings(*, tournament: Tournament) -> list[Standing]:
 
 def tournament_places(*, tournament: Tournament) -> dict[int, int]:
     """Each player's place in the standings (shared by players equal on every tiebreak;
-    a finished bracket's places as the bracket decided them)."""
+    a finished bracket's places as the bracket decided them). Empty where the recorded
+    results do not make standings (a result naming a player who did not play it, which
+    the pages mark): each row's place is then its rank."""
     state = state_of(tournament=tournament)
-    return {line.player: line.place or line.rank for line in standings_of(state)}
+    try:
+        lines = standings_of(state)
+    except ValueError:
+        return {}
+    return {line.player: line.place or line.rank for line in lines}
 
 
 def tournament_round_clock(*, tournament: Tournament, now: dt.datetime | None = None) -> dict:
