@@ -6,11 +6,8 @@ followers took 15 s). As served (config.asgi), stream requests share one."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import socket
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -18,8 +15,7 @@ import pytest
 from django.db import connection
 
 from core import live
-from tests.helpers import worker_database_url
-from tests.reliability.helpers import ROOT, wait_for
+from tests.reliability.helpers import asgi_process, wait_for
 from tests.reliability.test_stream_flood import _public_tournament, _request
 
 FOLLOWERS = 300
@@ -41,19 +37,8 @@ def test_followers_hold_no_thread_each() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": worker_database_url(),
-        "CELERY_BROKER_URL": "",
-        "CACHE_URL": "locmemcache://threads",
-    }
     log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in `finally`)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning", "--timeout-graceful-shutdown", "30"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+    server = asgi_process(port=port, cache="threads", graceful=30, log=log)
     try:
 
         def listening() -> bool:

@@ -169,3 +169,22 @@ def _group_alive(pgid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def asgi_process(*, port: int, cache: str, graceful: int, log: Any, **env: str) -> Any:
+    """`uvicorn config.asgi:application` as served (a process of its own, lifespan on) on the
+    test database, its output to `log` (a file: a pipe nobody reads fills and blocks it)."""
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": worker_database_url(),
+        "CELERY_BROKER_URL": "",
+        "CACHE_URL": f"locmemcache://{cache}",
+        **env,
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "info", "--no-access-log",
+         "--timeout-graceful-shutdown", str(graceful)],
+        cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip

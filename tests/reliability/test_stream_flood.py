@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import io
-import os
 import signal
 import socket
 import struct
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -20,9 +17,8 @@ import pytest
 from django.db import connection
 
 from core import live, live_fanout
-from tests.helpers import worker_database_url
 from tests.live.helpers import asgi_server
-from tests.reliability.helpers import ROOT, make_organiser, wait_for
+from tests.reliability.helpers import asgi_process, make_organiser, wait_for
 from tournaments import services
 
 DROPPED = 1000
@@ -128,24 +124,13 @@ def test_a_stopped_server_ends_its_streams_and_stops() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": worker_database_url(),
-        "CELERY_BROKER_URL": "",
-        "CACHE_URL": "locmemcache://flood",
-        "LIVE_KEEPALIVE_SECONDS": "15",
-    }
     graceful = 60
     # Its log to a file, not a pipe: a pipe nobody reads until the end fills (64 KB, some
     # 500 request lines) and then blocks the server's loop on its next log line.
     log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in `finally`)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "info", "--no-access-log",
-         "--timeout-graceful-shutdown", str(graceful)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+    server = asgi_process(
+        port=port, cache="flood", graceful=graceful, log=log, LIVE_KEEPALIVE_SECONDS="15"
+    )
     try:
 
         def listening() -> bool:

@@ -150,23 +150,31 @@ def _again(request: HttpRequest, tournament: Any, **forms: Any) -> HttpResponse:
     return render(request, "desk/tournament.html", context, status=400)
 
 
+def _setting_saved(
+    request: HttpRequest, tournament: Any, form: Any, form_name: str, field: str
+) -> HttpResponse:
+    """One setting from a valid desk form, as a SettingsChanged event; the desk again, or
+    the desk with the form and its error (400, nothing written)."""
+    if form.is_valid():
+        try:
+            services.tournament_settings_change(
+                tournament_id=tournament.pk,
+                by=request.user,
+                changes={field: form.cleaned_data[field]},
+            )
+        except FORM_ERRORS as exc:
+            form.add_error(None, error_message(exc))
+        else:
+            return redirect("desk-tournament", tournament_id=tournament.pk)
+    return _again(request, tournament, **{form_name: form})
+
+
 @require_POST
 @desk_tournament
 def tournament_language_set(request: HttpRequest, tournament: Any) -> HttpResponse:
     """The language of the tournament's prints and wall screen (a SettingsChanged event)."""
     form = TournamentLanguageForm(request.POST)
-    if not form.is_valid():
-        return _again(request, tournament, language_form=form)
-    try:
-        services.tournament_settings_change(
-            tournament_id=tournament.pk,
-            by=request.user,
-            changes={"language": form.cleaned_data["language"]},
-        )
-    except FORM_ERRORS as exc:
-        form.add_error(None, error_message(exc))
-        return _again(request, tournament, language_form=form)
-    return redirect("desk-tournament", tournament_id=tournament.pk)
+    return _setting_saved(request, tournament, form, "language_form", "language")
 
 
 @require_POST
@@ -176,20 +184,9 @@ def tournament_zone_set(request: HttpRequest, tournament: Any) -> HttpResponse:
     already set (the start) keep their instant, shown in the new zone."""
     form = TournamentZoneForm(request.POST, current=tournament.time_zone)
     if tournament.status != "registration":
+        form.is_valid()  # its errors are looked at, and one is added
         form.add_error(None, gettext("the time zone can be changed until the tournament starts"))
-        return _again(request, tournament, zone_form=form)
-    if not form.is_valid():
-        return _again(request, tournament, zone_form=form)
-    try:
-        services.tournament_settings_change(
-            tournament_id=tournament.pk,
-            by=request.user,
-            changes={"time_zone": form.cleaned_data["time_zone"]},
-        )
-    except FORM_ERRORS as exc:
-        form.add_error(None, error_message(exc))
-        return _again(request, tournament, zone_form=form)
-    return redirect("desk-tournament", tournament_id=tournament.pk)
+    return _setting_saved(request, tournament, form, "zone_form", "time_zone")
 
 
 @require_POST
