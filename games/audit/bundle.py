@@ -10,7 +10,13 @@ from django.contrib.auth.models import AnonymousUser
 import eventstore
 from core.errors import PermissionDeniedError
 from games.audit.access import match_bundle_allowed, match_may_audit
-from games.audit.events import _actor_names, _event_entry, _full_prefix, _shown_events
+from games.audit.events import (
+    _actor_names,
+    _event_entry,
+    _full_prefix,
+    _shown_events,
+    texts_of,
+)
 from games.models import Match
 from games.selectors import (
     User,
@@ -89,18 +95,9 @@ def match_bundle(*, match: Match, user: User | None) -> dict[str, Any]:
         "events": events,
         # Words kept outside the log, by id: {"text", "salt"}, both None once erased (issue
         # 34); and the sealed records of events whose personal data was erased later.
-        "texts": _texts(match.stream_id, recorded[:hashed_to]),
+        "texts": texts_of(match.stream_id, recorded[:hashed_to]),
         "redactions": eventstore.redaction_entries(stream_id=match.stream_id),
         "commitments": commitments,
         "hands": view["hands"],
         "scoresheet": view["scoresheet"],
     }
-
-
-def _texts(stream_id: str, hashed: list[eventstore.RecordedEvent]) -> dict[str, Any]:
-    """The texts the events shown in full refer to (none asked for when they hold none)."""
-    wanted = {marker["$text"] for e in hashed if e.personal for marker in e.personal.values()}
-    if not wanted:
-        return {}
-    kept = eventstore.personal_texts_of(stream_id=stream_id)
-    return {str(pk): kept.get(pk, {"text": None, "salt": None}) for pk in sorted(wanted)}

@@ -116,3 +116,12 @@ def _event_entry(
         "full": seen["data"] == stored.data,
         "hash": stored.hash if hashed else None,
     }
+
+
+def texts_of(stream_id: str, hashed: list[eventstore.RecordedEvent]) -> dict[str, Any]:
+    """The texts the events shown in full refer to (none asked for when they hold none)."""
+    wanted = {marker["$text"] for e in hashed if e.personal for marker in e.personal.values()}
+    if not wanted:
+        return {}
+    kept = eventstore.personal_texts_of(stream_id=stream_id)
+    return {str(pk): kept.get(pk, {"text": None, "salt": None}) for pk in sorted(wanted)}

@@ -6,7 +6,13 @@ from typing import Any
 
 import eventstore
 from games.audit.access import _public_reader, match_may_audit
-from games.audit.events import _actor_names, _event_entry, _full_prefix, _shown_events
+from games.audit.events import (
+    _actor_names,
+    _event_entry,
+    _full_prefix,
+    _shown_events,
+    texts_of,
+)
 from games.engine.events import event_from_dict
 from games.engine.match import evolve, initial_state
 from games.engine.scoresheet import scoresheet_to_dict
@@ -88,6 +94,8 @@ def match_replay_data(*, match: Match, user: User) -> dict[str, Any]:
         "ruleset": view["ruleset"],
         "hands": view["hands"],
         "events": entries,
+        # The words the events shown as stored refer to ({"$text": id} in their data).
+        "texts": texts_of(match.stream_id, [e for e in recorded if e.version <= hashed_to]),
         "hashed_to": hashed_to,
         "version": match.version,
     }

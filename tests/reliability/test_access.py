@@ -209,6 +209,12 @@ ROWS: dict[str, tuple] = {
     ),
     "api/players/": (signed_in, {"POST": (ORGANISERS_ONLY, {"name": "Zed"}, False)}),
     "api/players/<int:pk>/": (signed_in, {}),
+    # Erasing: staff and the organisers of the player's clubs (tests/privacy); no GET.
+    "api/players/<int:pk>/erase/": (
+        no_get,
+        {"POST": (NOT_THE_CLUB_S, {"confirm": True, "reason": "asked"}, False)},
+    ),
+    "api/me/data/": (signed_in, {}),  # what is held about the caller (staff: their account)
     "api/me/": (me, {}),
     "api/matches/": (signed_in, {"POST": (ORGANISERS_ONLY, "new_match", False)}),
     "api/matches/<str:match_id>/": (match, {}),

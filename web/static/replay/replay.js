@@ -3,7 +3,17 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("replay-data").textContent);
-  var C = window.Cards, esc = C.esc;
+  var C = window.Cards;
+  // Words kept outside the log (eventstore.personal) are {"$text": id} in an event shown as
+  // stored: their text is in data.texts ("" once erased).
+  function said(value) {
+    if (value && typeof value === "object" && "$text" in value) {
+      var kept = (data.texts || {})[String(value.$text)];
+      return kept && kept.text ? kept.text : "";
+    }
+    return value;
+  }
+  function esc(value) { return C.esc(said(value)); }
   // The words come from the page language's catalogue (Django's JavaScriptCatalog, the
   // djangojs domain); `t` fills in %(name)s. Without the catalogue: English.
   var gettext = window.gettext || function (text) { return text; };
