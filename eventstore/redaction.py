@@ -28,7 +28,7 @@ from django.db import models, transaction
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 
-from eventstore._shared import canonical_json, json_roundtrip
+from eventstore._shared import READ_FIELDS, canonical_json, json_roundtrip
 from eventstore.maintenance import immutability_suspended
 from eventstore.models import StoredEvent
 from eventstore.personal import resolve
@@ -92,17 +92,7 @@ def events_naming(
         .filter(query)
         .exclude(stream_id__startswith=REDACTIONS_PREFIX)
         .order_by("stream_id", "version")
-        .values_list(
-            "position",
-            "stream_id",
-            "version",
-            "type",
-            "schema_version",
-            "data",
-            "metadata",
-            "recorded_at",
-            "hash",
-        )
+        .values_list(*READ_FIELDS)
     )
     events = [RecordedEvent(*row) for row in rows]
     return resolve(events) if resolved else events
