@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import socket
-import tempfile
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from core import live
-from tests.reliability.helpers import asgi_process, wait_for
+from tests.reliability.helpers import asgi_process
 from tests.reliability.test_stream_flood import _public_tournament, _request
 
 FOLLOWERS = 300
@@ -34,18 +32,8 @@ def test_followers_hold_no_thread_each() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the server process reads the test database: PostgreSQL only")
     tournament = _public_tournament()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in `finally`)
-    server = asgi_process(port=port, cache="threads", graceful=30, log=log)
-    try:
-
-        def listening() -> bool:
-            with socket.socket() as s:
-                return s.connect_ex(("127.0.0.1", port)) == 0
-
-        wait_for("uvicorn to listen", listening, 120)
+    with asgi_process(cache="threads", graceful=30) as served:
+        server, port = served.process, served.port
 
         async def scenario() -> tuple[int, bytes]:
             gate = asyncio.Semaphore(50)
@@ -69,13 +57,7 @@ def test_followers_hold_no_thread_each() -> None:
 
         threads, tail = asyncio.run(scenario())
         server.wait(60)
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-        log.seek(0)
-        output = log.read()
-        log.close()
+    output = served.output
     # The loop, the streams' one sync thread, the readers' pool, the LISTEN connection's,
     # asyncio's default executor: a few dozen at most, not one per follower.
     assert threads < FOLLOWERS // 3, (threads, output)

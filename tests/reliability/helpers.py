@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -171,9 +175,25 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
-def asgi_process(*, port: int, cache: str, graceful: int, log: Any, **env: str) -> Any:
+@dataclass
+class Served:
+    """A server process started by `asgi_process`: its port, and its output once it ended."""
+
+    process: subprocess.Popen
+    port: int
+    output: str = ""
+
+
+@contextmanager
+def asgi_process(*, cache: str, graceful: int, **env: str) -> Iterator[Served]:
     """`uvicorn config.asgi:application` as served (a process of its own, lifespan on) on the
-    test database, its output to `log` (a file: a pipe nobody reads fills and blocks it)."""
+    test database and a free port, once it listens. Its output goes to a file (a pipe nobody
+    reads until the end fills, some 500 request lines, and then blocks the server's loop on
+    its next log line), read into `output` when the block ends; a server still running then
+    is killed."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
@@ -182,9 +202,25 @@ def asgi_process(*, port: int, cache: str, graceful: int, log: Any, **env: str) 
         "CACHE_URL": f"locmemcache://{cache}",
         **env,
     }
-    return subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "info", "--no-access-log",
-         "--timeout-graceful-shutdown", str(graceful)],
-        cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+    with tempfile.TemporaryFile(mode="w+") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+             "--port", str(port), "--log-level", "info", "--no-access-log",
+             "--timeout-graceful-shutdown", str(graceful)],
+            cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        served = Served(process=process, port=port)
+        try:
+
+            def listening() -> bool:
+                with socket.socket() as s:
+                    return s.connect_ex(("127.0.0.1", port)) == 0
+
+            wait_for("uvicorn to listen", listening, 120)
+            yield served
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            log.seek(0)
+            served.output = log.read()

@@ -9,7 +9,6 @@ import io
 import signal
 import socket
 import struct
-import tempfile
 import time
 from collections import Counter
 
@@ -121,23 +120,9 @@ def test_a_stopped_server_ends_its_streams_and_stops() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the server process reads the test database: PostgreSQL only")
     tournament = _public_tournament()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     graceful = 60
-    # Its log to a file, not a pipe: a pipe nobody reads until the end fills (64 KB, some
-    # 500 request lines) and then blocks the server's loop on its next log line.
-    log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in `finally`)
-    server = asgi_process(
-        port=port, cache="flood", graceful=graceful, log=log, LIVE_KEEPALIVE_SECONDS="15"
-    )
-    try:
-
-        def listening() -> bool:
-            with socket.socket() as s:
-                return s.connect_ex(("127.0.0.1", port)) == 0
-
-        wait_for("uvicorn to listen", listening, 120)
+    with asgi_process(cache="flood", graceful=graceful, LIVE_KEEPALIVE_SECONDS="15") as served:
+        server, port = served.process, served.port
 
         async def scenario() -> tuple[list[bytes], float]:
             followers = []
@@ -159,13 +144,7 @@ def test_a_stopped_server_ends_its_streams_and_stops() -> None:
         tails, started = asyncio.run(scenario())
         server.wait(graceful)
         stopped_in = time.monotonic() - started
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-        log.seek(0)
-        output = log.read()
-        log.close()
+    output = served.output
     assert server.returncode in (0, -signal.SIGTERM), output  # uvicorn re-raises the signal
     assert stopped_in < graceful / 2, (stopped_in, output)
     assert "Cancel" not in output, output  # nothing was left for the timeout to cancel
