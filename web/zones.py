@@ -22,6 +22,7 @@ from web.localize import collation_key
 UTC = "UTC"
 
 
+@functools.cache
 def _territories() -> dict[str, str]:
     return dict(get_global("zone_territories"))
 

@@ -52,13 +52,19 @@ class TournamentLanguageForm(forms.Form):
     )
 
 
+def zone_field() -> forms.ChoiceField:
+    """A tournament's time zone; its choices are the page language's (`zone_choices`), set
+    by the form, with the search box above it (desk/_zone_field.html, zones.js)."""
+    return forms.ChoiceField(
+        choices=[], label=_("Time zone"), widget=forms.Select(attrs={"data-zone-select": ""})
+    )
+
+
 class TournamentZoneForm(forms.Form):
     """A tournament's time zone, changed at the desk until it starts (a SettingsChanged):
     the zones in the desk's language, the current zone's country's first (web.zones)."""
 
-    time_zone = forms.ChoiceField(
-        choices=[], label=_("Time zone"), widget=forms.Select(attrs={"data-zone-select": ""})
-    )
+    time_zone = zone_field()
 
     def __init__(self, *args: Any, current: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -155,9 +161,7 @@ class TournamentCreateForm(forms.Form):
         help_text=_("Swiss only."),
     )
     play_mode = forms.ChoiceField(choices=PLAY_MODES, initial="table", label=_("Play mode"))
-    time_zone = forms.ChoiceField(
-        choices=[], label=_("Time zone"), widget=forms.Select(attrs={"data-zone-select": ""})
-    )
+    time_zone = zone_field()
     language = forms.ChoiceField(
         choices=language_choices, required=False, label=_("Language of prints and the wall screen")
     )
