@@ -76,7 +76,7 @@ TOKEN_LOGIN_HOURS = env.float("TOKEN_LOGIN_HOURS", default=24 * 30)
 # What the app that groups matches decides about them (games/policy.py, STYLE 16): may a
 # finished match's result change, may a dispute open, who may see a match, is it public.
 # Games load it by name on first use; they import no tournament code.
-GAMES_MATCH_POLICY = "tournaments.policy.TournamentMatchPolicy"
+GAMES_MATCH_POLICY = "tournaments.selectors.match_policy.TournamentMatchPolicy"
 
 MIDDLEWARE = [
     # First: the request id (X-Request-ID), its log line and its metrics (core.requestid).

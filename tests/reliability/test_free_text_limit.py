@@ -13,7 +13,7 @@ from django.test import Client
 from rest_framework import serializers
 
 import games.serializers
-import games.serializers_audit
+import games.serializers.audit
 import tournaments.admin
 import tournaments.ratings.serializers
 import tournaments.serializers
@@ -72,7 +72,7 @@ def _input_fields():
     """(owner, field name, max_length) of every free-text field of an input serializer or
     a desk form."""
     found = []
-    for module in (games.serializers, games.serializers_audit, tournaments.serializers,
+    for module in (games.serializers, games.serializers.audit, tournaments.serializers,
                    tournaments.ratings.serializers):  # fmt: skip
         for name, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, serializers.Serializer):

@@ -19,9 +19,9 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from core.errors import NotFoundError, VersionConflictError
-from games.selectors import match_get, match_hand_rows
+from games.selectors import match_get, match_hand_rows, table_entries_open, table_entry_open
 from games.services import match_record_hand, match_rule
-from games.table_entries import table_entries_open, table_entry_decide, table_entry_open
+from games.services.table_entries import table_entry_decide
 from tournaments import services
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (

@@ -1,6 +1,6 @@
 """Exports of a tournament: its standings and results as CSV (the desk and the API), and the
 whole tournament as JSON Lines (`manage.py export_tournament`), which
-`tournaments.imports` reads back into another database.
+`tournaments.services.imports` reads back into another database.
 
 The JSON Lines file, one JSON object a line (format version 1):
 
