@@ -20,7 +20,7 @@ from games.services.disputes import match_dispute_comment, match_dispute_resolve
 from tournaments.selectors import results_corrected_of_table, tournament_pairings
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.cases import tournament_disputes_open
-from web.desk.forms import CommentForm, DismissForm, RulingForm
+from web.desk.entry_forms import CommentForm, DismissForm, RulingForm
 from web.desk.rounds import scoresheet
 
 

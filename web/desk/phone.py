@@ -23,7 +23,7 @@ from games.services.table_entries import (
 from players.selectors import player_for_user
 from tournaments.selectors import match_places, tournament_get, tournament_pairings
 from web.desk.access import FORM_ERRORS, LOGIN_URL, error_message
-from web.desk.forms import HandForm, ReasonForm
+from web.desk.entry_forms import HandForm, ReasonForm
 from web.desk.rounds import scoresheet
 
 

@@ -35,8 +35,7 @@ from tournaments.selectors import (
 )
 from web.desk.access import FORM_ERRORS, LOGIN_URL, desk_tournament, error_message
 from web.desk.cases import match_disputes_open, tournament_disputes_open
-from web.desk.entry_forms import amend_form
-from web.desk.forms import CorrectionForm, HandForm, ReasonForm
+from web.desk.entry_forms import CorrectionForm, HandForm, ReasonForm, amend_form
 from web.templatetags.desk import STATUS_LABELS
 
 
