@@ -37,7 +37,7 @@ app.steps["worker"].add(WorkerHeartbeat)
 @before_task_publish.connect
 def _request_id_into_job(headers: dict | None = None, **kwargs: Any) -> None:
     """A job queued during a request carries the request's id (core.requestid)."""
-    from core.requestid import headers_for_job
+    from core.requestid import headers_for_job  # lazy: Celery loads this module before Django
 
     if headers is not None:
         for key, value in headers_for_job().items():
@@ -46,8 +46,8 @@ def _request_id_into_job(headers: dict | None = None, **kwargs: Any) -> None:
 
 @task_prerun.connect
 def _job_started(task: Any = None, **kwargs: Any) -> None:
-    from core import metrics
-    from core.requestid import job_started
+    from core import metrics  # lazy: Celery loads this module before Django
+    from core.requestid import job_started  # lazy: Celery loads this module before Django
 
     if task is not None:
         job_started(task)
@@ -57,7 +57,7 @@ def _job_started(task: Any = None, **kwargs: Any) -> None:
 
 @task_postrun.connect
 def _job_ended(task: Any = None, **kwargs: Any) -> None:
-    from core import metrics
+    from core import metrics  # lazy: Celery loads this module before Django
 
     if task is not None and not getattr(task.request, "is_eager", False):
         metrics.job_observed(task.name)
@@ -69,8 +69,8 @@ def _job_failed_for_good(
 ) -> None:
     """No retry left (a retry is task_retry, not this): counted, and an alert raised for
     the club (core.alerts) — which e-mails ADMINS, as Sentry would report it when set."""
-    from core import metrics
-    from core.alerts import job_failed_for_good
+    from core import metrics  # lazy: Celery loads this module before Django
+    from core.alerts import job_failed_for_good  # lazy: Celery loads this module before Django
 
     name = getattr(sender, "name", "") or "unknown"
     metrics.jobs_failed.labels(task=name).inc()
@@ -87,7 +87,7 @@ def _job_failed_for_good(
 @worker_init.connect
 def _worker_metrics_fresh(**kwargs: Any) -> None:
     """Before the pool starts: the last run's metrics files go (core.metrics)."""
-    from core.metrics import multiprocess_dir_clear
+    from core.metrics import multiprocess_dir_clear  # lazy: Celery loads this module before Django
 
     multiprocess_dir_clear()
 
@@ -99,14 +99,14 @@ def _worker_metrics_served(**kwargs: Any) -> None:
 
     port = getattr(settings, "WORKER_METRICS_PORT", 0)
     if port:
-        from core.metrics import worker_metrics_serve
+        from core.metrics import worker_metrics_serve  # lazy: before Django
 
         worker_metrics_serve(port)
 
 
 @worker_process_shutdown.connect
 def _worker_process_gone(pid: int | None = None, **kwargs: Any) -> None:
-    from core.metrics import process_dead
+    from core.metrics import process_dead  # lazy: Celery loads this module before Django
 
     if pid:
         process_dead(pid)

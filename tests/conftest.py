@@ -12,6 +12,9 @@ from players.selectors import ORGANISERS_GROUP
 from players.services import player_create
 from tests.helpers import token_client
 
+# Fixtures shared by several directories, defined once (tests/fixtures/).
+pytest_plugins = ["tests.fixtures.asgi", "tests.fixtures.browser", "tests.fixtures.desk"]
+
 
 @pytest.fixture(autouse=True)
 def eager_celery(request: pytest.FixtureRequest) -> Iterator[None]:
@@ -49,10 +52,9 @@ def api_client() -> APIClient:
 # games/services and tournaments override organiser, alice and bob with their own.
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fresh_throttles() -> None:
-    """Throttle counters live in the cache; each API test starts with none (the API test
-    directories' conftest files use this for every test)."""
+    """Throttle counters live in the cache; each test starts with none."""
     cache.clear()
 
 

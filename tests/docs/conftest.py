@@ -26,7 +26,3 @@ def served_manual(manual: Path, settings) -> Iterator[Path]:
     """The app serves that build at /docs/."""
     settings.DOCS_ROOT = manual
     yield manual
-
-
-# The pages' browser (Debian's headless chromium) for the manual's browser test.
-from tests.web.conftest import browser  # noqa: E402, F401

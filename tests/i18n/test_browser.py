@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 
 from players.services import player_create
+from tests.fixtures.desk import sign_in
 from tests.web.desk.helpers import no_sideways_scroll, organiser, shoot
 from tournaments import services
 from tournaments.models import Pairing, Tournament
@@ -21,14 +22,6 @@ PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1280, "height": 900}
 PERSIAN_NAMES = ("آرش", "بهرام")
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
-
-
-def _sign_in(page, base: str, user: str, then: str) -> None:
-    page.goto(f"{base}/desk/login/?next={then}")
-    page.fill("#id_username", user)
-    page.fill("#id_password", "pw-desk-123")
-    page.click("form:not(#code-login) button[type=submit]")
-    page.wait_for_url(f"{base}{then}")
 
 
 def _persian_evening(td) -> Tournament:
@@ -68,7 +61,7 @@ def test_a_persian_evening_on_a_phone_and_on_the_desk(live_server, browser):
 
     # The first player's phone (a Persian browser): enters the hand in Persian digits.
     phone = browser.new_context(viewport=PHONE, locale="fa-IR").new_page()
-    _sign_in(phone, base, first, f"/tables/{pairing.match_id}/")
+    sign_in(phone, base, first, f"/tables/{pairing.match_id}/")
     assert _rtl(phone)
     assert "وارد کردن دست ۱" in phone.inner_text("main")
     shoot(phone, "i18n-fa-phone-enter")
@@ -82,7 +75,7 @@ def test_a_persian_evening_on_a_phone_and_on_the_desk(live_server, browser):
 
     # The opponent's phone confirms: the match (one game to 10) is over.
     other = browser.new_context(viewport=PHONE, locale="fa-IR").new_page()
-    _sign_in(other, base, second, f"/tables/{pairing.match_id}/")
+    sign_in(other, base, second, f"/tables/{pairing.match_id}/")
     assert "۳ / ۲۲" in other.inner_text("#open-entry")
     other.click("button[value=confirm]")
     other.wait_for_selector("text=مسابقه پایان یافته است.")
@@ -95,7 +88,7 @@ def test_a_persian_evening_on_a_phone_and_on_the_desk(live_server, browser):
     # The desk, in Persian at 390 px and on a wide screen: the round and the standings.
     for name, viewport in (("phone", PHONE), ("desk", DESK)):
         desk = browser.new_context(viewport=viewport, locale="fa-IR").new_page()
-        _sign_in(desk, base, "td", f"/desk/{t.pk}/rounds/1/")
+        sign_in(desk, base, "td", f"/desk/{t.pk}/rounds/1/")
         assert _rtl(desk)
         text = desk.inner_text("main")
         assert "دور ۱" in text and PERSIAN_NAMES[0] in text
@@ -154,7 +147,7 @@ def test_the_public_page_a_print_and_the_replay_in_each_language(live_server, br
     assert standings in page.inner_text("main")
     shoot(page, f"i18n-{language}-public")
 
-    _sign_in(page, base, "td", f"/desk/{t.pk}/rounds/1/pairings/print/?lang={language}")
+    sign_in(page, base, "td", f"/desk/{t.pk}/rounds/1/pairings/print/?lang={language}")
     assert pairings in page.inner_text("main")
     page.emulate_media(media="print")
     shoot(page, f"i18n-{language}-print-pairings")
@@ -185,19 +178,9 @@ PLAY_WORDS = {
 }
 
 
-@pytest.fixture
-def asgi(settings):
-    from tests.web.desk.helpers import asgi_server_with_static
-
-    settings.LIVE_KEEPALIVE_SECONDS = 1
-    settings.LIVE_POLL_SECONDS = 0.2
-    with asgi_server_with_static() as url:
-        yield url
-
-
 @pytest.mark.parametrize("language", ["fa", "lt"])
 def test_the_play_page_and_the_desk_at_390_px(asgi, browser, language):
-    from tests.web.play.browser import sign_in
+    from tests.web.play.browser import sign_in as player_sign_in
     from tests.web.play.helpers import PASSWORD, online_match
 
     ada = player_create(name="آرش" if language == "fa" else "Žygimantas", username="ada",
@@ -206,7 +189,7 @@ def test_the_play_page_and_the_desk_at_390_px(asgi, browser, language):
     match = online_match(ada, ben, seed=f"i18n-{language}")  # Ada deals: Ben has the upcard
     knock, suits = PLAY_WORDS[language]
     page = browser.new_context(viewport=PHONE, locale=language).new_page()
-    sign_in(page, asgi, "ben", PASSWORD)
+    player_sign_in(page, asgi, "ben", PASSWORD)
     page.goto(f"{asgi}/play/{match.pk}/")
     page.wait_for_selector("#play[data-phase=first-turn]")
     assert page.evaluate("document.documentElement.lang") == language
@@ -229,7 +212,7 @@ def test_the_play_page_and_the_desk_at_390_px(asgi, browser, language):
     for player in (ada, ben):
         services.tournament_register(tournament_id=t.pk, player=player, by=td)
     desk = browser.new_context(viewport=PHONE, locale=language).new_page()
-    _sign_in(desk, asgi, "td", f"/desk/{t.pk}/")
+    sign_in(desk, asgi, "td", f"/desk/{t.pk}/")
     assert desk.evaluate("document.documentElement.lang") == language
     assert desk.locator("#id_language").input_value() == language
     shoot(desk, f"i18n-{language}-phone-desk-tournament")

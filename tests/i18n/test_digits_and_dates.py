@@ -10,20 +10,13 @@ import datetime as dt
 import pytest
 from django.utils import translation
 
-from tests.web.desk.helpers import organiser, started, version_of
+from tests.web.desk.helpers import started, version_of
 from tournaments.models import Pairing, Tournament
 from web.localize import jalali_date_text, persian_digits_html
 
 pytestmark = pytest.mark.django_db
 
 FA = {"HTTP_ACCEPT_LANGUAGE": "fa"}
-
-
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
 
 
 @pytest.mark.parametrize("deadwood", ["۷", "٧", "7"])

@@ -6,14 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from django.core.cache import cache
 
 from tests.live.helpers import asgi_server
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles() -> None:
-    cache.clear()
 
 
 @pytest.fixture

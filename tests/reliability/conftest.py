@@ -6,8 +6,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/reliability/" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.reliability)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles(fresh_throttles: None) -> None:
-    """Each test starts with no throttle counters (tests/conftest.py)."""

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from players.services import player_create
+from tests.fixtures.desk import sign_in
 from tests.tournaments.helpers import FAST_RULES, forfeit_round
 from tests.web.desk.helpers import SCREENSHOTS, no_sideways_scroll, organiser, shoot
 from tournaments import services
@@ -39,14 +40,6 @@ def _event(by: Any, n: int, rounds_played: int, **kwargs: Any) -> Any:
         forfeit_round(t, by)
     t.refresh_from_db()
     return t
-
-
-def _sign_in(page: Any, base: str) -> None:
-    page.goto(f"{base}/desk/login/")
-    page.fill("#id_username", "td")
-    page.fill("#id_password", "pw-desk-123")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/desk/")
 
 
 def test_brackets_on_a_phone_a_laptop_the_wall_and_paper(live_server, browser):
@@ -90,7 +83,7 @@ def test_brackets_on_a_phone_a_laptop_the_wall_and_paper(live_server, browser):
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    _sign_in(page, base)
+    sign_in(page, base)
     page.goto(f"{base}/desk/{de.pk}/")
     page.wait_for_selector(".bracket-match")
     shoot(page, "bracket-desk-1280")
@@ -128,7 +121,7 @@ def test_pairs_apart_and_pairings_by_hand_on_a_phone(live_server, browser):
     t = _event(user, 6, 1, format="swiss", rounds=3, name="Tuesday Swiss")
     base = live_server.url
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    _sign_in(page, base)
+    sign_in(page, base)
     page.goto(f"{base}/desk/{t.pk}/pairs-apart/")
     page.select_option("#id_first", label="Ana Popescu")
     page.select_option("#id_second", label="Bernd Müller-Lüdenscheidt")
@@ -209,7 +202,7 @@ def test_an_eight_player_double_elimination_in_english_and_persian(live_server, 
     base = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    _sign_in(page, base)
+    sign_in(page, base)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for lang in ("en", "fa"):
         rtl = lang == "fa"

@@ -13,6 +13,7 @@ import pytest
 
 from demo.club_evenings import club_evening_play
 from players.models import Club, Player
+from tests.fixtures.desk import sign_in
 from tests.web.desk.helpers import no_sideways_scroll, organiser, shoot
 from tournaments import services
 from tournaments.models import Registration
@@ -63,14 +64,6 @@ def club_nights():
             "stefan": players[1]}  # fmt: skip
 
 
-def _sign_in(page, base: str) -> None:
-    page.goto(f"{base}/desk/")
-    page.fill("#id_username", "td")
-    page.fill("#id_password", "pw-desk-123")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/desk/")
-
-
 def test_ratings_suggestions_and_seasons_at_390_and_1280(live_server, browser, club_nights):
     base = live_server.url
     club, night, coming = club_nights["club"], club_nights["nights"][1], club_nights["coming"]
@@ -78,7 +71,7 @@ def test_ratings_suggestions_and_seasons_at_390_and_1280(live_server, browser, c
     for width in (390, 1280):
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
-        _sign_in(page, base)
+        sign_in(page, base)
 
         # The walk-in: typing a name like a club player's offers them, with their rating.
         page.goto(f"{base}/desk/{coming.pk}/")

@@ -6,16 +6,10 @@ import random
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 
 from demo.club_history import club_evening_generate
 from players.models import Club, Player
 from tournaments.ratings.services import club_ratings_apply_in_tx
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles() -> None:
-    cache.clear()
 
 
 @pytest.fixture

@@ -14,11 +14,6 @@ from tournaments.webhooks.models import Delivery, WebhookEndpoint
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fresh_throttles(fresh_throttles):
-    """No throttle counters left by another test."""
-
-
 @pytest.fixture
 def tournament(organiser):
     return make_tournament(organiser, make_bots(2), rounds=1, check_in=False)

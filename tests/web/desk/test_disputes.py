@@ -15,13 +15,6 @@ from tournaments.models import Pairing
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
-
-
 def _disputed(td, *, hands: int = 2, hand_number: int | None = 1, statement: str = "") -> tuple:
     """A tournament whose table-1 match has `hands` hands (Anna knocks 5 v 25 each time) and
     one open dispute by Boris."""

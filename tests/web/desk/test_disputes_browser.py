@@ -7,18 +7,11 @@ import pytest
 
 from games.models import Match
 from games.services import match_record_hand
+from tests.fixtures.desk import sign_in
 from tests.web.desk.helpers import no_sideways_scroll, organiser, shoot, started_with_logins
 from tournaments.models import Pairing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _sign_in(page, base: str, user: str, then: str) -> None:
-    page.goto(f"{base}/desk/login/?next={then}")
-    page.fill("#id_username", user)
-    page.fill("#id_password", "pw-desk-123")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}{then}")
 
 
 def test_a_player_disputes_a_hand_and_the_desk_rules_on_it(live_server, browser, settings):
@@ -37,7 +30,7 @@ def test_a_player_disputes_a_hand_and_the_desk_rules_on_it(live_server, browser,
     # The player, on a phone: the replay page's "Open a dispute".
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     p = phone.new_page()
-    _sign_in(p, base, player, f"/matches/{match.pk}/replay/")
+    sign_in(p, base, player, f"/matches/{match.pk}/replay/")
     p.select_option("#dispute-hand", "1")
     p.fill("#dispute-statement", "The knocker's deadwood was 15, not 5.")
     p.click("#dispute-open")
@@ -51,7 +44,7 @@ def test_a_player_disputes_a_hand_and_the_desk_rules_on_it(live_server, browser,
 
     # The organiser: the count on the desk, the list, the dispute's page, a ruling.
     desk = browser.new_page(viewport={"width": 1920, "height": 1080})
-    _sign_in(desk, base, "td", f"/desk/{t.pk}/")
+    sign_in(desk, base, "td", f"/desk/{t.pk}/")
     desk.click("#disputes-open:has-text('Open disputes (1)')")
     desk.wait_for_selector("#disputes td.statement")
     shoot(desk, "dispute-02-desk-list-1920", full_page=False)
@@ -82,7 +75,7 @@ def test_a_player_disputes_a_hand_and_the_desk_rules_on_it(live_server, browser,
     # The desk's dispute pages on a phone: nothing wider than the screen.
     small = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     s = small.new_page()
-    _sign_in(s, base, "td", f"/desk/{t.pk}/disputes/")
+    sign_in(s, base, "td", f"/desk/{t.pk}/disputes/")
     shoot(s, "dispute-06-desk-list-390")
     assert no_sideways_scroll(s)
     s.goto(f"{base}/desk/{t.pk}/disputes/{match.pk}/1/")
@@ -106,7 +99,7 @@ def test_the_dispute_page_fits_a_phone_while_open(live_server, browser):
     )  # fmt: skip
     small = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     s = small.new_page()
-    _sign_in(s, live_server.url, "td", f"/desk/{t.pk}/disputes/")
+    sign_in(s, live_server.url, "td", f"/desk/{t.pk}/disputes/")
     assert s.locator("#disputes td.statement").count() == 1
     shoot(s, "dispute-10-desk-list-open-390")
     assert no_sideways_scroll(s)

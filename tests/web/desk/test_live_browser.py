@@ -4,13 +4,10 @@ Django's live server (a WSGI server: the stream answers 503) and through the str
 under uvicorn; the desk's round page too. Screenshots at 390 and 1920 px go to
 tests/artifacts/screenshots/. Run alone: pytest -m browser."""
 
-from collections.abc import Iterator
-
 import pytest
 
 from games.services import match_record_hand
 from tests.web.desk.helpers import (
-    asgi_server_with_static,
     no_sideways_scroll,
     organiser,
     shoot,
@@ -38,14 +35,6 @@ def _mark(page) -> None:
 
 def _not_reloaded(page) -> bool:
     return page.evaluate("window.__notReloaded === true")
-
-
-@pytest.fixture
-def asgi(settings) -> Iterator[str]:
-    settings.LIVE_KEEPALIVE_SECONDS = 1
-    settings.LIVE_POLL_SECONDS = 0.2
-    with asgi_server_with_static() as url:
-        yield url
 
 
 def test_the_public_page_polls_when_the_stream_is_unavailable(live_server, browser, settings):

@@ -8,17 +8,10 @@ import io
 import pytest
 
 from players.services import player_create
-from tests.web.desk.helpers import organiser, started, table_swiss
+from tests.web.desk.helpers import started, table_swiss
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
 
 
 @pytest.fixture

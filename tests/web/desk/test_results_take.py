@@ -14,13 +14,6 @@ pytestmark = pytest.mark.django_db
 BUTTON = "Take the result from the match"
 
 
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
-
-
 def _stuck(td, monkeypatch):
     t = started(td, players=2, ruleset={"game_target": 25, "end_when_decided": True})
     pairing = Pairing.objects.get(round__tournament=t, table=1)

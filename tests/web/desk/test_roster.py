@@ -10,18 +10,11 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from players.models import LoginCode, Player
-from tests.web.desk.helpers import organiser, started, table_swiss
+from tests.web.desk.helpers import started, table_swiss
 from tournaments.models import Registration, Tournament
 from tournaments.selectors import tournament_stream_events
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
 
 
 def _registered(tournament: Tournament, names: str) -> list[Player]:

@@ -12,6 +12,7 @@ import pytest
 
 from games.services.disputes import match_dispute_open, match_dispute_resolve
 from players.models import Player
+from tests.fixtures.desk import sign_in
 from tests.tournaments.helpers import record_gins, table_tournament
 from tests.web.desk.helpers import SCREENSHOTS, no_sideways_scroll, organiser, shoot, started
 from tournaments import services
@@ -21,14 +22,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # A4 at 96 px an inch, less the print margins (desk.css: 10 mm each side): 190 mm.
 A4_PRINTABLE = {"width": 718, "height": 1040}
-
-
-def _sign_in(page, base: str) -> None:
-    page.goto(f"{base}/desk/login/")
-    page.fill("#id_username", "td")
-    page.fill("#id_password", "pw-desk-123")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/desk/")
 
 
 def _fits(page) -> bool:
@@ -44,7 +37,7 @@ def _three_ways(browser, base: str, pages: list[tuple[str, str]], *, post: str =
     for width, label in ((390, "390"), (1280, "1280")):
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
-        _sign_in(page, base)
+        sign_in(page, base)
         for name, url in pages:
             page.goto(base + url)
             shoot(page, f"i24-{name}-{label}")
@@ -52,7 +45,7 @@ def _three_ways(browser, base: str, pages: list[tuple[str, str]], *, post: str =
         context.close()
     context = browser.new_context(viewport=A4_PRINTABLE)
     page = context.new_page()
-    _sign_in(page, base)
+    sign_in(page, base)
     page.emulate_media(media="print")
     for name, url in pages:
         page.goto(base + url)
@@ -80,7 +73,7 @@ def test_the_roster_pages_at_390_1280_and_a4(live_server, browser):
     # check in the rest, undo one, withdraw one.
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
-    _sign_in(page, base)
+    sign_in(page, base)
     page.goto(f"{base}{t}/check-in/")
     page.fill("#roster-search", "stef")
     assert page.locator("tr.checkin-row:visible").count() == 1
@@ -116,7 +109,7 @@ def test_the_roster_pages_at_390_1280_and_a4(live_server, browser):
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    _sign_in(page, base)
+    sign_in(page, base)
     page.goto(f"{base}{t}/check-in/")
     page.click("#print-login-codes")
     page.wait_for_selector(".code-slip")

@@ -18,13 +18,6 @@ from tournaments.models import Round
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
-
-
 def _hhmm(value: dt.datetime, zone: str) -> str:
     return value.astimezone(ZoneInfo(zone)).strftime("%H:%M")
 

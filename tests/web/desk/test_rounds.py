@@ -5,19 +5,12 @@ a round nobody has started, and the next round paired once the last result is in
 import pytest
 
 from games.models import Match
-from tests.web.desk.helpers import organiser, started, version_of
+from tests.web.desk.helpers import started, version_of
 from tournaments.models import Pairing
 
 pytestmark = pytest.mark.django_db
 
 SHORT = {"game_target": 10, "games": 1}  # one hand of 10+ points wins the match
-
-
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
 
 
 def _table_url(t, number=1, table=1):

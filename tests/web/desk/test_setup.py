@@ -14,13 +14,6 @@ from tournaments.models import Registration, Tournament
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
-
-
 def _create_form(**overrides):
     data = {
         "name": "Club night",

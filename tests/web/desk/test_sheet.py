@@ -21,13 +21,6 @@ from tournaments.models import Pairing
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
-
-
 def _url(t, tail="sheet/"):
     return f"/desk/{t.pk}/rounds/1/tables/1/{tail}"
 

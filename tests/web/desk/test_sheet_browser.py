@@ -8,20 +8,13 @@ import re
 
 import pytest
 
+from tests.fixtures.desk import sign_in
 from tests.web.desk.helpers import EIGHT_HANDS, no_sideways_scroll, organiser, shoot, started
 from tournaments.models import Pairing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 GOAL = 20  # key presses a hand (issue 24)
-
-
-def _sign_in(page, base: str, then: str) -> None:
-    page.goto(f"{base}{then}")
-    page.fill("#id_username", "td")
-    page.fill("#id_password", "pw-desk-123")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}{then}")
 
 
 class Keyboard:
@@ -70,7 +63,7 @@ def test_an_eight_hand_match_typed_with_the_keyboard_only(live_server, browser):
     tournament = started(user, players=4)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     url = _sheet_url(live_server.url, tournament, 1)
-    _sign_in(page, live_server.url, url.removeprefix(live_server.url))
+    sign_in(page, live_server.url, then=url.removeprefix(live_server.url))
     page.wait_for_function("document.activeElement && document.activeElement.name === 'k-0'")
     keys = Keyboard(page)
     per_hand = [_type_hand(page, keys, i, hand) for i, hand in enumerate(EIGHT_HANDS)]
@@ -115,7 +108,7 @@ def test_the_sheet_on_a_phone(live_server, browser):
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     page = context.new_page()
     url = _sheet_url(live_server.url, tournament, 1)
-    _sign_in(page, live_server.url, url.removeprefix(live_server.url))
+    sign_in(page, live_server.url, then=url.removeprefix(live_server.url))
     page.wait_for_function("document.activeElement && document.activeElement.name === 'k-0'")
     keys = Keyboard(page)
     for i, hand in enumerate(EIGHT_HANDS[:3]):
@@ -181,7 +174,7 @@ def test_a_phone_entry_is_settled_from_the_sheet(live_server, browser):
     table_entry_dispute(entry_id=entry.pk, player=pairing.player2, note="I had 35")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     url = _sheet_url(live_server.url, tournament, 1)
-    _sign_in(page, live_server.url, url.removeprefix(live_server.url))
+    sign_in(page, live_server.url, then=url.removeprefix(live_server.url))
     page.wait_for_selector("tr[data-line='0'].good")  # the entry's line, checked
     assert "entry contested" in page.inner_text("#sheet-entry")
     assert page.input_value("input[name=dd-0]") == "25"

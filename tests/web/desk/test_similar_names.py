@@ -6,17 +6,10 @@ from __future__ import annotations
 import pytest
 
 from players.models import Club, Player
-from tests.web.desk.helpers import organiser, table_swiss
+from tests.web.desk.helpers import table_swiss
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
 
 
 @pytest.fixture

@@ -12,18 +12,11 @@ import re
 import pytest
 
 import eventstore
-from tests.web.desk.helpers import organiser, started, table_swiss
+from tests.web.desk.helpers import started, table_swiss
 from tournaments.models import Tournament
 from web.zones import zone_label
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def td(client):
-    user = organiser()
-    client.force_login(user)
-    return user
 
 
 def _options(page: str) -> list[tuple[str, str]]:

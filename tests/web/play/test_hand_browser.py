@@ -3,26 +3,16 @@ mouse and with a finger (pointer events), the same with the keyboard (Alt + arro
 order kept on reload; and the hand-over state (a hand's end on screen until I press "Next
 hand") kept on reload. Screenshots in tests/artifacts/screenshots/."""
 
-from collections.abc import Iterator
-
 import pytest
 
 from games.engine.bot import choose_action
 from games.selectors import match_state_at
 from games.services import match_act
-from tests.web.desk.helpers import asgi_server_with_static, no_sideways_scroll, shoot
+from tests.web.desk.helpers import no_sideways_scroll, shoot
 from tests.web.play.browser import my_cards, phase, sign_in
 from tests.web.play.helpers import PASSWORD, online_match, players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def asgi(settings) -> Iterator[str]:
-    settings.LIVE_KEEPALIVE_SECONDS = 1
-    settings.LIVE_POLL_SECONDS = 0.2
-    with asgi_server_with_static() as url:
-        yield url
 
 
 def _open(browser, base, match, *, width=1280, touch=False):

@@ -4,7 +4,6 @@ face, a button's word, the scoresheet), nothing scrolls sideways. Screenshots in
 tests/artifacts/screenshots/layout-*.png for a person to look at."""
 
 import datetime as dt
-from collections.abc import Iterator
 
 import pytest
 
@@ -12,7 +11,7 @@ from games.engine.bot import choose_action
 from games.selectors import match_state_at
 from games.services import match_act
 from players.services import player_create
-from tests.web.desk.helpers import asgi_server_with_static, no_sideways_scroll, organiser, shoot
+from tests.web.desk.helpers import no_sideways_scroll, organiser, shoot
 from tests.web.play.browser import sign_in
 from tests.web.play.helpers import PASSWORD
 
@@ -35,14 +34,6 @@ CLIPPED = """root => {
   }
   return out;
 }"""
-
-
-@pytest.fixture
-def asgi(settings) -> Iterator[str]:
-    settings.LIVE_KEEPALIVE_SECONDS = 1
-    settings.LIVE_POLL_SECONDS = 0.2
-    with asgi_server_with_static() as url:
-        yield url
 
 
 def _evening_with_an_online_match():

@@ -3,13 +3,11 @@ contexts play a whole match on a preset deal through the page only; the final sc
 on both pages equals the API's; the same at 390 px; a reload mid-hand resumes; a lost
 stream reconnects. Screenshots in tests/artifacts/screenshots/."""
 
-from collections.abc import Iterator
-
 import pytest
 
 from games.selectors import match_get, match_state_at, match_view_for
 from games.services import match_act
-from tests.web.desk.helpers import asgi_server_with_static, no_sideways_scroll, shoot
+from tests.web.desk.helpers import no_sideways_scroll, shoot
 from tests.web.play.browser import (
     act,
     phase,
@@ -22,14 +20,6 @@ from tests.web.play.browser import (
 from tests.web.play.helpers import PASSWORD, cuttable_proxy, online_match, players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def asgi(settings) -> Iterator[str]:
-    settings.LIVE_KEEPALIVE_SECONDS = 1
-    settings.LIVE_POLL_SECONDS = 0.2
-    with asgi_server_with_static() as url:
-        yield url
 
 
 def _two_pages(browser, base, match, viewport):

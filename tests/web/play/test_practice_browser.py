@@ -2,24 +2,14 @@
 lobby and plays it to the end on the play page; the bot's moves (Celery jobs, eager here)
 come through the match's stream. Screenshots in tests/artifacts/screenshots/."""
 
-from collections.abc import Iterator
-
 import pytest
 
 from games.models import Match
-from tests.web.desk.helpers import asgi_server_with_static, no_sideways_scroll, shoot
+from tests.web.desk.helpers import no_sideways_scroll, shoot
 from tests.web.play.browser import play_to_the_end, sheet_of_view, sheet_on_page, sign_in
 from tests.web.play.helpers import PASSWORD, players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def asgi(settings) -> Iterator[str]:
-    settings.LIVE_KEEPALIVE_SECONDS = 1
-    settings.LIVE_POLL_SECONDS = 0.2
-    with asgi_server_with_static() as url:
-        yield url
 
 
 def test_a_practice_match_against_the_bot_played_to_the_end(asgi, browser, monkeypatch):

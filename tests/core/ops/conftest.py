@@ -1,6 +1,0 @@
-import pytest
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles(fresh_throttles: None) -> None:
-    """Each test starts with no throttle counters (tests/conftest.py)."""
