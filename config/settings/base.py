@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "tournaments.ratings",  # club ratings and seasons (issue 22)
+    "tournaments.teams",  # team events between club sides (issue 39)
     "web",
     "demo",
 ]

@@ -1,0 +1,50 @@
+"""A team Swiss played end to end by bots through the services: its rows rebuilt from
+its events are identical, and its standings are the domain's fold of its stream."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.drift import pictures_differences
+from demo.team_simulation import team_event_simulate
+from tournaments.teams.domain import team_standings
+from tournaments.teams.models import Team, TeamBoard, TeamMatch, TeamStanding
+from tournaments.teams.projections import (
+    projected_pictures,
+    team_event_rebuild_in_tx,
+    team_event_state,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FAST = {"game_target": 10, "games": 1}
+
+
+@pytest.mark.slow
+def test_team_swiss_of_8_teams_by_4_boards_rebuilds_to_identical_rows() -> None:
+    event = team_event_simulate(teams=8, boards=4, ruleset=FAST, progress=False)
+    assert event.status == "finished" and event.current_round == 3
+    assert TeamMatch.objects.filter(event=event).count() == 12
+    assert TeamBoard.objects.filter(event=event).exclude(result="").count() == 48
+    assert Team.objects.filter(event=event).count() == 8
+    state = team_event_state(event=event)
+    rows = list(TeamStanding.objects.filter(event=event).values_list("team", "match_points"))
+    assert rows == [(s.team, s.match_points) for s in team_standings(state)]
+    assert (
+        pictures_differences(
+            lambda: projected_pictures(event=event), lambda: team_event_rebuild_in_tx(event=event)
+        )
+        == []
+    )
+
+
+def test_a_small_team_round_robin_finishes() -> None:
+    event = team_event_simulate(
+        teams=3, boards=1, format="team_round_robin", ruleset=FAST, progress=False
+    )
+    assert event.status == "finished" and event.current_round == 3
+    assert sorted(TeamStanding.objects.filter(event=event).values_list("byes", flat=True)) == [
+        1,
+        1,
+        1,
+    ]

@@ -1,0 +1,59 @@
+"""Reads of team events: who may organise one, its teams, matches, boards and standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from tournaments.teams.models import Team, TeamBoard, TeamEvent, TeamMatch, TeamStanding
+
+
+def user_can_organise_team_event(*, user: Any, event: TeamEvent) -> bool:
+    """Staff, the event's creator and its club's organisers."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser or event.created_by_id == user.pk:
+        return True
+    return event.club is not None and event.club.organisers.filter(pk=user.pk).exists()
+
+
+def user_is_captain(*, user: Any, event: TeamEvent, team: int) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return Team.objects.filter(event=event, number=team, captain__user=user).exists()
+
+
+def team_event_get(*, event_id: Any, user: Any = None) -> TeamEvent:
+    """The team event (a private one only for its organisers); DoesNotExist otherwise."""
+    event = TeamEvent.objects.select_related("club").get(pk=event_id)
+    if not event.is_public and not user_can_organise_team_event(user=user, event=event):
+        raise TeamEvent.DoesNotExist
+    return event
+
+
+def team_event_list(*, user: Any = None) -> QuerySet[TeamEvent]:
+    events = TeamEvent.objects.select_related("club")
+    if user is not None and user.is_authenticated and user.is_staff:
+        return events
+    return events.filter(is_public=True)
+
+
+def team_event_teams(*, event: TeamEvent) -> QuerySet[Team]:
+    return Team.objects.filter(event=event).order_by("number")
+
+
+def team_event_standings(*, event: TeamEvent) -> QuerySet[TeamStanding]:
+    return TeamStanding.objects.filter(event=event).order_by("rank")
+
+
+def team_event_matches(*, event: TeamEvent, round_number: int | None = None) -> list[dict]:
+    """The team matches with their boards (a team-match sheet), by round and table."""
+    matches = TeamMatch.objects.filter(event=event)
+    boards = TeamBoard.objects.filter(event=event).select_related("player1", "player2")
+    if round_number is not None:
+        matches, boards = matches.filter(round=round_number), boards.filter(round=round_number)
+    by_table: dict[tuple[int, int], list[TeamBoard]] = {}
+    for b in boards:
+        by_table.setdefault((b.round, b.table), []).append(b)
+    return [{"match": m, "boards": by_table.get((m.round, m.table), [])} for m in matches]
