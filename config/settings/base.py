@@ -469,6 +469,8 @@ SPECTACULAR_SETTINGS = {
         "HandKindEnum": "games.serializers.records.HAND_KINDS",
         "KindEnum": ["login", "named"],  # an access token's kind (core.models.AccessToken)
         "RulingTypeEnum": "games.serializers.records.RULING_TYPES",
+        "FormatEnum": "tournaments.models.Tournament.Format",
+        "TeamEventFormatEnum": ["team_round_robin", "team_swiss"],  # issue 39
     },
 }
 

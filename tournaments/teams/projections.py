@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import eventstore
+from core.drift import RowDifference, pictures_differences
 from tournaments.teams.domain import TeamEvent, TeamEventState, fold, team_standings
 from tournaments.teams.domain.standings import match_score
 from tournaments.teams.domain.stored import event_from_stored
@@ -38,6 +39,9 @@ def project_in_tx(*, event: TeamEventRow, state: TeamEventState) -> None:
         current_round=state.current_round,
         status=state.status,
         version=state.version,
+        is_public=state.is_public,
+        play_mode=state.play_mode,
+        ruleset=state.ruleset,
     )
     for model in (Team, TeamMatch, TeamBoard, TeamStanding):
         model.objects.filter(event=event).delete()
@@ -111,6 +115,9 @@ _EVENT_FIELDS = (
     "current_round",
     "status",
     "version",
+    "is_public",
+    "play_mode",
+    "ruleset",
 )
 _TEAM_FIELDS = ("name", "club_id", "captain_id", "roster", "seed")
 _MATCH_FIELDS = ("team1", "team2", "boards1", "boards2", "points1", "points2", "outcome1")
@@ -164,3 +171,15 @@ def projected_pictures(*, event: TeamEventRow) -> dict[str, dict[Any, dict[str, 
             (k, s.team): fields(s, _STANDING_FIELDS) for s in TeamStanding.objects.filter(event=row)
         },
     }
+
+
+def team_events_differences(*, fix: bool = False) -> list[RowDifference]:
+    """Every team event's rows against a replay of its stream (verify_projections)."""
+    out: list[RowDifference] = []
+    for event in TeamEventRow.objects.order_by("pk"):
+        out += pictures_differences(
+            lambda e=event: projected_pictures(event=e),
+            lambda e=event: team_event_rebuild_in_tx(event=e),
+            fix=fix,
+        )
+    return out

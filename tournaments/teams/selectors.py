@@ -47,7 +47,7 @@ def team_event_standings(*, event: TeamEvent) -> QuerySet[TeamStanding]:
     return TeamStanding.objects.filter(event=event).order_by("rank")
 
 
-def team_event_matches(*, event: TeamEvent, round_number: int | None = None) -> list[dict]:
+def team_event_matches(*, event: TeamEvent, round_number: int | None = None) -> list[TeamMatch]:
     """The team matches with their boards (a team-match sheet), by round and table."""
     matches = TeamMatch.objects.filter(event=event)
     boards = TeamBoard.objects.filter(event=event).select_related("player1", "player2")
@@ -56,4 +56,7 @@ def team_event_matches(*, event: TeamEvent, round_number: int | None = None) -> 
     by_table: dict[tuple[int, int], list[TeamBoard]] = {}
     for b in boards:
         by_table.setdefault((b.round, b.table), []).append(b)
-    return [{"match": m, "boards": by_table.get((m.round, m.table), [])} for m in matches]
+    out = list(matches)
+    for m in out:
+        m.board_list = by_table.get((m.round, m.table), [])  # type: ignore[attr-defined]
+    return out

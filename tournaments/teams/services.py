@@ -9,11 +9,12 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from core.errors import NotFoundError, PermissionDeniedError
+from core.errors import PermissionDeniedError, ValidationError
 from core.transactions import write_service
-from games.selectors import match_outcomes
+from games.selectors import match_outcomes, ruleset_normalise
 from games.services import match_create_in_tx
-from players.models import Player
+from players.models import Club, Player
+from players.selectors import user_is_organiser
 from tournaments.domain.errors import TournamentError
 from tournaments.ratings.selectors import seeding_ratings
 from tournaments.services._common import api_error
@@ -54,6 +55,21 @@ def _organiser(user: AbstractBaseUser | None, write: TeamEventWrite) -> None:
         raise PermissionDeniedError(ORGANISERS_ONLY)
 
 
+def _field_error(field: str, message: str, reason: str) -> ValidationError:
+    error = ValidationError(message)
+    error.extra = {"fields": {field: [error.message]}, "reason": reason}
+    return error
+
+
+def _club(club_id: int | None, field: str) -> Club | None:
+    if club_id is None:
+        return None
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        raise _field_error(field, "no such club", "no_club")
+    return club
+
+
 @write_service
 def team_event_create(
     *,
@@ -65,7 +81,17 @@ def team_event_create(
     rounds: int | None = None,
     match_points: tuple[int, int, int] = (2, 1, 0),
     ruleset: dict[str, Any] | None = None,
+    is_public: bool = True,
 ) -> TeamEventRow:
+    """Create a team event; organisers only (a club's: its organisers)."""
+    if not user_is_organiser(user=created_by):
+        raise PermissionDeniedError("only organisers may create tournaments")
+    club = _club(club_id, "club_id")
+    if club is not None and not (
+        created_by.is_staff or club.organisers.filter(pk=created_by.pk).exists()
+    ):
+        raise PermissionDeniedError("only the club's organisers may create its tournaments")
+    ruleset = ruleset_normalise(ruleset=ruleset)
     command = CreateTeamEvent(
         format=format,
         name=name,
@@ -73,7 +99,8 @@ def team_event_create(
         boards=boards,
         rounds=rounds,
         match_points=tuple(match_points),  # type: ignore[arg-type]
-        ruleset=dict(ruleset or {}),
+        ruleset=ruleset,
+        is_public=is_public,
     )
     events = _decided(TeamEventState(), command)
     write = team_event_new(name=name, format=format, club_id=club_id, created_by=created_by)
@@ -97,9 +124,10 @@ def team_register(
     (`by_rating`), else as given. Returns the team's number."""
     write = team_event_load(event_id=event_id)
     _organiser(by, write)
+    _club(club_id, "club_id")
     found = set(Player.objects.filter(pk__in=roster).values_list("pk", flat=True))
     if len(found) != len(set(roster)):
-        raise NotFoundError("no such player", code="player")
+        raise _field_error("roster", "the roster names a player who does not exist", "no_player")
     ordered = list(roster)
     if by_rating:
         ratings = seeding_ratings(club=write.row.club, player_ids=roster)
@@ -154,9 +182,9 @@ def team_round_pair(
             match_create_in_tx(
                 player1=everyone[b.player1],
                 player2=everyone[b.player2],
-                ruleset=write.row.ruleset,
+                ruleset=write.state.ruleset,
                 first_dealer=everyone[b.dealer],
-                mode=write.row.play_mode,
+                mode=write.state.play_mode,
                 created_by=by,
                 label=f"{write.row.name[:40]} R{round_number} T{p.table} B{b.board}",
                 match_id=uuid.UUID(b.match),

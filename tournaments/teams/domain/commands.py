@@ -19,6 +19,7 @@ class CreateTeamEvent:
     match_points: tuple[int, int, int] = (2, 1, 0)
     ruleset: dict[str, Any] = field(default_factory=dict)
     play_mode: str = "online"
+    is_public: bool = True
 
 
 @dataclass(frozen=True)

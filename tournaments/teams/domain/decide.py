@@ -84,6 +84,7 @@ def _create(state: TeamEventState, c: CreateTeamEvent) -> list[TeamEvent]:
             match_points=c.match_points,
             ruleset=c.ruleset,
             play_mode=c.play_mode,
+            is_public=c.is_public,
         )
     ]
 

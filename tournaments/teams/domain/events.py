@@ -69,6 +69,7 @@ class TeamEventCreated(_Event):
     match_points: tuple[int, int, int] = (2, 1, 0)  # a team match won, drawn, lost
     ruleset: dict[str, Any] = field(default_factory=dict, compare=False)
     play_mode: str = "online"
+    is_public: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)

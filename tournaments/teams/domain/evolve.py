@@ -39,6 +39,8 @@ def evolve(state: TeamEventState, event: TeamEvent) -> TeamEventState:
                 rounds_planned=event.rounds,
                 match_points=tuple(event.match_points),  # type: ignore[arg-type]
                 play_mode=event.play_mode,
+                is_public=event.is_public,
+                ruleset=dict(event.ruleset),
             )
         case TeamRegistered():
             team = Team(event.team, event.name, event.club, event.captain, event.roster)

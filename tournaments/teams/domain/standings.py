@@ -100,7 +100,4 @@ def team_standings(state: TeamEventState) -> list[TeamStanding]:
             a[{"win": 4, "draw": 5, "loss": 6}[outcome]] += 1
             a[7] += s.team2 is None
     order = sorted(acc, key=lambda t: (-acc[t][0], -acc[t][1], -acc[t][2], t))
-    return [
-        TeamStanding(t, rank, *acc[t])
-        for rank, t in enumerate(order, start=1)
-    ]
+    return [TeamStanding(t, rank, *acc[t]) for rank, t in enumerate(order, start=1)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tournaments.teams.domain.events import BoardEntry, BoardResult, TeamPairingEntry
 
@@ -50,6 +51,8 @@ class TeamEventState:
     rounds_planned: int | None = None
     match_points: tuple[int, int, int] = (2, 1, 0)
     play_mode: str = "online"
+    is_public: bool = True
+    ruleset: dict[str, Any] = field(default_factory=dict)
     status: str = REGISTRATION
     current_round: int = 0
     teams: dict[int, Team] = field(default_factory=dict)  # by number
