@@ -43,7 +43,8 @@ from tournaments.teams.selectors import user_can_organise_team_event, user_is_ca
 ORGANISERS_ONLY = "only the team event's organisers may do this"
 
 
-def _decided(state: TeamEventState, command: TeamCommand) -> list[TeamEvent]:
+def decided_or_error(state: TeamEventState, command: TeamCommand) -> list[TeamEvent]:
+    """decide, with the domain's errors turned into the API's (same code and message)."""
     try:
         return decide(state, command)
     except TournamentError as exc:
@@ -70,6 +71,14 @@ def _club(club_id: int | None, field: str) -> Club | None:
     return club
 
 
+def require_creator(user: AbstractBaseUser, club: Club | None) -> None:
+    """`user` may create a team event (of `club`): an organiser (of the club)."""
+    if not user_is_organiser(user=user):
+        raise PermissionDeniedError("only organisers may create tournaments")
+    if club is not None and not (user.is_staff or club.organisers.filter(pk=user.pk).exists()):
+        raise PermissionDeniedError("only the club's organisers may create its tournaments")
+
+
 @write_service
 def team_event_create(
     *,
@@ -84,13 +93,7 @@ def team_event_create(
     is_public: bool = True,
 ) -> TeamEventRow:
     """Create a team event; organisers only (a club's: its organisers)."""
-    if not user_is_organiser(user=created_by):
-        raise PermissionDeniedError("only organisers may create tournaments")
-    club = _club(club_id, "club_id")
-    if club is not None and not (
-        created_by.is_staff or club.organisers.filter(pk=created_by.pk).exists()
-    ):
-        raise PermissionDeniedError("only the club's organisers may create its tournaments")
+    require_creator(created_by, _club(club_id, "club_id"))
     ruleset = ruleset_normalise(ruleset=ruleset)
     command = CreateTeamEvent(
         format=format,
@@ -102,7 +105,7 @@ def team_event_create(
         ruleset=ruleset,
         is_public=is_public,
     )
-    events = _decided(TeamEventState(), command)
+    events = decided_or_error(TeamEventState(), command)
     write = team_event_new(name=name, format=format, club_id=club_id, created_by=created_by)
     team_event_save(write, events, by=created_by)
     write.row.refresh_from_db()
@@ -133,7 +136,7 @@ def team_register(
         ratings = seeding_ratings(club=write.row.club, player_ids=roster)
         ordered.sort(key=lambda p: (-ratings.get(p, 1500.0), roster.index(p)))
     command = RegisterTeam(name=name, club=club_id, captain=captain, roster=tuple(ordered))
-    state = team_event_save(write, _decided(write.state, command), by=by)
+    state = team_event_save(write, decided_or_error(write.state, command), by=by)
     return max(state.teams)
 
 
@@ -147,14 +150,14 @@ def team_lineup_set(
     if not user_is_captain(user=by, event=write.row, team=team):
         _organiser(by, write)
     command = SetLineup(team=team, round=round_number, players=tuple(players))
-    team_event_save(write, _decided(write.state, command), by=by)
+    team_event_save(write, decided_or_error(write.state, command), by=by)
 
 
 @write_service
 def team_pair_forbid(*, event_id: int, teams: tuple[int, int], by: AbstractBaseUser) -> None:
     write = team_event_load(event_id=event_id)
     _organiser(by, write)
-    team_event_save(write, _decided(write.state, ForbidTeams(teams=teams)), by=by)
+    team_event_save(write, decided_or_error(write.state, ForbidTeams(teams=teams)), by=by)
 
 
 @write_service
@@ -172,7 +175,7 @@ def team_round_pair(
         match_ids=ids,
         ratings=seeding_ratings(club=write.row.club, player_ids=players),
     )
-    events = _decided(write.state, command)
+    events = decided_or_error(write.state, command)
     paired = [e for e in events if isinstance(e, TeamRoundPaired)]
     if not paired:
         return False
@@ -216,6 +219,6 @@ def team_board_record(*, match_id: str) -> bool:
         points2=p2,
         result="forfeit" if outcome.finish_reason == "forfeit" else "played",
     )
-    events = _decided(write.state, RecordBoard(result))
+    events = decided_or_error(write.state, RecordBoard(result))
     team_event_save(write, events)
     return bool(events)

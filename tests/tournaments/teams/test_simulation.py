@@ -3,10 +3,16 @@ its events are identical, and its standings are the domain's fold of its stream.
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 
 from core.drift import pictures_differences
 from demo.team_simulation import team_event_simulate
+from tests.tournaments.exchange.helpers import checker
+from tournaments.exchange.export import team_event_exchange_text
+from tournaments.exchange.imports import team_event_import
 from tournaments.teams.domain import team_standings
 from tournaments.teams.models import Team, TeamBoard, TeamMatch, TeamStanding
 from tournaments.teams.projections import (
@@ -35,6 +41,17 @@ def test_team_swiss_of_8_teams_by_4_boards_rebuilds_to_identical_rows() -> None:
             lambda: projected_pictures(event=event), lambda: team_event_rebuild_in_tx(event=event)
         )
         == []
+    )
+    out = StringIO()
+    call_command("verify_projections", stdout=out)
+    assert "team event read models: 0 differences" in out.getvalue()
+    # Its exchange file passes the stand-alone checker and imports to identical standings.
+    text = team_event_exchange_text(event=event)
+    assert checker.check(text) == []
+    copy = team_event_import(text=text, by=event.created_by)
+    fields = ("team", "rank", "match_points", "board_points", "hollywood_points")
+    assert list(TeamStanding.objects.filter(event=copy).values_list(*fields)) == list(
+        TeamStanding.objects.filter(event=event).values_list(*fields)
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.teams.domain.events import BoardResult
+from tournaments.teams.domain.events import BoardResult, TeamPairingEntry
 
 
 @dataclass(frozen=True)
@@ -54,4 +54,23 @@ class RecordBoard:
     result: BoardResult
 
 
-TeamCommand = CreateTeamEvent | RegisterTeam | SetLineup | ForbidTeams | PairTeamRound | RecordBoard
+@dataclass(frozen=True)
+class ImportRound:
+    """A round as another installation played it (a results exchange file): its pairings
+    and board results, taken as they are (checked for consistency, not re-paired)."""
+
+    number: int
+    pairings: tuple[TeamPairingEntry, ...]
+    results: tuple[BoardResult, ...]
+    rounds: int  # how many rounds the event had
+
+
+TeamCommand = (
+    ImportRound
+    | CreateTeamEvent
+    | RegisterTeam
+    | SetLineup
+    | ForbidTeams
+    | PairTeamRound
+    | RecordBoard
+)

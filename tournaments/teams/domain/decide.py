@@ -10,6 +10,7 @@ from tournaments.pairing import ForbiddenPairInRoundRobinError
 from tournaments.teams.domain.commands import (
     CreateTeamEvent,
     ForbidTeams,
+    ImportRound,
     PairTeamRound,
     RecordBoard,
     RegisterTeam,
@@ -53,6 +54,8 @@ def decide(state: TeamEventState, command: TeamCommand) -> list[TeamEvent]:
             return _pair(state, command)
         case RecordBoard():
             return _record(state, command)
+        case ImportRound():
+            return _import(state, command)
     raise TypeError(f"not a team command: {command!r}")
 
 
@@ -206,3 +209,41 @@ def _round_end(state: TeamEventState, number: int) -> list[TeamEvent]:
     if state.rounds_planned is not None and number >= state.rounds_planned:
         events.append(TeamEventFinished(rounds=number))
     return events
+
+
+def _import(state: TeamEventState, c: ImportRound) -> list[TeamEvent]:
+    """An imported round: every team once, boards from the two rosters, one result a board."""
+    n = c.number
+    if n != state.current_round + 1 or (n > 1 and state.rounds[n - 1].status != COMPLETED):
+        raise TournamentConflictError("rounds are imported in order", code="round_not_next")
+    seen = [t for p in c.pairings for t in (p.team1, p.team2) if t is not None]
+    if sorted(seen) != sorted(state.teams):
+        raise TournamentInputError("each team once a round", code="pairings")
+    for p in c.pairings:
+        if p.team2 is not None and len(p.boards) != state.boards:
+            raise TournamentInputError("a team match has one board each", code="boards")
+        for b in p.boards:
+            if b.player1 not in state.teams[p.team1].roster or (
+                p.team2 is None or b.player2 not in state.teams[p.team2].roster
+            ):
+                raise TournamentInputError("a board's players are its teams'", code="board")
+    first: dict[str, object] = {}
+    if n == 1:
+        first = {"seeds": tuple(sorted(state.teams)), "rounds": c.rounds}
+    paired = TeamRoundPaired(round=n, pairings=c.pairings, imported=True, **first)  # type: ignore[arg-type]
+    events: list[TeamEvent] = [paired]
+    after = evolve(state, paired)
+    for r in c.results:
+        events += (got := _record(after, RecordBoard(r)))
+        after = fold_events(after, got)
+    if not after.rounds[n].complete:
+        raise TournamentInputError("every board of an imported round has a result", code="results")
+    if not any(isinstance(e, TeamRoundCompleted) for e in events):
+        events += _round_end(after, n)
+    return events
+
+
+def fold_events(state: TeamEventState, events: list[TeamEvent]) -> TeamEventState:
+    for e in events:
+        state = evolve(state, e)
+    return state

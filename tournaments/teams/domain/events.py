@@ -101,6 +101,7 @@ class TeamRoundPaired(_Event):
     pairings: tuple[TeamPairingEntry, ...]
     seeds: tuple[int, ...] = ()  # round 1: the teams in seed order
     rounds: int | None = None  # round 1: how many rounds the event has
+    imported: bool = False  # from a results exchange file (its boards' matches are elsewhere)
 
 
 @dataclass(frozen=True, kw_only=True)
