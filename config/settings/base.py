@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tournaments.ratings",  # club ratings and seasons (issue 22)
     "tournaments.teams",  # team events between club sides (issue 39)
+    "tournaments.federation",  # a federation of clubs, its member list (issue 39)
     "web",
     "demo",
 ]

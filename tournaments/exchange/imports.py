@@ -11,9 +11,9 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from core.errors import ValidationError
 from core.transactions import write_service
-from players.models import Player
 from players.services import player_create_in_tx
 from tournaments.exchange.hgx import Exchange, ExchangeFormatError, parse
+from tournaments.federation.selectors import players_by_federation_id
 from tournaments.teams.domain.commands import CreateTeamEvent, ImportRound, RegisterTeam
 from tournaments.teams.domain.events import BoardEntry, BoardResult, TeamPairingEntry
 from tournaments.teams.models import TeamEvent
@@ -23,12 +23,7 @@ from tournaments.teams.services import decided_or_error, require_creator
 
 def _players(x: Exchange) -> dict[int, int]:
     """Start number -> player id: by federation id where one links, else a new player."""
-    linked: dict[str, int] = {}
-    if hasattr(Player, "federation_id"):
-        feds = [p.federation_id for p in x.players if p.federation_id]
-        linked = dict(
-            Player.objects.filter(federation_id__in=feds).values_list("federation_id", "pk")
-        )
+    linked = players_by_federation_id(ids=[p.federation_id for p in x.players if p.federation_id])
     out = {}
     for p in x.players:
         found = linked.get(p.federation_id) if p.federation_id else None
