@@ -60,7 +60,7 @@ def setting():
         club = clubs[i % 3]
         club.members.add(player_create(name=name))
         row(name[:-1] + ("a" if name[-1] != "a" else "e"), club, "similar")
-    for i in range(2):  # namesakes in one club: ambiguous (each row twice over: 4 rows)
+    for _ in range(2):  # namesakes in one club: ambiguous (each row twice over: 4 rows)
         name = f"{word(rng).title()} {word(rng).title()}"
         for _ in range(2):
             clubs[0].members.add(player_create(name=name))
