@@ -53,6 +53,21 @@ def timed(label: str, fn):
     return value
 
 
+def once(checker) -> None:
+    event = timed(
+        "simulate 8 teams x 4 boards (3 rounds, 48 matches)",
+        lambda: team_event_simulate(
+            teams=8, boards=4, ruleset={"game_target": 10, "games": 1}, progress=False
+        ),
+    )
+    diffs = timed("compare every team event's rows with a replay", team_events_differences)
+    assert diffs == [], diffs[:3]
+    text = timed("write its exchange file", lambda: team_event_exchange_text(event=event))
+    problems = timed("check it (tools/check_exchange.py)", lambda: checker.check(text))
+    assert problems == [], problems
+    timed("import it as a new event", lambda: team_event_import(text=text, by=event.created_by))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=1)
@@ -61,18 +76,7 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     checker = _checker()
     for _ in range(args.repeats):
-        event = timed(
-            "simulate 8 teams x 4 boards (3 rounds, 48 matches)",
-            lambda: team_event_simulate(
-                teams=8, boards=4, ruleset={"game_target": 10, "games": 1}, progress=False
-            ),
-        )
-        diffs = timed("compare every team event's rows with a replay", team_events_differences)
-        assert diffs == [], diffs[:3]
-        text = timed("write its exchange file", lambda: team_event_exchange_text(event=event))
-        problems = timed("check it (tools/check_exchange.py)", lambda: checker.check(text))
-        assert problems == [], problems
-        timed("import it as a new event", lambda: team_event_import(text=text, by=event.created_by))
+        once(checker)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
