@@ -4,7 +4,7 @@ standard library only.
 
     python3 -I tools/check_exchange.py event.hgx
 
-The file comes from GET /api/team-events/{id}/exchange/ or `manage.py export_exchange`;
+The file comes from `manage.py export_exchange ID` (a team event);
 docs/explanation/exchange-format.md describes it. Exit status 0 when every check passes,
 1 when one fails (each failure is printed), 2 for a file that cannot be read. Checks:
 
