@@ -21,7 +21,7 @@ from django.db import transaction
 
 from core.errors import ValidationError
 from core.transactions import write_service
-from players.models import Club, Player
+from players.models import Club, Player, erased_name
 from tournaments.federation.files import MemberRow
 from tournaments.federation.models import Federation, Member
 from tournaments.ratings.names import club_players, club_players_like, name_key
@@ -130,3 +130,11 @@ def federation_get_or_create(*, name: str, club_slugs: list[str]) -> Federation:
                               params={"clubs": ", ".join(sorted(missing))})  # fmt: skip
     federation.clubs.add(*clubs)
     return federation
+
+
+def federation_members_erase_in_tx(*, player_id: int) -> int:
+    """A player erased (tournaments.privacy): the member lines linked to them keep their
+    federation id and their link, but no name or birth year."""
+    return Member.objects.filter(player_id=player_id).update(
+        name=erased_name(player_id), birth_year=None
+    )

@@ -17,6 +17,7 @@ from players.models import Club, Player
 from players.selectors import user_is_organiser
 from tournaments.domain.errors import TournamentError
 from tournaments.ratings.selectors import seeding_ratings
+from tournaments.repository import system_user
 from tournaments.services._common import api_error
 from tournaments.teams.domain import TeamEvent, TeamEventState, decide
 from tournaments.teams.domain.commands import (
@@ -180,6 +181,11 @@ def team_round_pair(
     if not paired:
         return False
     everyone = Player.objects.in_bulk(players)
+    # The boards' matches are organised as a tournament's are: by its organisers (here its
+    # creator and its club's), and the scheduler's identity for automatic rulings.
+    organisers = [write.row.created_by, system_user()]
+    if write.row.club is not None:
+        organisers += list(write.row.club.organisers.all())
     for p in paired[0].pairings:
         for b in p.boards:
             match_create_in_tx(
@@ -188,6 +194,7 @@ def team_round_pair(
                 ruleset=write.state.ruleset,
                 first_dealer=everyone[b.dealer],
                 mode=write.state.play_mode,
+                organisers=organisers,
                 created_by=by,
                 label=f"{write.row.name[:40]} R{round_number} T{p.table} B{b.board}",
                 match_id=uuid.UUID(b.match),

@@ -17,6 +17,7 @@ from tournaments.federation.files import member_rows
 from tournaments.federation.models import Member
 from tournaments.federation.selectors import federation_ids_of
 from tournaments.federation.services import federation_get_or_create, federation_members_import
+from tournaments.privacy.services import player_erase
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +130,14 @@ def test_the_command_reports_and_refuses_a_file_without_its_columns(setting, tmp
     bad.write_text("id,name\n1,Ann\n")
     with pytest.raises(Exception, match="federation_id"):
         call_command("import_members", str(bad), "--federation", "Gin Federation")
+
+
+def test_erasing_a_player_erases_their_member_lines_name_and_birth_year(setting) -> None:
+    federation, rows, _, players = setting
+    parsed = member_rows(content=csv_bytes(rows), filename="members.csv")
+    federation_members_import(federation=federation, rows=parsed)
+    line, pk = next(iter(players.items()))
+    player_erase(player_id=pk, by=None, reason="asked")
+    member = Member.objects.get(player_id=pk)
+    assert rows[line - 2][1] not in member.name and member.birth_year is None
+    assert member.number == rows[line - 2][0]  # the federation's id and the link stay

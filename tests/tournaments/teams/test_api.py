@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.selectors import match_get, user_can_organise_match
 from tests.helpers import token_client
 from tournaments.teams.models import TeamBoard, TeamEvent
 
@@ -46,6 +47,10 @@ def test_a_team_event_through_the_api(organiser_client, sides, make_player):
     side2 = "player2" if match["team2"] == 2 else "player1"
     assert [b[side2] for b in match["boards"]] == lineup
     assert TeamBoard.objects.filter(event_id=event).count() == 2
+    # Each board's match is the event's organisers' to rule on, as a tournament's is.
+    board = TeamBoard.objects.filter(event_id=event).first()
+    organiser = TeamEvent.objects.get(pk=event).created_by
+    assert user_can_organise_match(user=organiser, match=match_get(match_id=board.match_id))
     standings = organiser_client.get(f"/api/team-events/{event}/standings/").json()
     assert {line["team"] for line in standings} == {1, 2}
 
