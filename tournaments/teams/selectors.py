@@ -6,6 +6,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from core.errors import NotFoundError
+from players.models import Player
 from tournaments.teams.models import Team, TeamBoard, TeamEvent, TeamMatch, TeamStanding
 
 
@@ -60,3 +62,27 @@ def team_event_matches(*, event: TeamEvent, round_number: int | None = None) -> 
     for m in out:
         m.board_list = by_table.get((m.round, m.table), [])  # type: ignore[attr-defined]
     return out
+
+
+def team_event_page(*, event_id: Any, user: Any = None) -> dict[str, Any]:
+    """What a team event's public page shows: the event, its teams by number, its team
+    standings, and each round's team matches with their boards (players by id, names
+    beside). NotFoundError for an event the viewer may not see."""
+    try:
+        event = team_event_get(event_id=event_id, user=user)
+    except TeamEvent.DoesNotExist as exc:
+        raise NotFoundError("no such team event") from exc
+    teams = {t.number: t for t in team_event_teams(event=event)}
+    matches = team_event_matches(event=event)
+    ids = {p for m in matches for b in m.board_list for p in (b.player1_id, b.player2_id)}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    rounds: dict[int, list[TeamMatch]] = {}
+    for m in matches:
+        rounds.setdefault(m.round, []).append(m)
+    return {
+        "event": event,
+        "teams": teams,
+        "standings": list(team_event_standings(event=event)),
+        "rounds": sorted(rounds.items()),
+        "names": names,
+    }
