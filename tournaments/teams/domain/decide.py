@@ -30,7 +30,7 @@ from tournaments.teams.domain.events import (
     TeamRoundCompleted,
     TeamRoundPaired,
 )
-from tournaments.teams.domain.evolve import evolve
+from tournaments.teams.domain.evolve import evolve, fold
 from tournaments.teams.domain.pairing import pairing_entries, round_count, seeds, team_pairs
 from tournaments.teams.domain.state import COMPLETED, TeamEventState
 
@@ -235,15 +235,9 @@ def _import(state: TeamEventState, c: ImportRound) -> list[TeamEvent]:
     after = evolve(state, paired)
     for r in c.results:
         events += (got := _record(after, RecordBoard(r)))
-        after = fold_events(after, got)
+        after = fold(got, after)
     if not after.rounds[n].complete:
         raise TournamentInputError("every board of an imported round has a result", code="results")
     if not any(isinstance(e, TeamRoundCompleted) for e in events):
         events += _round_end(after, n)
     return events
-
-
-def fold_events(state: TeamEventState, events: list[TeamEvent]) -> TeamEventState:
-    for e in events:
-        state = evolve(state, e)
-    return state
