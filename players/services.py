@@ -27,7 +27,7 @@ from core.errors import ConflictError, NotFoundError, ValidationError
 from core.models import AccessToken
 from core.retention import delete_in_batches
 from core.text import ascii_digits
-from core.transactions import write_service
+from core.transactions import write_service, write_service_of
 from players.models import Club, LoginCode, Player
 from players.selectors import player_may_get_login_code, user_is_organiser
 
@@ -42,8 +42,7 @@ _KEY_SALT = "players.login_code"
 accounts_log = logging.getLogger("players.accounts")
 
 
-@write_service
-def player_create(
+def player_create_in_tx(
     *,
     name: str,
     username: str | None = None,
@@ -64,6 +63,13 @@ def player_create(
             )
         user = user_model.objects.create_user(username=username, password=password, email=email)
     return Player.objects.create(user=user, name=name, club=club, is_bot=is_bot)
+
+
+player_create = write_service_of(
+    player_create_in_tx,
+    name="player_create",
+    doc="Create a player; with a username, also the login it plays with.",
+)
 
 
 # Access tokens (core.models.AccessToken): a login's lasts TOKEN_LOGIN_HOURS; a named one

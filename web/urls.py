@@ -11,6 +11,7 @@ from web.play.evening import my_evening
 from web.play.views import lobby, play_page, practice_new
 from web.players_pages import player_page, player_visibility
 from web.replay import match_replay_page
+from web.team_events import team_event_public
 
 urlpatterns = [
     path("", home, name="home"),
@@ -25,6 +26,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/", match_page, name="match-page"),
     path("matches/<uuid:match_id>/replay/", match_replay_page, name="match-replay-page"),
     path("clubs/<slug:slug>/", club_page, name="club-page"),
+    path("team-events/<int:event_id>/", team_event_public, name="team-event-page"),
     path("clubs/<slug:slug>/seasons/<int:season_id>/", season_page, name="season-page"),
     path("players/<int:player_id>/", player_page, name="player-page"),
     path("players/<int:player_id>/visibility/", player_visibility, name="player-visibility"),

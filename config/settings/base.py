@@ -33,6 +33,8 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "tournaments.ratings",  # club ratings and seasons (issue 22)
+    "tournaments.teams",  # team events between club sides (issue 39)
+    "tournaments.federation",  # a federation of clubs, its member list (issue 39)
     "web",
     "demo",
 ]
@@ -385,6 +387,8 @@ SPECTACULAR_SETTINGS = {
         "HandKindEnum": "games.serializers.records.HAND_KINDS",
         "KindEnum": ["login", "named"],  # an access token's kind (core.models.AccessToken)
         "RulingTypeEnum": "games.serializers.records.RULING_TYPES",
+        "FormatEnum": "tournaments.models.Tournament.Format",
+        "TeamEventFormatEnum": ["team_round_robin", "team_swiss"],  # issue 39
     },
 }
 

@@ -191,6 +191,7 @@ def event_classes() -> dict[str, list[type]]:
     django_ready()
     from games.engine import events as match_events
     from tournaments.domain import events as tournament_events
+    from tournaments.teams.domain import events as team_events
 
     def of(module: Any, base: type | None = None) -> list[type]:
         classes = [
@@ -207,6 +208,9 @@ def event_classes() -> dict[str, list[type]]:
         "A match's events (stream `match-<id>`)": of(match_events),
         "A tournament's events (stream `tournament-<id>`)": of(
             tournament_events, getattr(tournament_events, "_Event", None)
+        ),
+        "A team event's events (stream `team-event-<id>`)": of(
+            team_events, getattr(team_events, "_Event", None)
         ),
     }
 

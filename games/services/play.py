@@ -47,11 +47,13 @@ def match_create_in_tx(
     created_by: AbstractBaseUser | None = None,
     label: str = "",
     practice: bool = False,
+    match_id: uuid.UUID | None = None,
 ) -> Match:
     """Start a match between two players under `ruleset` (copied into its first event) and,
     online, deal its first hand, inside the caller's transaction (a round's pairing makes
     many). Decks come from `decks` (one full order per hand, RULES 3 dealing order), then
-    from `seed`, then from a `secrets` shuffle."""
+    from `seed`, then from a `secrets` shuffle. `match_id`: the id chosen beforehand (a
+    team round names its boards' matches in its event before they are made)."""
     if player1.pk == player2.pk:
         message = "a match needs two different players"
         raise ValidationError(
@@ -67,7 +69,7 @@ def match_create_in_tx(
     deck_list = [list(validate_deck(d)) for d in decks or []]
     if mode == "table" and (seed or deck_list):
         raise ValidationError("a table match has no deals: no seed or decks", code="table_mode")
-    match_id = uuid.uuid4()
+    match_id = match_id or uuid.uuid4()
     match = Match(id=match_id, stream_id=f"match-{match_id}", player1=player1, player2=player2)
     match.mode, match.ruleset, match.label = mode, rules.to_dict(), label
     match.created_by, match.created_at = created_by, timezone.now()

@@ -33,6 +33,9 @@ NOT_FOR_PEOPLE = {
     # The hand pairings' refusals: the domain answers them with its own catalogued message
     # (the problem's code kept in the error body).
     "HandPairingError",
+    # A results exchange file's line-level problems (tournaments.exchange.hgx), as the
+    # stand-alone checker names them: shown inside a catalogued message, as data.
+    "ExchangeFormatError",
 }  # fmt: skip
 # These carry a code (the desk's row errors: the field's name) first, the message second.
 MESSAGE_SECOND = {"RowError", "BracketResultError"}

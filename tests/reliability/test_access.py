@@ -18,6 +18,7 @@ from tests.helpers import token_client
 from tests.reliability.helpers import api_routes, fill, role_clients, tournament_with_a_match
 from tournaments.models import Pairing
 from tournaments.ratings.models import Season
+from tournaments.teams.services import team_event_create
 
 pytestmark = pytest.mark.django_db
 
@@ -173,6 +174,11 @@ def tournament_organisers(role, public):
     if role in ("organiser", "staff"):
         return {200, 404}
     return 401 if role == "anonymous" else {403, 404}
+
+
+def team_event(role, public):
+    """A team event: anyone when public; a private one its organisers and staff (issue 39)."""
+    return 200 if public or role in ("organiser", "staff") else 404
 
 
 def no_get(role, public):
@@ -346,6 +352,26 @@ ROWS: dict[str, tuple] = {
     ),
     "api/seasons/<int:season_id>/standings/": (everyone(200), {}),
     "api/seasons/<int:season_id>/standings.csv": (everyone(200), {}),
+    # Team events (issue 39): their organisers run them; a team's captain sets its lineups.
+    "api/team-events/": (
+        everyone(200),
+        {"POST": (ORGANISERS_ONLY, {"name": "T", "format": "team_swiss"}, False)},
+    ),
+    "api/team-events/<int:event_id>/": (team_event, {}),
+    "api/team-events/<int:event_id>/teams/": (
+        team_event,
+        {"POST": (NOT_THE_TOURNAMENT_S, {"name": "S", "roster": [1, 2, 3, 4]}, False)},
+    ),
+    "api/team-events/<int:event_id>/lineups/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {"team": 1, "round": 1, "players": [1, 2]}, False)},
+    ),
+    "api/team-events/<int:event_id>/rounds/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {"round": 1}, False)},
+    ),
+    "api/team-events/<int:event_id>/standings/": (team_event, {}),
+    "api/team-events/<int:event_id>/matches/": (team_event, {}),
     # Needs ?club= (400 without it); who sees a history: tests/tournaments/ratings.
     "api/players/<int:pk>/ratings/": (everyone(400), {}),
     "api-auth/login/": (everyone(200), {}),  # DRF's browsable API login (throttled)
@@ -362,7 +388,7 @@ def test_every_api_endpoint_has_a_row():
 
 def written() -> dict[str, int]:
     """Rows of every model of ours (events, read models, registrations, ...)."""
-    ours = ("eventstore", "games", "players", "tournaments", "ratings")
+    ours = ("eventstore", "games", "players", "tournaments", "ratings", "teams")
     tables = set(connection.introspection.table_names())
     return {
         m._meta.label: m.objects.count()
@@ -391,7 +417,9 @@ def test_the_access_matrix_over_every_endpoint(is_public, organiser, make_player
     )
     ids = {"match_id": match_id, "tournament_id": tournament_.pk, "pk": pia.pk, "number": 1,
            "dispute": 1, "webhook_id": 1, "delivery_id": 1, "club_id": club.pk,
-           "season_id": season.pk, "token_id": 1}  # fmt: skip
+           "season_id": season.pk, "token_id": 1,
+           "event_id": team_event_create(name="Derby", format="team_swiss", created_by=organiser,
+                                         boards=2, is_public=is_public).pk}  # fmt: skip
     bodies = {
         "new_match": {"player1": pia.pk, "player2": quinn.pk},
         "member": {"player": quinn.pk},

@@ -42,6 +42,7 @@ from core.text import free_text_check
 from core.transactions import write_service
 from games.services import match_personal_data_erase_in_tx
 from players.models import LoginCode, Player, erased_name
+from tournaments.federation.services import federation_members_erase_in_tx
 from tournaments.models import Tournament
 from tournaments.privacy.selectors import player_erase_allowed
 from tournaments.projections import tournament_rebuild_in_tx
@@ -108,6 +109,7 @@ def player_erase(
         streams.add(stream_id)
 
     _account_erase(player, user, terms)
+    federation_members_erase_in_tx(player_id=player.pk)
     match_personal_data_erase_in_tx(player_id=player.pk, terms=terms, stream_ids=streams)
     _tournaments_rebuild(streams)
     now = timezone.now()

@@ -11,7 +11,9 @@ from celery import current_app as celery_app
 from django.core.management.base import BaseCommand, CommandError
 
 from demo.simulation import standings_table, tournament_simulate
+from demo.team_simulation import team_event_simulate, team_standings_table
 from tournaments.models import Tournament
+from tournaments.teams.domain import TEAM_FORMATS
 
 
 class Command(BaseCommand):
@@ -20,9 +22,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--players", type=int, default=16)
         parser.add_argument(
-            "--format", choices=[c for c, _ in Tournament.Format.choices], default="swiss"
+            "--format",
+            choices=[*(c for c, _ in Tournament.Format.choices), *TEAM_FORMATS],
+            default="swiss",
         )
-        parser.add_argument("--rounds", type=int, default=4, help="Swiss rounds.")
+        parser.add_argument("--teams", type=int, default=8, help="Team formats: the sides.")
+        parser.add_argument("--boards", type=int, default=4, help="Team formats: boards a match.")
+        parser.add_argument(
+            "--rounds", type=int, default=None, help="Swiss rounds (4; a team Swiss: log2 teams)."
+        )
         parser.add_argument(
             "--top-cut",
             type=int,
@@ -48,6 +56,9 @@ class Command(BaseCommand):
         parser.add_argument("--no-progress", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["format"] in TEAM_FORMATS:
+            self._teams(options)
+            return
         if options["players"] < 2:
             raise CommandError("a tournament needs at least two players")
         if options["top_cut"] and options["format"] != "swiss":
@@ -66,7 +77,7 @@ class Command(BaseCommand):
             tournament = tournament_simulate(
                 players=options["players"],
                 format=options["format"],
-                rounds=options["rounds"] if options["format"] == "swiss" else None,
+                rounds=(options["rounds"] or 4) if options["format"] == "swiss" else None,
                 ruleset={**options["ruleset"], "game_target": options["game_target"]},
                 progress=not options["no_progress"],
                 top_cut=options["top_cut"],
@@ -81,3 +92,28 @@ class Command(BaseCommand):
             f"in {elapsed:.1f}s\n"
         )
         self.stdout.write(standings_table(tournament))
+
+    def _teams(self, options: dict[str, Any]) -> None:
+        if options["teams"] < 2 or options["boards"] < 1:
+            raise CommandError("a team event needs at least two teams and one board")
+        eager = celery_app.conf.task_always_eager
+        if not options["worker"]:
+            celery_app.conf.task_always_eager = True
+        started = time.monotonic()
+        try:
+            event = team_event_simulate(
+                teams=options["teams"],
+                boards=options["boards"],
+                format=options["format"],
+                rounds=options["rounds"] if options["format"] == "team_swiss" else None,
+                ruleset={**options["ruleset"], "game_target": options["game_target"]},
+                progress=not options["no_progress"],
+            )
+        finally:
+            celery_app.conf.task_always_eager = eager
+        elapsed = time.monotonic() - started
+        self.stdout.write(
+            f"\n{event.name} (team event {event.pk}): {event.current_round} rounds "
+            f"in {elapsed:.1f}s\n"
+        )
+        self.stdout.write(team_standings_table(event))

@@ -11,7 +11,8 @@ row and field by field (core.drift):
 - matches (games): the match row (status, winner, version, the scoresheet's totals ...),
   the games of its scoresheet, its hand rows;
 - tournaments: the tournament row, registrations, rounds, pairings, standings;
-- club ratings: the rating periods, current ratings, rating history, season standings.
+- club ratings: the rating periods, current ratings, rating history, season standings;
+- team events: the event row, its teams, team matches, boards and team standings.
 
 Each difference is one line: the table, the row (by its natural key), the field, the stored
 value and the value the events give. Matches first, then tournaments (whose results come
@@ -33,6 +34,7 @@ from tournaments.projections import (
     tournament_rebuild_in_tx,
 )
 from tournaments.ratings.rebuild import ratings_differences
+from tournaments.teams.projections import team_events_differences
 
 
 def tournaments_differences(*, fix: bool = False) -> list[RowDifference]:
@@ -62,6 +64,7 @@ class Command(BaseCommand):
             ("match", match_read_models_rebuild if fix else match_read_models_differences),
             ("tournament", lambda: tournaments_differences(fix=fix)),
             ("rating", lambda: ratings_differences(fix=fix)),
+            ("team event", lambda: team_events_differences(fix=fix)),
         ):
             differences = check()
             for difference in differences:

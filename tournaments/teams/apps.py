@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class TeamsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournaments.teams"
+    label = "teams"
+    verbose_name = "Team events"
+
+    def ready(self) -> None:
+        # Imported here: models and receivers load once the apps are ready.
+        from games.signals import match_finished
+        from tournaments.teams import tasks  # noqa: F401 - registers the jobs
+        from tournaments.teams.receivers import on_board_match_finished
+
+        match_finished.connect(on_board_match_finished, dispatch_uid="teams.match_finished")

@@ -1,0 +1,88 @@
+"""Reads of team events: who may organise one, its teams, matches, boards and standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from core.errors import NotFoundError
+from players.models import Player
+from tournaments.teams.models import Team, TeamBoard, TeamEvent, TeamMatch, TeamStanding
+
+
+def user_can_organise_team_event(*, user: Any, event: TeamEvent) -> bool:
+    """Staff, the event's creator and its club's organisers."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser or event.created_by_id == user.pk:
+        return True
+    return event.club is not None and event.club.organisers.filter(pk=user.pk).exists()
+
+
+def user_is_captain(*, user: Any, event: TeamEvent, team: int) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return Team.objects.filter(event=event, number=team, captain__user=user).exists()
+
+
+def team_event_get(*, event_id: Any, user: Any = None) -> TeamEvent:
+    """The team event (a private one only for its organisers); DoesNotExist otherwise."""
+    event = TeamEvent.objects.select_related("club").get(pk=event_id)
+    if not event.is_public and not user_can_organise_team_event(user=user, event=event):
+        raise TeamEvent.DoesNotExist
+    return event
+
+
+def team_event_list(*, user: Any = None) -> QuerySet[TeamEvent]:
+    events = TeamEvent.objects.select_related("club")
+    if user is not None and user.is_authenticated and user.is_staff:
+        return events
+    return events.filter(is_public=True)
+
+
+def team_event_teams(*, event: TeamEvent) -> QuerySet[Team]:
+    return Team.objects.filter(event=event).order_by("number")
+
+
+def team_event_standings(*, event: TeamEvent) -> QuerySet[TeamStanding]:
+    return TeamStanding.objects.filter(event=event).order_by("rank")
+
+
+def team_event_matches(*, event: TeamEvent, round_number: int | None = None) -> list[TeamMatch]:
+    """The team matches with their boards (a team-match sheet), by round and table."""
+    matches = TeamMatch.objects.filter(event=event)
+    boards = TeamBoard.objects.filter(event=event).select_related("player1", "player2")
+    if round_number is not None:
+        matches, boards = matches.filter(round=round_number), boards.filter(round=round_number)
+    by_table: dict[tuple[int, int], list[TeamBoard]] = {}
+    for b in boards:
+        by_table.setdefault((b.round, b.table), []).append(b)
+    out = list(matches)
+    for m in out:
+        m.board_list = by_table.get((m.round, m.table), [])  # type: ignore[attr-defined]
+    return out
+
+
+def team_event_page(*, event_id: Any, user: Any = None) -> dict[str, Any]:
+    """What a team event's public page shows: the event, its teams by number, its team
+    standings, and each round's team matches with their boards (players by id, names
+    beside). NotFoundError for an event the viewer may not see."""
+    try:
+        event = team_event_get(event_id=event_id, user=user)
+    except TeamEvent.DoesNotExist as exc:
+        raise NotFoundError("no such team event") from exc
+    teams = {t.number: t for t in team_event_teams(event=event)}
+    matches = team_event_matches(event=event)
+    ids = {p for m in matches for b in m.board_list for p in (b.player1_id, b.player2_id)}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    rounds: dict[int, list[TeamMatch]] = {}
+    for m in matches:
+        rounds.setdefault(m.round, []).append(m)
+    return {
+        "event": event,
+        "teams": teams,
+        "standings": list(team_event_standings(event=event)),
+        "rounds": sorted(rounds.items()),
+        "names": names,
+    }
