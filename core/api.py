@@ -105,6 +105,11 @@ ERROR_REASON_VALUES = [
     "event_immutable", "rematch", "forbidden_pair", "round_robin", "top_cut_too_large",
     "forbidden_pair_in_round_robin", "bracket_inconsistent", "bracket_fixed", "clock_started",
     "before_schedule", "already_paired", "entry_changed", "already_erased",
+    # team events, federation member lists, exchange files (issue 39)
+    "teams", "exists", "boards", "match_points", "started", "roster", "roster_taken",
+    "captain", "team_name", "team", "lineup_deadline", "lineup", "lineup_roster", "match_ids",
+    "board", "winner", "pairings", "results", "club", "member_columns", "member_file",
+    "exchange_file",
     # permission_denied, not_found
     "not_yours", "bundle_forbidden", "disputes_forbidden", "match_not_found",
     "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",
