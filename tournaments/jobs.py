@@ -41,3 +41,13 @@ def webhooks_dispatch_on_commit(*, tournament_id: int) -> None:
 def webhook_deliver_on_commit(*, delivery_id: int, eta: dt.datetime | None = None) -> None:
     """Send a webhook delivery after this transaction commits: now, or at `eta`."""
     enqueue_in_tx(task="tournaments.webhook_deliver", args=(delivery_id,), eta=eta)
+
+
+def no_shows_on_commit(*, tournament_id: int, eta: dt.datetime | None) -> None:
+    """Withdraw the no-shows at the check-in deadline (`eta`), after this commit."""
+    enqueue_in_tx(task="tournaments.no_shows_mark", args=(tournament_id,), eta=eta)
+
+
+def notices_on_commit(*, tournament_id: int) -> None:
+    """Turn the tournament's new events into the players' notices after this commit."""
+    enqueue_in_tx(task="tournaments.notices_send", args=(tournament_id,))
