@@ -223,7 +223,36 @@ TOURNAMENT_EVENT_DATA: dict[str, dict[str, Any]] = {
     "PlayerRegistered": _object({"player": _PLAYER, "late": {"type": "boolean"}}, ("player",)),
     "PlayerCheckedIn": _object({"player": _PLAYER}, ("player",)),
     "PlayerCheckInUndone": _object({"player": _PLAYER}, ("player",)),
-    "PlayerWithdrawn": _object({"player": _PLAYER}, ("player",)),
+    "PlayerWithdrawn": _object(
+        {
+            "player": _PLAYER,
+            "no_show": {
+                "type": "boolean",
+                "description": "Withdrawn by the check-in deadline (present only when true).",
+            },
+        },
+        ("player",),
+    ),
+    # Places, the waitlist and approvals (issue 40).
+    "RegistrationRequested": _object({"player": _PLAYER}, ("player",)),
+    "RegistrationRefused": _object({"player": _PLAYER}, ("player",)),
+    "PlayerWaitlisted": _object({"player": _PLAYER}, ("player",)),
+    "PlayerPromoted": _object(
+        {
+            "player": _PLAYER,
+            "cause": {"type": "string", "enum": ["withdrawal", "capacity", "no_show"]},
+            "late": {"type": "boolean"},
+        },
+        ("player", "cause"),
+    ),
+    "CapacityChanged": _object(
+        {
+            "capacity": {"type": "integer", "nullable": True, "minimum": 2},
+            "previous": {"type": "integer", "nullable": True},
+        },
+        ("capacity",),
+    ),
+    "NoShowUndone": _object({"player": _PLAYER}, ("player",)),
     "TournamentStarted": _object({}),
     "RoundPaired": _object(
         {**_ROUND, "deadline": _TIME, "pairings": _PAIRINGS, **_ROUND_EXTRAS}, ("round",)

@@ -105,11 +105,14 @@ ERROR_REASON_VALUES = [
     "event_immutable", "rematch", "forbidden_pair", "round_robin", "top_cut_too_large",
     "forbidden_pair_in_round_robin", "bracket_inconsistent", "bracket_fixed", "clock_started",
     "before_schedule", "already_paired", "entry_changed", "already_erased",
+    "no_place", "not_refusable", "not_a_no_show", "not_eligible", "withdraw_closed",
+    "capacity",
     # permission_denied, not_found
     "not_yours", "bundle_forbidden", "disputes_forbidden", "match_not_found",
     "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",
     "player_not_found", "club_not_found", "not_club_organiser", "season_not_found",
     "not_a_signed_in_player", "erase_forbidden", "confirm_required",
+    "self_registration_closed",
     # authentication_failed (core.authentication.AUTHENTICATION_REASONS)
     "wrong_scheme", "token_invalid", "token_revoked", "token_expired", "user_inactive",
     "not_a_login_token",

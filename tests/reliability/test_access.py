@@ -175,6 +175,13 @@ def tournament_organisers(role, public):
     return 401 if role == "anonymous" else {403, 404}
 
 
+def organisers_read(role, public):
+    """Read by its organisers and staff only (a tournament's entry rules)."""
+    if role in ("organiser", "staff"):
+        return 200
+    return {401, 403, 404}
+
+
 def no_get(role, public):
     return {401, 403, 404, 405}
 
@@ -271,6 +278,27 @@ ROWS: dict[str, tuple] = {
     "api/tournaments/<int:tournament_id>/registrations/withdraw/": (
         no_get,
         {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},
+    ),
+    # Places, the waitlist, approvals, no-shows, entry rules (issue 40).
+    "api/tournaments/<int:tournament_id>/capacity/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {"capacity": 8}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/entry-rules/": (
+        organisers_read,
+        {"PATCH": (NOT_THE_TOURNAMENT_S, {"members_only": True}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/registrations/approve/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/registrations/refuse/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/registrations/no-show/undo/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
     ),
     "api/tournaments/<int:tournament_id>/rounds/": (tournament, {}),
     "api/tournaments/<int:tournament_id>/rounds/start/": (
