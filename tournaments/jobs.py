@@ -48,6 +48,13 @@ def no_shows_on_commit(*, tournament_id: int, eta: dt.datetime | None) -> None:
     enqueue_in_tx(task="tournaments.no_shows_mark", args=(tournament_id,), eta=eta)
 
 
-def notices_on_commit(*, tournament_id: int) -> None:
-    """Turn the tournament's new events into the players' notices after this commit."""
-    enqueue_in_tx(task="tournaments.notices_send", args=(tournament_id,))
+# The tournament events that tell a player something (tournaments.notices).
+NOTICE_EVENT_TYPES = frozenset(
+    {"PlayerRegistered", "PlayerWaitlisted", "PlayerPromoted", "RoundPaired", "RoundRepaired"}
+)
+
+
+def notices_on_commit(*, tournament_id: int, first: int, last: int) -> None:
+    """Turn the tournament's events `first`..`last` (stream versions) into the players'
+    notices after this commit (tournaments.notices)."""
+    enqueue_in_tx(task="tournaments.notices_send", args=(tournament_id, first, last))

@@ -16,6 +16,7 @@ from core.errors import ApplicationError, VersionConflictError
 from core.transactions import service_transaction
 from eventstore import ConcurrencyError
 from tournaments import jobs
+from tournaments.notices import tasks as notices_tasks  # noqa: F401 - registers its jobs
 from tournaments.selectors import tournaments_with_rounds_due
 from tournaments.services import tournament_deadlines_enforce as enforce
 from tournaments.services import (

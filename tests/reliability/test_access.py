@@ -175,6 +175,11 @@ def tournament_organisers(role, public):
     return 401 if role == "anonymous" else {403, 404}
 
 
+def me_calendar(role, public):
+    """The caller's own feed address: anyone signed in with a player (400 without one)."""
+    return 401 if role == "anonymous" else {200, 400}
+
+
 def organisers_read(role, public):
     """Read by its organisers and staff only (a tournament's entry rules)."""
     if role in ("organiser", "staff"):
@@ -279,6 +284,10 @@ ROWS: dict[str, tuple] = {
         no_get,
         {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},
     ),
+    # Calendar feeds (issue 40): a club's for anyone; a player's behind its secret address.
+    "api/clubs/<int:club_id>/calendar.ics": (everyone(200), {}),
+    "api/calendar/<str:token>.ics": (everyone(404), {}),  # a wrong secret: 404 to all
+    "api/me/calendar/": (me_calendar, {"POST": ({"anonymous"}, {}, False)}),
     # Places, the waitlist, approvals, no-shows, entry rules (issue 40).
     "api/tournaments/<int:tournament_id>/capacity/": (
         no_get,
@@ -419,7 +428,7 @@ def test_the_access_matrix_over_every_endpoint(is_public, organiser, make_player
     )
     ids = {"match_id": match_id, "tournament_id": tournament_.pk, "pk": pia.pk, "number": 1,
            "dispute": 1, "webhook_id": 1, "delivery_id": 1, "club_id": club.pk,
-           "season_id": season.pk, "token_id": 1}  # fmt: skip
+           "season_id": season.pk, "token_id": 1, "token": "not-a-secret"}  # fmt: skip
     bodies = {
         "new_match": {"player1": pia.pk, "player2": quinn.pk},
         "member": {"player": quinn.pk},

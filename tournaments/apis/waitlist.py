@@ -23,6 +23,7 @@ from tournaments.apis.common import (
 )
 from tournaments.entry_models import EntryRules
 from tournaments.selectors import user_can_organise
+from tournaments.selectors.entries import entry_rules_of
 from tournaments.services import waitlist as services
 
 
@@ -77,7 +78,7 @@ class EntryRulesApi(TournamentApi):
         tournament = _tournament(request, tournament_id)
         if not user_can_organise(user=request.user, tournament=tournament):
             raise PermissionDeniedError("only the tournament's organisers may do this")
-        rules = services.entry_rules_of(tournament)
+        rules = entry_rules_of(tournament)
         return Response(_render(EntryRulesSerializer, rules, tournament))
 
     @command_schema(EntryRulesSerializer, EntryRulesSerializer)

@@ -13,9 +13,10 @@ from tournaments.domain.state import IN_PROGRESS
 from tournaments.models import Registration, Tournament
 from tournaments.repository import tournament_load
 from tournaments.selectors import user_can_organise
+from tournaments.selectors.entries import entry_rules_of
 from tournaments.services._common import run
 from tournaments.services.rulings import table_forfeit_in_tx, tables_in_play_of
-from tournaments.services.waitlist import eligibility_check, entry_rules_of, withdrawal_check
+from tournaments.services.waitlist import eligibility_check, withdrawal_check
 
 
 def _may_act_for(*, user: AbstractBaseUser, tournament: Tournament, player: Player) -> None:

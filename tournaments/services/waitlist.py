@@ -27,7 +27,6 @@ from tournaments.entry_models import EntryRules
 from tournaments.models import Registration, Tournament
 from tournaments.ratings.selectors import seeding_ratings
 from tournaments.repository import tournament_load
-from tournaments.selectors import user_can_organise
 from tournaments.services._common import require_organiser, run
 from tournaments.services.validation import aware
 
@@ -35,13 +34,6 @@ RULE_FIELDS = (
     "self_registration", "members_only", "rating_min", "rating_max", "invitation_only",
     "approval_required", "withdraw_until", "check_in_deadline",
 )  # fmt: skip
-
-
-def entry_rules_of(tournament: Tournament) -> EntryRules:
-    """The tournament's entry rules (unsaved defaults where it has none: anyone may
-    register themselves in a public tournament, as before issue 40)."""
-    rules = EntryRules.objects.filter(tournament=tournament).first()
-    return rules if rules is not None else EntryRules(tournament=tournament)
 
 
 def _not_eligible(message: str, reason: str) -> ConflictError:
@@ -180,7 +172,3 @@ def tournaments_no_shows_due(*, now: dt.datetime | None = None) -> list[int]:
             tournament__status=Tournament.Status.REGISTRATION,
         ).values_list("tournament_id", flat=True)
     )
-
-
-def organiser_acts(*, by: AbstractBaseUser, tournament: Tournament) -> bool:
-    return user_can_organise(user=by, tournament=tournament)

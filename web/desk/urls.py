@@ -1,7 +1,19 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.desk import amend, disputes, pairs, prints, roster, rounds, seasons, setup, sheet, signin
+from web.desk import (
+    amend,
+    disputes,
+    entries,
+    pairs,
+    prints,
+    roster,
+    rounds,
+    seasons,
+    setup,
+    sheet,
+    signin,
+)
 
 T = "<int:tournament_id>/"
 R = T + "rounds/<int:number>/"
@@ -44,6 +56,9 @@ urlpatterns = [
     ),
     path(T + "players/<int:player_id>/data/", roster.member_data, name="desk-member-data"),
     path(T + "start/", setup.start, name="desk-start"),
+    path(T + "entries/", entries.entries, name="desk-entries"),
+    path(T + "entries/rules/", entries.entry_rules, name="desk-entry-rules"),
+    path(T + "entries/<int:player_id>/<slug:action>/", entries.entry_act, name="desk-entry-act"),
     path(T + "standings/print/", prints.print_standings, name="desk-print-standings"),
     path(T + "bracket/", prints.print_bracket, name="desk-bracket"),
     path(T + "pairs-apart/", pairs.forbidden_pairs, name="desk-forbidden-pairs"),
