@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -33,6 +34,11 @@ class EntryRules(models.Model):
     approval_required = models.BooleanField(_("organisers approve each entry"), default=False)
     withdraw_until = models.DateTimeField(_("players may withdraw until"), null=True, blank=True)
     check_in_deadline = models.DateTimeField(_("check-in deadline"), null=True, blank=True)
+    # The entry fee taken at the desk (no payment processor: cash or a transfer).
+    fee_amount = models.DecimalField(
+        _("entry fee"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
+    fee_currency = models.CharField(_("currency"), max_length=3, blank=True)
 
     class Meta:
         verbose_name = _("entry rules")
@@ -40,6 +46,34 @@ class EntryRules(models.Model):
 
     def __str__(self) -> str:
         return str(self.tournament_id)
+
+
+class EntryPayment(models.Model):
+    """A registration's entry fee as the desk recorded it."""
+
+    class Status(models.TextChoices):
+        UNPAID = "unpaid", _("Unpaid")
+        PAID = "paid", _("Paid")
+        WAIVED = "waived", _("Waived")
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.UNPAID)
+    amount = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_payment_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}:{self.player_id}:{self.status}"
 
 
 def new_calendar_token() -> str:

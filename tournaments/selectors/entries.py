@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import eventstore
 from players.models import Player
-from tournaments.entry_models import EntryRules
+from tournaments.entry_models import EntryPayment, EntryRules
 from tournaments.models import Registration, Tournament
 
 
@@ -110,3 +111,55 @@ def tournaments_open_for_entry(*, user: Any, player: Player, limit: int = 20) ->
         .order_by("starts_at", "pk")
     )
     return list(qs[:limit])
+
+
+@dataclass(frozen=True)
+class CashLine:
+    player: str
+    entry: str  # the registration's status
+    payment: str  # paid, unpaid, waived
+    amount: Decimal | None
+    player_id: int
+
+
+@dataclass(frozen=True)
+class CashSheet:
+    fee: Decimal | None
+    currency: str
+    lines: list[CashLine]
+    paid: int
+    unpaid: int
+    waived: int
+    collected: Decimal
+
+
+def tournament_cash_sheet(*, tournament: Tournament) -> CashSheet:
+    """The evening's cash sheet: every player holding a place (and anyone whose payment
+    was recorded), in order of entry, with the total collected."""
+    rules = entry_rules_of(tournament)
+    payments = {p.player_id: p for p in EntryPayment.objects.filter(tournament=tournament)}
+    regs = (
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("registered_at", "id")
+    )
+    lines = [
+        CashLine(
+            player=r.player.name,
+            entry=r.status,
+            payment=payments[r.player_id].status if r.player_id in payments else "unpaid",
+            amount=payments[r.player_id].amount if r.player_id in payments else None,
+            player_id=r.player_id,
+        )
+        for r in regs
+        if r.status in ("registered", "checked_in") or r.player_id in payments
+    ]
+    return CashSheet(
+        fee=rules.fee_amount,
+        currency=rules.fee_currency,
+        lines=lines,
+        paid=sum(1 for x in lines if x.payment == "paid"),
+        unpaid=sum(1 for x in lines if x.payment == "unpaid"),
+        waived=sum(1 for x in lines if x.payment == "waived"),
+        collected=sum((x.amount or Decimal(0) for x in lines if x.payment == "paid"), Decimal(0)),
+    )

@@ -27,12 +27,12 @@ from tournaments.entry_models import EntryRules
 from tournaments.models import Registration, Tournament
 from tournaments.ratings.selectors import seeding_ratings
 from tournaments.repository import tournament_load
-from tournaments.services._common import require_organiser, run
+from tournaments.services._common import field_error, require_organiser, run
 from tournaments.services.validation import aware
 
 RULE_FIELDS = (
     "self_registration", "members_only", "rating_min", "rating_max", "invitation_only",
-    "approval_required", "withdraw_until", "check_in_deadline",
+    "approval_required", "withdraw_until", "check_in_deadline", "fee_amount", "fee_currency",
 )  # fmt: skip
 
 
@@ -90,6 +90,14 @@ def tournament_entry_rules_set(
     for name in ("withdraw_until", "check_in_deadline"):
         if name in changes:
             aware(changes[name], name)
+    currency = changes.get("fee_currency")
+    if currency and not (len(currency) == 3 and currency.isascii() and currency.isupper()):
+        raise field_error(
+            "fee_currency", gettext_noop("a currency is a code of three capitals (EUR)"),
+            "invalid",
+        )  # fmt: skip
+    if changes.get("fee_amount") is not None and changes["fee_amount"] < 0:
+        raise field_error("fee_amount", gettext_noop("a fee is not negative"), "out_of_range")
     for name in RULE_FIELDS:
         if name in changes:
             setattr(rules, name, changes[name])

@@ -40,6 +40,10 @@ class EntryRulesForm(forms.Form):
     check_in_deadline = LocalDateTimeField(
         required=False, widget=_WHEN, label=_("Check-in deadline")
     )
+    fee_amount = forms.DecimalField(
+        required=False, min_value=0, max_digits=8, decimal_places=2, label=_("Entry fee")
+    )
+    fee_currency = forms.CharField(required=False, max_length=3, label=_("Currency (EUR, RON)"))
 
     def __init__(self, *args: Any, zone: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -47,6 +51,7 @@ class EntryRulesForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        data["fee_currency"] = (data.get("fee_currency") or "").upper()
         for name in ("withdraw_until", "check_in_deadline"):
             if data.get(name) is not None:
                 try:
@@ -59,6 +64,7 @@ class EntryRulesForm(forms.Form):
 def _rules_initial(tournament: Any) -> dict[str, Any]:
     rules = entry_rules_of(tournament)
     out = {name: getattr(rules, name) for name in waitlist.RULE_FIELDS}
+    out["fee_currency"] = out["fee_currency"] or ""
     for name in ("withdraw_until", "check_in_deadline"):
         if out[name] is not None:
             out[name] = out[name].astimezone(tournament.zone).replace(tzinfo=None)
