@@ -98,9 +98,11 @@ def notice_text(notice: Notice) -> dict[str, str]:
         "start": timezone.localtime(start, tournament.zone) if start else None,
         "zone": tournament.time_zone,
     }
-    subject = render_to_string("notices/subject.txt", context).strip()
-    body = render_to_string("notices/body.txt", context).strip()
-    return {"subject": subject, "body": body}
+    with timezone.override(tournament.zone):  # the date filter shows the tournament's time
+        subject = render_to_string("notices/subject.txt", context).strip()
+        body = render_to_string("notices/body.txt", context).strip()
+    lines = [line for line in body.splitlines() if line.strip()]
+    return {"subject": subject, "body": body, "summary": "\n".join(lines[1:-1])}
 
 
 def notice_email_send(notice: Notice) -> bool:

@@ -4,15 +4,18 @@
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.utils import dateformat
 
 from core.models import OutboxMessage
 from players.models import Player
 from tests.tournaments.helpers import forfeit_round, make_tournament
 from tournaments import services
+from tournaments.models import Round
 from tournaments.notices.models import Notice
 from tournaments.notices.services import player_notice_opt_outs_set
 from tournaments.notices.tasks import tournament_notices_send_task
@@ -51,7 +54,7 @@ def _round_1_mails() -> dict[str, list[str]]:
 
 def test_one_round_paired_email_per_player_in_their_language(organiser: Any, jobs: Any) -> None:
     players = _players()
-    tournament = make_tournament(organiser, players, rounds=2)
+    tournament = make_tournament(organiser, players, rounds=2, time_zone="Asia/Tehran")
     mail.outbox.clear()
     with jobs():
         services.tournament_start(tournament_id=tournament.pk, by=organiser)
@@ -65,6 +68,11 @@ def test_one_round_paired_email_per_player_in_their_language(organiser: Any, job
         assert subject.endswith(tuple("0123456789"))
     paired = Notice.objects.filter(tournament=tournament, kind="paired")
     assert paired.count() == 5 and all(n.emailed_at for n in paired)
+    # The start in the tournament's zone (Tehran: UTC+3:30), not the server's.
+    started = Round.objects.get(tournament=tournament, number=1).paired_at
+    local = dateformat.format(started.astimezone(ZoneInfo("Asia/Tehran")), "P")
+    (english,) = [m for m in mail.outbox if m.to == ["en@example.org"] and "round 1" in m.subject]
+    assert f"{local} (Asia/Tehran)" in english.body, english.body
 
     # The same job again (a redelivery, a retry): no e-mail more, no notice more.
     jobs_run = OutboxMessage.objects.filter(task="tournaments.notices_send", sent_at__isnull=False)
