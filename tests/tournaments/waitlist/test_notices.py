@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.utils import dateformat
+from django.utils import dateformat, timezone
 
 from core.models import OutboxMessage
 from players.models import Player
@@ -17,7 +18,7 @@ from tests.tournaments.helpers import forfeit_round, make_tournament
 from tournaments import services
 from tournaments.models import Round
 from tournaments.notices.models import Notice
-from tournaments.notices.services import player_notice_opt_outs_set
+from tournaments.notices.services import player_notice_opt_outs_set, tournament_reminders_send
 from tournaments.notices.tasks import tournament_notices_send_task
 
 pytestmark = pytest.mark.django_db
@@ -93,3 +94,19 @@ def test_an_opted_out_kind_is_listed_but_not_emailed(organiser: Any, jobs: Any) 
         services.tournament_start(tournament_id=tournament.pk, by=organiser)
     assert list(_round_1_mails()) == [players[1].user.email]
     assert Notice.objects.filter(player=players[0], kind="paired").count() == 1
+
+
+def test_the_reminder_the_day_before_is_sent_once(organiser: Any) -> None:
+    players = _players()[:2]
+    starts = timezone.now() + dt.timedelta(hours=20)
+    tournament = services.tournament_create(
+        name="Tomorrow", format="swiss", rounds=2, created_by=organiser, starts_at=starts
+    )
+    for p in players:
+        services.tournament_register(tournament_id=tournament.pk, player=p, by=organiser)
+    mail.outbox.clear()
+    assert tournament_reminders_send() == 2
+    assert sorted(m.to[0] for m in mail.outbox) == ["en@example.org", "ro@example.org"]
+    ro = next(m for m in mail.outbox if m.to == ["ro@example.org"])
+    assert ro.subject.endswith("Tomorrow are loc mâine")
+    assert tournament_reminders_send() == 0  # beat again within the hour: nothing more
