@@ -15,6 +15,7 @@ from core.errors import ConflictError, PermissionDeniedError
 from players.models import Player
 from tournaments import services
 from tournaments.models import Registration, Tournament
+from tournaments.serializers import waitlist_place
 from tournaments.services import waitlist
 
 pytestmark = pytest.mark.django_db
@@ -60,8 +61,6 @@ def test_six_entries_for_four_places_and_a_withdrawal_promotes_the_first(organis
     }  # fmt: skip
     assert _types(t).count("PlayerWaitlisted") == 2
     reg6 = Registration.objects.get(tournament=t, player=players[5])
-    from tournaments.serializers import waitlist_place
-
     assert waitlist_place(reg6) == 2
 
     services.tournament_withdraw(tournament_id=t.pk, player=players[1], by=players[1].user)
@@ -110,8 +109,7 @@ def test_a_raised_capacity_promotes_and_approval_and_eligibility(organiser: Any,
     assert _statuses(t)["P3"] == "waitlisted"
     waitlist.tournament_capacity_set(tournament_id=t.pk, by=organiser, capacity=3)
     assert _statuses(t)["P3"] == "registered"
-    Tournament.objects.filter(pk=t.pk)  # the row's capacity follows the event
-    t.refresh_from_db()
+    t.refresh_from_db()  # the row's capacity follows the event
     assert t.capacity == 3
 
     waitlist.tournament_entry_rules_set(
