@@ -27,7 +27,7 @@ def _player(name: str) -> tuple[Player, Client]:
 def test_a_player_enters_waits_and_withdraws_from_their_page(organiser: Any) -> None:
     t = services.tournament_create(name="Open", format="swiss", rounds=2, created_by=organiser)
     waitlist.tournament_capacity_set(tournament_id=t.pk, by=organiser, capacity=2)
-    (a, ca), (b, cb), (c, cc) = _player("Ana"), _player("Ben"), _player("Cleo")
+    (_, ca), (_, cb), (c, cc) = _player("Ana"), _player("Ben"), _player("Cleo")
     for client in (ca, cb, cc):
         assert client.post(f"/me/entries/{t.pk}/enter/").status_code == 302
     page = cc.get("/me/entries/").content.decode()
