@@ -59,8 +59,8 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from demo.simulation import tournament_simulate  # noqa: E402
-from tournaments.exports import tournament_export  # noqa: E402
 from tournaments.models import Tournament  # noqa: E402
+from tournaments.selectors.exports import tournament_export  # noqa: E402
 
 
 def run_measured(args: list[str], *, url: str) -> tuple[float, int, str]:

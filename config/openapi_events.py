@@ -4,8 +4,8 @@ API sees it (players by id, hidden cards left out or null), and the webhook payl
 
 Match events are derived from the engine's dataclasses (games.engine.events) with the
 rules the events API applies when it renders them (games.selectors `seats_as_players`,
-`_event_data_for`); tournament events are listed by hand (their data is documented where
-it is appended, tournaments/). A postprocessing hook (`add_typed_events`) puts them in."""
+`_event_data_for`: PLAYER_KEYS, PER_PLAYER_KEYS); tournament events from theirs
+(config.openapi_tournament_events). A postprocessing hook (`add_typed_events`) puts them in."""
 
 from __future__ import annotations
 
@@ -14,12 +14,10 @@ import types
 import typing
 from typing import Any
 
+from config.openapi_tournament_events import tournament_events_data
 from games.engine import events as match_events
+from games.selectors.views import PER_PLAYER_KEYS, PLAYER_KEYS
 
-# How the events API shows a match event's data (README "Who is who"); kept equal to
-# games.selectors' by tests/config/test_schema_events.py.
-PLAYER_KEYS = ("dealer", "first_dealer", "turn", "knocker", "winner")
-PER_PLAYER_KEYS = ("scores", "bonuses", "totals", "games_won", "hands", "card_counts")
 # What a caller may not see of a hand in play: left out (a deal's deck and salt) or null
 # (a card drawn from the stock by the opponent).
 HIDDEN_FIELDS = {"HandDealt": ("deck", "salt")}
@@ -126,186 +124,11 @@ def match_event_data(name: str, cls: type) -> dict[str, Any]:
     return schema
 
 
-# --- tournament events -------------------------------------------------------------------
-
-_RESULT = {
-    "type": "object",
-    "properties": {
-        "round": {"type": "integer"},
-        "table": {"type": "integer"},
-        "match": {"type": "string", "format": "uuid", "nullable": True},
-        "player1": _PLAYER,
-        "player2": {**_PLAYER, "nullable": True},
-        "winner_id": {**_PLAYER, "nullable": True},
-        "winner": {**_PLAYER, "nullable": True},
-        "games1": {"type": "integer"},
-        "games2": {"type": "integer"},
-        "points1": {"type": "integer"},
-        "points2": {"type": "integer"},
-    },
-}
-_PAIRINGS = {
-    "type": "array",
-    "items": {
-        "type": "object",
-        "properties": {
-            "table": {"type": "integer"},
-            "player1": _PLAYER,
-            "player2": {**_PLAYER, "nullable": True, "description": "null: a bye."},
-            "match": {"type": "string", "format": "uuid", "nullable": True},
-            "match_version": {
-                "type": "integer",
-                "description": "The match's version when paired (a higher one: play began).",
-            },
-            "slot": {
-                "type": "string",
-                "description": "Double elimination: the bracket's match (W1-1, L2-3, GF1).",
-            },
-        },
-    },
-}
-_PAIR = {"type": "array", "items": _PLAYER, "minItems": 2, "maxItems": 2}
-_ROUND_EXTRAS = {
-    "forbidden_met": {
-        "type": "array",
-        "items": _PAIR,
-        "description": "Forbidden pairs no valid pairing could keep apart.",
-    },
-    "top_cut": {
-        "type": "array",
-        "items": _PLAYER,
-        "description": "A top cut's first knockout round: its seeds, seed 1 first.",
-    },
-    "lots": {"type": "array", "items": _PLAYER, "description": "The draw of lots used."},
-}
-_ROUND = {"round": {"type": "integer"}}
-_TIME = {"type": "string", "format": "date-time", "nullable": True}
-
-
 def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
     schema = {"type": "object", "properties": properties}
     if required:  # OpenAPI 3.0: `required`, when there, names at least one field
         schema["required"] = list(required)
     return schema
-
-
-TOURNAMENT_EVENT_DATA: dict[str, dict[str, Any]] = {
-    "TournamentCreated": _object(
-        {
-            "name": {"type": "string"},
-            "club": {"type": "integer", "nullable": True},
-            "format": {
-                "type": "string",
-                "enum": ["round_robin", "swiss", "knockout", "double_elimination"],
-            },
-            "ruleset": {"type": "object", "additionalProperties": True},
-            "rounds": {"type": "integer", "nullable": True},
-            "play_mode": {"type": "string", "enum": ["online", "table"]},
-            "time_zone": {"type": "string"},
-            "tiebreaks": {"type": "array", "items": {"type": "string"}},
-            "organisers": {
-                "type": "array",
-                "items": {"type": "integer"},
-                "description": "User ids: for the tournament's organisers and staff only.",
-            },
-            "is_public": {"type": "boolean"},
-            "check_in_required": {"type": "boolean"},
-            "starts_at": _TIME,
-            "bye_points": {"type": "string", "enum": ["win", "nothing"]},
-            "bye_buchholz": {"type": "string", "enum": ["nothing", "virtual_opponent"]},
-            "bracket_reset": {"type": "boolean"},
-            "top_cut": {"type": "integer", "nullable": True, "enum": [4, 8, 16, None]},
-            "third_place": {"type": "boolean"},
-        }
-    ),
-    "ForbiddenPairAdded": _object({"players": _PAIR}, ("players",)),
-    "ForbiddenPairRemoved": _object({"players": _PAIR}, ("players",)),
-    "PlayerRegistered": _object({"player": _PLAYER, "late": {"type": "boolean"}}, ("player",)),
-    "PlayerCheckedIn": _object({"player": _PLAYER}, ("player",)),
-    "PlayerCheckInUndone": _object({"player": _PLAYER}, ("player",)),
-    "PlayerWithdrawn": _object(
-        {
-            "player": _PLAYER,
-            "no_show": {
-                "type": "boolean",
-                "description": "Withdrawn by the check-in deadline (present only when true).",
-            },
-        },
-        ("player",),
-    ),
-    # Places, the waitlist and approvals (issue 40).
-    "RegistrationRequested": _object({"player": _PLAYER}, ("player",)),
-    "RegistrationRefused": _object({"player": _PLAYER}, ("player",)),
-    "PlayerWaitlisted": _object({"player": _PLAYER}, ("player",)),
-    "PlayerPromoted": _object(
-        {
-            "player": _PLAYER,
-            "cause": {"type": "string", "enum": ["withdrawal", "capacity", "no_show"]},
-            "late": {"type": "boolean"},
-        },
-        ("player", "cause"),
-    ),
-    "CapacityChanged": _object(
-        {
-            "capacity": {"type": "integer", "nullable": True, "minimum": 2},
-            "previous": {"type": "integer", "nullable": True},
-        },
-        ("capacity",),
-    ),
-    "NoShowUndone": _object({"player": _PLAYER}, ("player",)),
-    "TournamentStarted": _object({}),
-    "RoundPaired": _object(
-        {**_ROUND, "deadline": _TIME, "pairings": _PAIRINGS, **_ROUND_EXTRAS}, ("round",)
-    ),
-    "RoundRepaired": _object(
-        {
-            **_ROUND,
-            "deadline": _TIME,
-            "pairings": _PAIRINGS,
-            "replaced": {"type": "array", "items": {"type": "string", "format": "uuid"}},
-            "by_hand": {"type": "boolean", "description": "The organiser set the pairs."},
-            "confirmed": {
-                "type": "array",
-                "items": {"type": "object", "additionalProperties": True},
-                "description": "Hand-set pairs kept although they repeat or break a pair.",
-            },
-            **_ROUND_EXTRAS,
-        },
-        ("round",),
-    ),
-    "ResultRecorded": _RESULT,
-    "ResultRuled": _object(
-        {**_ROUND, "table": {"type": "integer"}, "winner": _PLAYER}, ("round", "table")
-    ),
-    "ResultCorrected": _object(
-        {
-            **_ROUND,
-            "table": {"type": "integer"},
-            "before": {**_RESULT, "nullable": True},
-            "after": {**_RESULT, "nullable": True, "description": "null: back in play."},
-        },
-        ("round", "table"),
-    ),
-    "SettingsChanged": _object(
-        {
-            "changes": {
-                "type": "object",
-                "description": 'Per setting changed: `{"old", "new"}`.',
-                "additionalProperties": {
-                    "type": "object",
-                    "properties": {"old": {}, "new": {}},
-                },
-            }
-        },
-        ("changes",),
-    ),
-    "RoundDeadlineMoved": _object({**_ROUND, "deadline": _TIME, "previous": _TIME}, ("round",)),
-    "RoundClockStarted": _object(
-        {**_ROUND, "started_at": _TIME, "deadline": _TIME}, ("round", "started_at")
-    ),
-    "RoundCompleted": _object(_ROUND, ("round",)),
-    "TournamentFinished": _object({}),
-}
 
 
 # --- the components ----------------------------------------------------------------------
@@ -334,7 +157,7 @@ def add_typed_events(result: dict[str, Any], generator: Any, request: Any, publi
     `EventOutput` (a tournament's) components become a `oneOf` over the event types."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     _type_events(schemas, "Event", "Match", _match_data())
-    _type_events(schemas, "EventOutput", "Tournament", TOURNAMENT_EVENT_DATA)
+    _type_events(schemas, "EventOutput", "Tournament", tournament_events_data())
     schemas["WebhookPayload"] = _webhook_payload()
     schemas.setdefault("SignedCheckpoint", _signed_checkpoint())
     for name, schema in _stream_message_schemas().items():

@@ -23,7 +23,7 @@ urlpatterns = [
     path("api/", include("players.urls")),
     path("api/", include("tournaments.privacy.urls")),  # erasure, a person's data (issue 34)
     path("api/", include("tournaments.ratings.urls")),  # clubs, ratings, seasons (issue 22)
-    path("api/", include("tournaments.calendar_urls")),  # calendar feeds (issue 40)
+    path("api/", include("tournaments.entries.urls")),  # calendar feeds (issue 40)
     path("api/", include("games.urls")),
     path("api/tournaments/", include("tournaments.urls")),
     path("api-auth/", include("rest_framework.urls")),

@@ -193,7 +193,8 @@ class PersonalText(models.Model):
     id = models.BigAutoField(primary_key=True)
     stream_id = models.CharField(max_length=200)
     # What the event's `$text` holds: the row's id where it was written; kept as it was by
-    # an import into another install (tournaments.imports), whose rows get ids of their own.
+    # an import into another install (tournaments.services.imports), whose rows get ids of
+    # their own.
     ref = models.BigIntegerField(default=0)
     # Who wrote it: "user:<id>" or "player:<id>" ("" for the server), so that erasing a
     # person erases what they wrote.

@@ -101,7 +101,7 @@ def resolve(events: list[RecordedEvent]) -> list[RecordedEvent]:
         if isinstance(marker := events[i].data.get(key), dict) and MARKER in marker
     }
     # By id and stream: an event imported from another install refers to its texts, which
-    # did not come with it (tournaments.imports), never to this install's of the same id.
+    # did not come with it (tournaments.services.imports), never to this install's of the same id.
     streams = {events[i].stream_id for i in flagged}
     texts = {
         (ref, stream_id): text

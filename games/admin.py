@@ -263,7 +263,7 @@ class MatchAdmin(_ReadOnly, admin.ModelAdmin):
 @admin.register(TableEntry)
 class TableEntryAdmin(_ReadOnly, admin.ModelAdmin):
     """Hands entered on players' phones: confirmed, disputed, settled. They change only
-    through games.table_entries (the desk and the players' table page)."""
+    through games.services.table_entries (the desk and the players' table page)."""
 
     list_display = ("match", "__str__", "entered_by", "status", "decided_by", "created_at")
     list_filter = ("status",)

@@ -2,7 +2,7 @@
 (core.outbox), so a job is recorded with the move that calls for it and relayed after
 commit without a request ever waiting on the broker; a job the broker missed is sent by the
 outbox's drain, and the player's next look at the match (the practice page asks again)
-queues the bot once more (`games.practice.practice_bot_nudge`)."""
+queues the bot once more (`games.services.practice.practice_bot_nudge`)."""
 
 from __future__ import annotations
 

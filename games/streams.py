@@ -6,7 +6,7 @@ as an `event` message whose id is its version, then the caller's fresh view of t
 (`match_view_for`, as GET /api/matches/{id}/ answers) as a `view` message after each batch.
 The first batch is every event after `Last-Event-ID` (or `?after=`; default: from the
 start) and always ends with a view. A table match's stream also sends its players and
-organisers the table's latest entry (games/table_entries.py: a hand entered on a phone,
+organisers the table's latest entry (games/services/table_entries.py: a hand entered on a phone,
 waiting for the opponent, disputed, rejected with the organiser's reason...) as an
 `entry` message without an id (an entry is not an event), on connecting and whenever it
 changes (the entry services NOTIFY the match's stream). Served by an async view under an
@@ -116,9 +116,7 @@ def entry_message(entry: Any) -> dict[str, Any] | None:
 
 
 def _entry_of(match_id: str) -> dict[str, Any] | None:
-    from games.table_entries import table_entry_latest
-
-    return entry_message(table_entry_latest(match=selectors.match_get(match_id=match_id)))
+    return entry_message(selectors.table_entry_latest(match=selectors.match_get(match_id=match_id)))
 
 
 def _table_follow(*, match: Any, user: Any, after: int) -> HttpResponse:

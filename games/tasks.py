@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import practice
+from games.services import practice
 
 
 @shared_task(name="games.practice_bot_move", acks_late=True, ignore_result=True)

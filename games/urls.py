@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import apis, practice_apis, streams
+from games import apis, streams
+from games.apis import practice as practice_apis
 
 # <str:match_id>: an id that is not a UUID is answered by the API's JSON 404, not Django's.
 urlpatterns = [

@@ -9,7 +9,7 @@ class TournamentsConfig(AppConfig):
         # Imported here, not at the top: models and receivers load once the apps are ready.
         # Games tell what committed; what tournaments decide about their matches (may a
         # result change, may a dispute open, who may see a match) is their MatchPolicy,
-        # named by the setting GAMES_MATCH_POLICY (tournaments/policy.py).
+        # named by the setting GAMES_MATCH_POLICY (tournaments/selectors/match_policy.py).
         from games.signals import match_finished, match_reopened
         from tournaments.receivers import on_match_finished, on_match_reopened
         from tournaments.selectors import tournament_stream_heads

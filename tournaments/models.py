@@ -303,6 +303,6 @@ class Standing(models.Model):
 
 # Webhook endpoints and their delivery log live in tournaments/webhooks/ (models of this app).
 # Entry rules and calendar feeds (issue 40), and the players' notices.
-from tournaments.entry_models import CalendarFeed, EntryPayment, EntryRules  # noqa: E402, F401
+from tournaments.entries.models import CalendarFeed, EntryPayment, EntryRules  # noqa: E402, F401
 from tournaments.notices.models import Notice, NoticeOptOut  # noqa: E402, F401
 from tournaments.webhooks.models import Delivery, WebhookEndpoint  # noqa: E402, F401

@@ -8,7 +8,7 @@ from django.shortcuts import render
 
 from core.errors import NotFoundError
 from tournaments.ratings import selectors
-from tournaments.ratings.player_page import club_tournaments
+from tournaments.ratings.selectors.player_page import club_tournaments
 
 
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:

@@ -16,7 +16,6 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import NotFoundError
 from games.audit import match_bundle_allowed, match_disputes, match_may_audit
 from games.selectors import match_get, match_hand_rows, match_has_preset_deals
-from tournaments.anchors import tournament_anchors
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
     match_followable,
@@ -27,6 +26,7 @@ from tournaments.selectors import (
     tournament_rounds_set_by_hand,
     tournament_standings,
 )
+from tournaments.selectors.anchors import tournament_anchors
 from web.brackets import bracket_drawn
 from web.language import tournament_page_language, tournament_view_language
 from web.localize import standings_sorted

@@ -14,8 +14,8 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ApplicationError
 from players.selectors import player_for_user, player_get
-from tournaments.ratings import player_page as pages
 from tournaments.ratings import selectors, services
+from tournaments.ratings.selectors import player_page as pages
 
 CHART_WIDTH, CHART_HEIGHT, PAD_X, PAD_Y = 640, 220, 66, 18
 

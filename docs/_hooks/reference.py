@@ -32,7 +32,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ENV_SOURCES = ("config", "core", "eventstore", "games", "players", "tournaments", "web", "demo")
 ENV_FILES = ("deploy/gunicorn.conf.py",)
 # The settings modules, base first: a variable read again in another gives its default there.
-SETTINGS_MODULES = ("base", "local", "test", "production")
+SETTINGS_MODULES = ("base", "jobs", "local", "test", "production")
+# Modules that are part of another (base imports jobs): shown under its name.
+SETTINGS_PARTS = {"jobs": "base"}
 OUR_APPS = ("core", "eventstore", "games", "players", "tournaments", "web", "demo")
 
 
@@ -257,7 +259,8 @@ def _file_rank(path: str) -> int:
 
 def _where(read: EnvRead) -> str:
     if read.path.startswith("config/settings/"):
-        return Path(read.path).stem
+        stem = Path(read.path).stem
+        return SETTINGS_PARTS.get(stem, stem)
     return read.path
 
 

@@ -1,4 +1,5 @@
-"""Audit API: the audit bundle (games.audit) and a match's dispute cases (games.disputes)."""
+"""Audit API: the audit bundle (games.audit) and a match's dispute cases
+(games.services.disputes)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from core.api import ApiPagination, error_responses
 from core.authentication import request_profile as request_player
 from core.errors import PermissionDeniedError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
-from games import audit, disputes, selectors, services
+from games import audit, selectors, services
 from games.apis.common import (
     MATCH_ID,
     PAGE_PARAMETERS,
@@ -21,7 +22,7 @@ from games.apis.common import (
     _page,
     _request_id,
 )
-from games.serializers_audit import (
+from games.serializers.audit import (
     BundleSerializer,
     DisputeCommentInputSerializer,
     DisputeListQuerySerializer,
@@ -29,6 +30,7 @@ from games.serializers_audit import (
     DisputeResolveInputSerializer,
     DisputeSerializer,
 )
+from games.services import disputes
 
 DISPUTE = OpenApiParameter(
     "dispute", OpenApiTypes.INT, OpenApiParameter.PATH, description="The dispute's number."

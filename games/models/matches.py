@@ -47,7 +47,7 @@ class Match(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
     ruleset = models.JSONField(default=dict)
     label = models.CharField(max_length=200, blank=True, default="")
-    # A practice match against the engine's bot (games.practice): never rated, never a
+    # A practice match against the engine's bot (games.services.practice): never rated, never a
     # tournament's. Registered in the first event's metadata, as the players are.
     practice = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=0)

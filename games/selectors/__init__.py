@@ -37,6 +37,12 @@ from games.selectors.ratings import (
     player_match_stats,
 )
 from games.selectors.replay import match_events_for, match_replay
+from games.selectors.table_entries import (
+    table_entries_latest,
+    table_entries_open,
+    table_entry_latest,
+    table_entry_open,
+)
 from games.selectors.views import (
     match_followed,
     match_state_at,
@@ -56,6 +62,10 @@ from games.selectors.visibility import (
 )
 
 __all__ = [
+    "table_entries_latest",
+    "table_entries_open",
+    "table_entry_latest",
+    "table_entry_open",
     "MAX_DEADWOOD",
     "MatchOutcome",
     "MatchRatingFacts",

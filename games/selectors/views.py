@@ -107,8 +107,8 @@ _SECRET_KEYS = ("deck", "salt", "hands", "stock")
 # it as `player`; a value per player (`scores`, `bonuses`, `totals`, `games_won`, `hands`,
 # `card_counts`) is a dict by player id. The same in the match view, the replay and the
 # events API (README "Who is who").
-_PLAYER_KEYS = ("dealer", "first_dealer", "turn", "knocker", "winner")
-_PER_PLAYER_KEYS = ("scores", "bonuses", "totals", "games_won", "hands", "card_counts")
+PLAYER_KEYS = ("dealer", "first_dealer", "turn", "knocker", "winner")
+PER_PLAYER_KEYS = ("scores", "bonuses", "totals", "games_won", "hands", "card_counts")
 _NESTED_KEYS = ("knock", "defence", "before", "after")
 
 
@@ -118,13 +118,13 @@ def seats_as_players(*, match: Match, record: dict[str, Any]) -> dict[str, Any]:
     too. The record itself is not changed."""
     out = dict(record)
     pid = match.player_id_for_seat
-    for key in _PLAYER_KEYS:
+    for key in PLAYER_KEYS:
         if key in out and (out[key] is None or type(out[key]) is int):
             out[key] = pid(out[key])
     if type(out.get("seat")) is int:
         out["player"] = pid(out["seat"])
     ids = (str(match.player1_id), str(match.player2_id))
-    for key in _PER_PLAYER_KEYS:
+    for key in PER_PLAYER_KEYS:
         value = out.get(key)
         if isinstance(value, list | tuple) and len(value) == 2:
             out[key] = dict(zip(ids, value, strict=True))

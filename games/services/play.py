@@ -133,7 +133,7 @@ match_act = write_service_of(
 
 def _bot_to_move_on_commit(saved: MatchSaved) -> None:
     """A practice match where the player's move left the bot to move: its moves are a job,
-    after commit (the job plays every bot move in a row: games.practice)."""
+    after commit (the job plays every bot move in a row: games.services.practice)."""
     seat = saved.state.turn
     if saved.state.status != "in_progress" or seat is None:
         return

@@ -83,8 +83,9 @@ def match_record_hand_in_tx(
     confirmed_by: Player | None = None,
 ) -> MatchSaved:
     """`match_record_hand` inside the caller's transaction. A hand entered by one player of
-    the match and confirmed by the other (`entered_by`, `confirmed_by`: games.table_entries)
-    needs no organiser; who entered and who confirmed go into the event's metadata."""
+    the match and confirmed by the other (`entered_by`, `confirmed_by`:
+    games.services.table_entries) needs no organiser; who entered and who confirmed go into
+    the event's metadata."""
     write = repository.match_lock(match_id=match_id)
     match = write.match
     seats = {match.seat_of(p.pk) for p in (entered_by, confirmed_by) if p is not None}

@@ -59,8 +59,8 @@ def test_a_setting_s_default_is_the_one_the_code_gives(manual):
     conn = _row(html, "CONN_MAX_AGE")
     assert "<code>0</code>" in conn and "production: <code>300</code>" in conn
     assert "production: <strong>required</strong>" in _row(html, "ALLOWED_HOSTS")
-    # Every number default of base.py as written there.
-    base = (ROOT / "config" / "settings" / "base.py").read_text()
+    # Every number default of base.py (and jobs.py, its part) as written there.
+    base = "".join((ROOT / "config" / "settings" / f"{m}.py").read_text() for m in ("base", "jobs"))
     numbers = re.findall(r'env\.(?:int|float)\("([A-Z_]+)", default=([0-9.]+)\)', base)
     assert len(numbers) > 40
     for name, default in numbers:

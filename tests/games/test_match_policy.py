@@ -12,7 +12,7 @@ from games import signals
 from games.policy import DefaultMatchPolicy, match_policy
 from games.selectors import match_is_public, match_list_for, match_visible_to
 from tests.games.audit.helpers import tournament_match
-from tournaments.policy import TournamentMatchPolicy
+from tournaments.selectors.match_policy import TournamentMatchPolicy
 
 pytestmark = pytest.mark.django_db
 
@@ -47,5 +47,5 @@ def test_without_the_setting_nothing_is_hidden_and_nothing_public(
 def test_the_setting_is_read_again_when_it_changes(settings):
     settings.GAMES_MATCH_POLICY = "games.policy.DefaultMatchPolicy"
     assert type(match_policy()) is DefaultMatchPolicy
-    settings.GAMES_MATCH_POLICY = "tournaments.policy.TournamentMatchPolicy"
+    settings.GAMES_MATCH_POLICY = "tournaments.selectors.match_policy.TournamentMatchPolicy"
     assert type(match_policy()) is TournamentMatchPolicy

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games.table_entries import table_entry_submit
+from games.services.table_entries import table_entry_submit
 from players.services import auth_token_issue
 from tests.helpers import openapi_validator
 from tests.live.helpers import Follower, asgi_server

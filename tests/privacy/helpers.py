@@ -11,8 +11,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games.disputes import match_dispute_open, match_dispute_resolve
 from games.services import match_act, match_create
+from games.services.disputes import match_dispute_open, match_dispute_resolve
 from players.models import Club, Player
 from players.services import player_create
 from tests.tournaments.helpers import make_bots, record_gins

@@ -23,7 +23,7 @@ from tests.privacy.helpers import (
     standings_of,
     traces,
 )
-from tournaments.exports import tournament_export
+from tournaments.selectors.exports import tournament_export
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -13,10 +13,11 @@ from django.test import Client
 from rest_framework import serializers
 
 import games.serializers
-import games.serializers_audit
+import games.serializers.audit
 import tournaments.admin
 import tournaments.ratings.serializers
 import tournaments.serializers
+import web.desk.entry_forms
 import web.desk.forms
 import web.desk.pairs
 from core.text import FREE_TEXT_MAX
@@ -72,7 +73,7 @@ def _input_fields():
     """(owner, field name, max_length) of every free-text field of an input serializer or
     a desk form."""
     found = []
-    for module in (games.serializers, games.serializers_audit, tournaments.serializers,
+    for module in (games.serializers, games.serializers.audit, tournaments.serializers,
                    tournaments.ratings.serializers):  # fmt: skip
         for name, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, serializers.Serializer):
@@ -80,7 +81,7 @@ def _input_fields():
                     taken = "Input" in name or field.write_only
                     if field_name in FREE_TEXT and taken and not field.read_only:
                         found.append((name, field_name, field.max_length))
-    for module in (web.desk.forms, web.desk.pairs, tournaments.admin):
+    for module in (web.desk.forms, web.desk.entry_forms, web.desk.pairs, tournaments.admin):
         for name, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, forms.BaseForm) and cls.__module__ == module.__name__:
                 for field_name, field in cls.base_fields.items():

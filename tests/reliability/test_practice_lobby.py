@@ -15,7 +15,7 @@ from tests.reliability.helpers import make_organiser, tournament_with_a_match
 
 pytestmark = pytest.mark.django_db
 
-PRACTICE_OPEN_MAX = 3  # games.practice.PRACTICE_OPEN_MAX
+PRACTICE_OPEN_MAX = 3  # games.services.practice.PRACTICE_OPEN_MAX
 
 
 @pytest.fixture

@@ -127,10 +127,10 @@ def test_a_swiss_with_a_top_cut_ends_with_the_knockout_places_first(organiser, j
 
 
 def test_the_writers_the_rebuild_and_the_export_share_the_projected_columns(organiser, jobs):
-    from tournaments.exports import EXPORTED_STANDING_COLUMNS, standings_lines
     from tournaments.models import Standing
     from tournaments.projections.write import PAIRING_COLUMNS, STANDING_COLUMNS, _pairing_fields
     from tournaments.repository import state_of
+    from tournaments.selectors.exports import EXPORTED_STANDING_COLUMNS, standings_lines
 
     t = _evening(organiser, jobs, 9, "knockout")
     state = state_of(tournament=t)

@@ -166,7 +166,7 @@ def test_a_player_opens_a_dispute_and_an_organiser_dismisses_it(
     desk.screenshot(path=str(SHOTS / "replay-dispute-dismissed.png"), full_page=True)
 
     # A second dispute on hand 1, settled by a ruling: the hand is voided.
-    from games.disputes import match_dispute_open
+    from games.services.disputes import match_dispute_open
 
     match_dispute_open(match_id=match.pk, player=bob, hand_number=1, statement="Misdeal")
     desk.reload()

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from games.services import match_record_hand
-from games.table_entries import table_entry_confirm, table_entry_submit
+from games.services.table_entries import table_entry_confirm, table_entry_submit
 from tests.web.desk.helpers import (
     no_sideways_scroll,
     organiser,

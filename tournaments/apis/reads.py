@@ -14,9 +14,10 @@ from rest_framework.response import Response
 
 from core.api import ApiPagination, error_responses
 from core.renderers import FastJSONRenderer
-from tournaments import exports, selectors
+from tournaments import selectors
 from tournaments import serializers as s
 from tournaments.apis.common import TournamentApi, _number, _page, _tournament
+from tournaments.selectors import exports
 
 
 class PairingListApi(TournamentApi):

@@ -21,7 +21,7 @@ from tournaments.apis.common import (
     command_schema,
     tournament_write,
 )
-from tournaments.entry_models import EntryRules
+from tournaments.entries.models import EntryRules
 from tournaments.selectors import user_can_organise
 from tournaments.selectors.entries import entry_rules_of
 from tournaments.services import waitlist as services

@@ -36,11 +36,17 @@ from tournaments.domain.events import (
 )
 
 _COMMON = ("by", "at", "reason")  # every event's: not part of its own data
+COMMON_KEYS = _COMMON
 
 # The event classes by stored type (RoundRepaired: a RoundPaired with `repaired`).
 _CLASSES: dict[str, type] = {
     name: RoundPaired if name == "RoundRepaired" else getattr(ev, name) for name in ev.EVENT_TYPES
 }
+
+
+def stored_class(type_: str) -> type:
+    """The dataclass a stored type reads back as (KeyError: a type this code does not know)."""
+    return _CLASSES[type_]
 
 
 # --- writing --------------------------------------------------------------------------------

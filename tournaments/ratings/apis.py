@@ -20,9 +20,9 @@ from core.errors import NotFoundError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from players.selectors import player_get
 from tournaments.apis.reads import CsvApi
-from tournaments.exports import csv_text
 from tournaments.ratings import selectors, services
 from tournaments.ratings import serializers as s
+from tournaments.selectors.exports import csv_text
 
 WRITE = {"parameters": [IDEMPOTENCY_KEY_PARAMETER]}
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import eventstore
 from players.models import Player
-from tournaments.entry_models import EntryPayment, EntryRules
+from tournaments.entries.models import EntryPayment, EntryRules
 from tournaments.models import Registration, Tournament
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Q
 
 from tournaments.models import Pairing, Registration, Standing, Tournament
+from tournaments.selectors.reads import tournament_standings
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,6 @@ def player_pairings(*, tournament: Tournament, player: Any) -> list[Pairing]:
 def player_standing(*, tournament: Tournament, player: Any) -> tuple[Standing | None, int]:
     """The player's row of the standings (None before any; with its `place` and `shared`, as
     `tournament_standings` gives them) and how many rows there are."""
-    from tournaments.selectors import tournament_standings  # the package imports this module
 
     rows = tournament_standings(tournament=tournament)
     player_id = getattr(player, "pk", player)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_noop
 
-from core.errors import ConflictError, NotFoundError, ValidationError
+from core.errors import ConflictError, NotFoundError
 from core.transactions import write_service
-from tournaments.entry_models import EntryPayment
+from tournaments.entries.models import EntryPayment
 from tournaments.models import Registration, Tournament
 from tournaments.selectors.entries import entry_rules_of
-from tournaments.services._common import require_organiser
+from tournaments.services._common import field_error, require_organiser
 
 
 @write_service
@@ -24,7 +24,7 @@ def tournament_entry_payment_set(
         raise NotFoundError(gettext_noop("no such tournament"))
     require_organiser(by, tournament)
     if status not in EntryPayment.Status.values:
-        raise ValidationError(gettext_noop("a payment is paid, unpaid or waived"), code="status")
+        raise field_error("status", gettext_noop("a payment is paid, unpaid or waived"), "invalid")
     if not Registration.objects.filter(tournament=tournament, player_id=player_id).exists():
         raise ConflictError("the player is not registered", code="not_registered")
     fee = entry_rules_of(tournament).fee_amount

@@ -23,7 +23,7 @@ from tournaments.domain.commands import (
     SetCapacity,
     UndoNoShow,
 )
-from tournaments.entry_models import EntryRules
+from tournaments.entries.models import EntryRules
 from tournaments.models import Registration, Tournament
 from tournaments.ratings.selectors import seeding_ratings
 from tournaments.repository import tournament_load

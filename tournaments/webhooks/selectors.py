@@ -10,9 +10,9 @@ from django.db.models import F, QuerySet
 
 from core.errors import NotFoundError, PermissionDeniedError
 from tournaments import selectors as tournament_selectors
-from tournaments.anchors import event_anchor, tournament_anchors
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_stream_events
+from tournaments.selectors.anchors import event_anchor, tournament_anchors
 from tournaments.webhooks.models import Delivery, WebhookEndpoint
 
 # The event types an endpoint may ask for: every tournament event type (EVENT_TYPES).
@@ -85,7 +85,7 @@ def events_to_send(
     """The tournament's events after version `after` (up to `up_to`), each as the body of a
     delivery: what `/events/` shows the public (no organiser's id or login), with the
     event's id in the store and its position (version) in the tournament's stream, and
-    `anchors` (tournaments.anchors): the stream signed at this event, and the signed heads
+    `anchors` (tournaments.selectors.anchors): the stream signed at this event, and the signed heads
     of its finished matches as they are now."""
     recorded = tournament_stream_events(tournament=tournament, after=after)
     if up_to is not None:

@@ -1,6 +1,6 @@
 """The desk amends a player's entry: an entry waiting at a table (pending or disputed) is
 settled with the right values instead of accepting the wrong ones or rejecting it
-(`games.table_entries.table_entry_amend`: the amended hand is recorded; the entry keeps
+(`games.services.table_entries.table_entry_amend`: the amended hand is recorded; the entry keeps
 what was entered)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games.selectors import match_get
-from games.table_entries import table_entry_amend, table_entry_open
+from games.selectors import match_get, table_entry_open
+from games.services.table_entries import table_entry_amend
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.entry_forms import amend_form
 from web.desk.rounds import _pairing, _table_context

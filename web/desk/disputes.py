@@ -1,7 +1,7 @@
 """Dispute cases on the desk: a tournament's open disputes, and one dispute's page with the
 statement, the comments and the match's hands, where the organiser comments, dismisses it
 with a reason or resolves it with a ruling (void or correct a hand, adjust a score,
-forfeit). Every answer goes through `games.disputes`' services, as the API's do, so each is
+forfeit). Every answer goes through `games.services.disputes`' services, as the API's do, so each is
 an event of the match; the player sees the outcome on the match and replay pages."""
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from django.utils.translation import gettext
 
 from core.errors import NotFoundError, PermissionDeniedError, translated_message
 from games.audit import match_disputes
-from games.disputes import match_dispute_comment, match_dispute_resolve
 from games.selectors import match_get
+from games.services.disputes import match_dispute_comment, match_dispute_resolve
 from tournaments.selectors import results_corrected_of_table, tournament_pairings
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.cases import tournament_disputes_open
-from web.desk.forms import CommentForm, DismissForm, RulingForm
+from web.desk.entry_forms import CommentForm, DismissForm, RulingForm
 from web.desk.rounds import scoresheet
 
 

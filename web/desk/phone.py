@@ -13,20 +13,17 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
 from core.errors import NotFoundError
-from games.selectors import match_get, user_can_organise_match
-from games.table_entries import (
+from games.selectors import match_get, table_entry_latest, table_entry_open, user_can_organise_match
+from games.services.table_entries import (
     table_entry_confirm,
     table_entry_dispute,
-    table_entry_latest,
-    table_entry_open,
     table_entry_submit,
     table_entry_withdraw,
 )
 from players.selectors import player_for_user
-from tournaments.player_selectors import match_places
-from tournaments.selectors import tournament_get, tournament_pairings
+from tournaments.selectors import match_places, tournament_get, tournament_pairings
 from web.desk.access import FORM_ERRORS, LOGIN_URL, error_message
-from web.desk.forms import HandForm, ReasonForm
+from web.desk.entry_forms import HandForm, ReasonForm
 from web.desk.rounds import scoresheet
 
 

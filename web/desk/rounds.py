@@ -19,9 +19,9 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from core.errors import NotFoundError, VersionConflictError
-from games.selectors import match_get, match_hand_rows
+from games.selectors import match_get, match_hand_rows, table_entries_open, table_entry_open
 from games.services import match_record_hand, match_rule
-from games.table_entries import table_entries_open, table_entry_decide, table_entry_open
+from games.services.table_entries import table_entry_decide
 from tournaments import services
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
@@ -35,8 +35,7 @@ from tournaments.selectors import (
 )
 from web.desk.access import FORM_ERRORS, LOGIN_URL, desk_tournament, error_message
 from web.desk.cases import match_disputes_open, tournament_disputes_open
-from web.desk.entry_forms import amend_form
-from web.desk.forms import CorrectionForm, HandForm, ReasonForm
+from web.desk.entry_forms import CorrectionForm, HandForm, ReasonForm, amend_form
 from web.templatetags.desk import STATUS_LABELS
 
 

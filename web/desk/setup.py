@@ -23,8 +23,8 @@ from core.transactions import request_transaction
 from players.selectors import player_get, player_list, players_named, user_is_organiser
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
-from tournaments.ratings.names import SimilarPlayer, club_players, club_players_like
 from tournaments.ratings.selectors import clubs_managed_by
+from tournaments.ratings.selectors.names import SimilarPlayer, club_players, club_players_like
 from tournaments.selectors import (
     tournament_forbidden_pairs,
     tournament_list_for,

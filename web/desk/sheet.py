@@ -3,7 +3,7 @@ one row a hand (knocker, gin, both deadwoods, or drawn), keyboard first: Tab bet
 cells, Enter to the next row, Enter on the last one saves. The page's script asks the
 engine about the rows as they are typed (`sheet_check`, JSON) and shows each row's result
 and the running totals of the games; without the script the sheet is an ordinary form
-and saving checks it the same way (`games.sheet`)."""
+and saving checks it the same way (`games.services.sheet`)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,14 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from games.selectors import MAX_DEADWOOD, match_get
-from games.sheet import MAX_ROWS, RowChecked, SheetRow, match_sheet_check, match_sheet_record
-from games.table_entries import table_entry_open
+from games.selectors import MAX_DEADWOOD, match_get, table_entry_open
+from games.services.sheet import (
+    MAX_ROWS,
+    RowChecked,
+    SheetRow,
+    match_sheet_check,
+    match_sheet_record,
+)
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.rounds import _pairing, scoresheet
 from web.localize import latin_digits, persian_digits_html

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from core.errors import ApplicationError, translated_message
 from players.selectors import player_for_user
 from tournaments import services
-from tournaments.calendars import calendar_feed_of, calendar_feed_renew
+from tournaments.entries.services import calendar_feed_of, calendar_feed_renew
 from tournaments.notices.services import (
     notice_text,
     player_notice_opt_outs,

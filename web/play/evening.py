@@ -14,10 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.audit import match_disputes
-from games.selectors import match_get, match_list_for
-from games.table_entries import table_entries_latest
+from games.selectors import match_get, match_list_for, table_entries_latest
 from players.selectors import player_for_user, user_is_organiser
-from tournaments.player_selectors import player_pairings, player_standing, player_tournaments
+from tournaments.selectors import player_pairings, player_standing, player_tournaments
 from web.desk.access import LOGIN_URL
 from web.desk.rounds import scoresheet
 

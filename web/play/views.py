@@ -16,10 +16,10 @@ from django.views.decorators.http import require_POST
 
 from core.errors import NotFoundError
 from core.throttles import PracticeRateThrottle
-from games.practice import practice_bot_nudge, practice_matches_of, practice_start
 from games.selectors import match_get, match_list_for, match_seat_for, match_view_for
+from games.services.practice import practice_bot_nudge, practice_matches_of, practice_start
 from players.selectors import player_for_user
-from tournaments.player_selectors import match_places, player_tournament_match_ids
+from tournaments.selectors import match_places, player_tournament_match_ids
 from web.desk.access import LOGIN_URL
 from web.play.strings import play_strings
 

@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from demo.club_evenings import club_evening_play
 from demo.simulation import standings_table, tournament_simulate
-from games.practice import practice_matches_of, practice_start
 from games.services import match_create
+from games.services.practice import practice_matches_of, practice_start
 from players.models import Club, Player
 from players.services import player_create
 from tournaments.models import Tournament

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.audit import disputes_open_by_match, disputes_open_for, disputes_open_sorted
 from games.audit import match_disputes as rebuilt
-from games.disputes import match_dispute_comment, match_dispute_open, match_dispute_resolve
+from games.services.disputes import match_dispute_comment, match_dispute_open, match_dispute_resolve
 from tests.factories import UserFactory
 from tests.games.audit.helpers import finished_match, match_in_play
 

@@ -99,8 +99,12 @@ def test_rulings_disputes_and_corrections_replay(alice, bob, organiser, alice_cl
     dispute settled by a ruling (a past hand voided: the match re-derived, here back in
     play), then a forfeit; a table match with a correction and a past void that goes on
     to its end."""
-    from games.disputes import match_dispute_comment, match_dispute_open, match_dispute_resolve
     from games.selectors import match_state_at
+    from games.services.disputes import (
+        match_dispute_comment,
+        match_dispute_open,
+        match_dispute_resolve,
+    )
 
     match = match_create(
         player1=alice,

@@ -9,7 +9,7 @@ from core.errors import ConflictError, PermissionDeniedError
 from games.engine.errors import RuleError
 from games.models import Match, TableEntry
 from games.services import match_create, match_record_hand
-from games.table_entries import (
+from games.services.table_entries import (
     table_entry_confirm,
     table_entry_decide,
     table_entry_dispute,

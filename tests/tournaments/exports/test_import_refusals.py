@@ -13,9 +13,9 @@ from django.core.management import CommandError, call_command
 import eventstore
 from players.models import Player
 from tests.tournaments.exports.helpers import played_tournament
-from tournaments.exports import tournament_export
-from tournaments.imports import TournamentImportError, tournament_import
 from tournaments.models import Tournament
+from tournaments.selectors.exports import tournament_export
+from tournaments.services.imports import TournamentImportError, tournament_import
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,8 +15,8 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 import eventstore
 from players.models import Player
 from tests.tournaments.exports.helpers import played_tournament, what_must_survive
-from tournaments.exports import tournament_export
 from tournaments.models import Tournament
+from tournaments.selectors.exports import tournament_export
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

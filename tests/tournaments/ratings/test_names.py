@@ -7,7 +7,12 @@ import pytest
 
 from players.models import Club, Player
 from tournaments.ratings.models import ClubRating
-from tournaments.ratings.names import club_players, club_players_like, name_key, name_similarity
+from tournaments.ratings.selectors.names import (
+    club_players,
+    club_players_like,
+    name_key,
+    name_similarity,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.utils import dateformat, timezone
+from django.utils import dateformat, timezone, translation
 
 from core.models import OutboxMessage
 from players.models import Player
@@ -71,7 +71,8 @@ def test_one_round_paired_email_per_player_in_their_language(organiser: Any, job
     assert paired.count() == 5 and all(n.emailed_at for n in paired)
     # The start in the tournament's zone (Tehran: UTC+3:30), not the server's.
     started = Round.objects.get(tournament=tournament, number=1).paired_at
-    local = dateformat.format(started.astimezone(ZoneInfo("Asia/Tehran")), "P")
+    with translation.override("en"):
+        local = dateformat.format(started.astimezone(ZoneInfo("Asia/Tehran")), "P")
     (english,) = [m for m in mail.outbox if m.to == ["en@example.org"] and "round 1" in m.subject]
     assert f"{local} (Asia/Tehran)" in english.body, english.body
 

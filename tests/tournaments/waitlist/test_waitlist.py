@@ -15,7 +15,7 @@ from core.errors import ConflictError, PermissionDeniedError
 from players.models import Player
 from tournaments import services
 from tournaments.models import Registration, Tournament
-from tournaments.serializers import waitlist_place
+from tournaments.serializers.rounds import waitlist_place
 from tournaments.services import waitlist
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.disputes import match_dispute_open
+from games.services.disputes import match_dispute_open
 from players.models import Player
 from tests.tournaments.helpers import record_gins, table_tournament
 from tests.web.desk.helpers import organiser

@@ -6,9 +6,9 @@ services; organisers only; the player sees the outcome on the match page."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.disputes import match_dispute_open
 from games.models import Match
 from games.services import match_record_hand
+from games.services.disputes import match_dispute_open
 from tests.web.desk.helpers import organiser, started_with_logins
 from tournaments.models import Pairing
 

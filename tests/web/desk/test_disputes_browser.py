@@ -92,7 +92,7 @@ def test_a_player_disputes_a_hand_and_the_desk_rules_on_it(live_server, browser,
 
 
 def test_the_dispute_page_fits_a_phone_while_open(live_server, browser):
-    from games.disputes import match_dispute_open
+    from games.services.disputes import match_dispute_open
 
     td = organiser("td")
     t = started_with_logins(td)

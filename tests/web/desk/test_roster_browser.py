@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from games.disputes import match_dispute_open, match_dispute_resolve
+from games.services.disputes import match_dispute_open, match_dispute_resolve
 from players.models import Player
 from tests.tournaments.helpers import record_gins, table_tournament
 from tests.web.desk.helpers import SCREENSHOTS, no_sideways_scroll, organiser, shoot, started

@@ -162,7 +162,7 @@ def test_a_phone_entry_is_settled_from_the_sheet(live_server, browser):
     """A hand entered on a phone waits (contested here): its line is filled in on the
     sheet; the director changes the defender's deadwood and saves with the keyboard."""
     from games.models import TableEntry
-    from games.table_entries import table_entry_dispute, table_entry_submit
+    from games.services.table_entries import table_entry_dispute, table_entry_submit
     from tests.web.desk.helpers import player_with_login, table_swiss
     from tournaments import services
 

@@ -4,7 +4,7 @@ lands a player there and an organiser on the desk."""
 
 import pytest
 
-from games.table_entries import table_entry_decide, table_entry_submit
+from games.services.table_entries import table_entry_decide, table_entry_submit
 from tests.web.desk.helpers import organiser, started_with_logins
 from tournaments.models import Pairing
 
@@ -69,7 +69,7 @@ def test_a_login_without_a_player_sees_an_empty_evening(client, td):
 
 
 def test_a_disputes_answer_awaits_me(client, td):
-    from games.disputes import match_dispute_open, match_dispute_resolve
+    from games.services.disputes import match_dispute_open, match_dispute_resolve
 
     t = started_with_logins(td)
     match = Pairing.objects.get(round__tournament=t, table=1).match

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 from django.db.models import Q
 
-from games.selectors import match_get
+from games.selectors import match_get, table_entry_open
 from games.services import match_record_hand
-from games.table_entries import table_entry_decide, table_entry_open, table_entry_submit
+from games.services.table_entries import table_entry_decide, table_entry_submit
 from tests.web.desk.helpers import (
     asgi_server_with_static,
     no_sideways_scroll,

@@ -88,8 +88,8 @@ def test_the_match_view_says_whether_the_match_is_practice(
 ):
     """`practice` is in every match view (GET, an action's answer, the stream's `view`),
     false for an ordinary match; the schema describes it as a required boolean."""
-    from games.practice import practice_start
     from games.selectors import match_view_for
+    from games.services.practice import practice_start
 
     ada, ben = pair
     friendly = online_match(ada, ben)
@@ -127,8 +127,8 @@ def test_practice_refuses_signed_out_callers(api_client):
 def test_the_bot_plays_its_turns_until_the_player_is_to_move(
     pair, django_capture_on_commit_callbacks
 ):
-    from games.practice import practice_start
     from games.services import match_act
+    from games.services.practice import practice_start
 
     ada, _ = pair
     with django_capture_on_commit_callbacks(execute=True):
@@ -152,7 +152,7 @@ def test_the_bot_plays_its_turns_until_the_player_is_to_move(
 
 
 def test_a_second_delivery_of_the_bot_job_does_nothing(pair, django_capture_on_commit_callbacks):
-    from games.practice import practice_bot_play, practice_start
+    from games.services.practice import practice_bot_play, practice_start
 
     ada, _ = pair
     with django_capture_on_commit_callbacks(execute=True):

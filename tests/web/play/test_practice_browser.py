@@ -23,7 +23,7 @@ def asgi(settings) -> Iterator[str]:
 
 
 def test_a_practice_match_against_the_bot_played_to_the_end(asgi, browser, monkeypatch):
-    from games import practice
+    from games.services import practice
 
     # One game to 25 (a whole match is a few hands): the lobby's button starts the standard
     # rules, which a test has no time for.

@@ -7,7 +7,7 @@ from django.test import Client
 
 from games.models import TableEntry
 from games.selectors import match_get
-from games.table_entries import table_entry_amend, table_entry_decide, table_entry_submit
+from games.services.table_entries import table_entry_amend, table_entry_decide, table_entry_submit
 from tests.live.helpers import Follower
 from tests.web.desk.helpers import asgi_server_with_static, organiser, started_with_logins
 from tournaments.models import Pairing

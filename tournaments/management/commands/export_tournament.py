@@ -1,5 +1,5 @@
 """`manage.py export_tournament <id> [-o FILE]`: the tournament's decision log and every
-match's events as JSON Lines (`tournaments.exports`), streamed, with a progress bar on
+match's events as JSON Lines (`tournaments.selectors.exports`), streamed, with a progress bar on
 stderr. Without -o the file goes to stdout."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from core.errors import ApplicationError
-from tournaments.exports import tournament_export
+from tournaments.selectors.exports import tournament_export
 
 
 class Command(BaseCommand):

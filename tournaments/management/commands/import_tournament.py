@@ -1,5 +1,5 @@
 """`manage.py import_tournament FILE`: a tournament exported by `export_tournament`, into a
-database that holds none of it (`tournaments.imports`): its events appended with their
+database that holds none of it (`tournaments.services.imports`): its events appended with their
 hashes as exported, its read models rebuilt from them. All or nothing. It links nothing
 already here, unless `--link-club ID` names a club it may belong to (each link listed)."""
 
@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from tournaments.imports import TournamentImportError, tournament_import
+from tournaments.services.imports import TournamentImportError, tournament_import
 
 
 class Command(BaseCommand):

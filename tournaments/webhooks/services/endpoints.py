@@ -70,7 +70,7 @@ def webhook_create(
 def _webhook_create(
     *, tournament_id: Any, by: Any, url: str, event_types: list[str], description: str
 ) -> EndpointWritten:
-    tournament = tournament_selectors.tournament_lock(tournament_id=tournament_id)
+    tournament = _tournament_lock(tournament_id=tournament_id)
     organiser_check(tournament=tournament, by=by)
     if (
         WebhookEndpoint.objects.filter(tournament=tournament).count()
@@ -173,3 +173,11 @@ def endpoint_lock(*, tournament: Tournament, webhook_id: Any) -> WebhookEndpoint
         return WebhookEndpoint.objects.select_for_update().get(pk=webhook_id, tournament=tournament)
     except (WebhookEndpoint.DoesNotExist, ValueError, TypeError) as exc:
         raise NotFoundError("no such webhook") from exc
+
+
+def _tournament_lock(*, tournament_id: Any) -> Tournament:
+    """The tournament row, locked until the end of the caller's transaction."""
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such tournament") from exc

@@ -16,8 +16,10 @@ from core.api import error_responses
 from core.errors import NotFoundError, ValidationError
 from players.models import Club
 from players.selectors import player_for_user
-from tournaments import calendars
 from tournaments.apis.reads import CsvApi
+from tournaments.entries import selectors as calendars
+from tournaments.entries import services as feeds
+from tournaments.entries.models import CalendarFeed
 
 ICS = "text/calendar; charset=utf-8"
 
@@ -78,16 +80,16 @@ class MyCalendarApi(APIView):
             raise ValidationError("you have no player; name one", code="player_required")
         return player
 
-    def _answer(self, request: Request, feed: calendars.CalendarFeed) -> Response:
+    def _answer(self, request: Request, feed: CalendarFeed) -> Response:
         url = request.build_absolute_uri(f"/api/calendar/{feed.token}.ics")
         return Response(CalendarAddressSerializer({"url": url}).data)
 
     @extend_schema(responses={200: CalendarAddressSerializer, **error_responses(400, 401)})
     def get(self, request: Request) -> Response:
-        return self._answer(request, calendars.calendar_feed_of(player=self._player(request)))
+        return self._answer(request, feeds.calendar_feed_of(player=self._player(request)))
 
     @extend_schema(
         request=None, responses={200: CalendarAddressSerializer, **error_responses(400, 401)}
     )
     def post(self, request: Request) -> Response:
-        return self._answer(request, calendars.calendar_feed_renew(player=self._player(request)))
+        return self._answer(request, feeds.calendar_feed_renew(player=self._player(request)))

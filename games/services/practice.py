@@ -23,7 +23,7 @@ BOT_NAME = "Practice bot"
 PRACTICE_LABEL = "Practice"
 # Practice matches a player has in play at once: starting one more abandons (resigns) the
 # oldest, so that practice never piles up in the lobby (issue 32). Their creation is also
-# throttled (THROTTLE_PRACTICE: games.practice_apis.PracticeRateThrottle).
+# throttled (THROTTLE_PRACTICE: games.apis.practice.PracticeRateThrottle).
 PRACTICE_OPEN_MAX = 3
 ABANDONED = "practice:abandoned"  # the request id of the resignation that abandons one
 # The most bot moves one job makes: a turn is two, a hand's end and the next deal's upcard

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.apis import calendars
+from tournaments.entries import apis as calendars
 
 urlpatterns = [
     path(

@@ -27,8 +27,9 @@ from games.engine.scoresheet import games_won, scoresheet_to_dict
 from games.engine.state import MatchState
 from games.models import Match, MatchHand, TableEntry
 from games.selectors import match_state_at, user_can_organise_match
+from games.selectors.table_entries import OPEN
 from games.services import match_record_hand_in_tx
-from games.table_entries import OPEN, table_entry_settle_in_tx
+from games.services.table_entries import table_entry_settle_in_tx
 
 MAX_ROWS = 60  # a match of three games to 100 takes some 10 to 30 hands
 

@@ -6,7 +6,6 @@ calendar app shows it at the club's wall-clock time wherever the reader is."""
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from typing import Any
 
 from django.conf import settings
@@ -15,9 +14,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 from icalendar import Calendar, Event
 
-from core.transactions import write_service
 from players.models import Club, Player
-from tournaments.entry_models import CalendarFeed
+from tournaments.entries.models import CalendarFeed
 from tournaments.models import Pairing, Tournament
 
 PRODID = "-//hollywood-gin//calendar//EN"
@@ -121,22 +119,6 @@ def _player_calendar(player: Player) -> bytes:
             )  # fmt: skip
         )
     return _finish(cal)
-
-
-@write_service
-def calendar_feed_of(*, player: Player) -> CalendarFeed:
-    """The player's calendar feed (made on first use)."""
-    feed, _ = CalendarFeed.objects.get_or_create(player=player)
-    return feed
-
-
-@write_service
-def calendar_feed_renew(*, player: Player) -> CalendarFeed:
-    """A new secret: the old URL stops working at once."""
-    feed, _ = CalendarFeed.objects.get_or_create(player=player)
-    feed.token = secrets.token_urlsafe(24)
-    feed.save(update_fields=["token"])
-    return feed
 
 
 def calendar_feed_by_token(*, token: str) -> CalendarFeed | None:

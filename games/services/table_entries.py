@@ -7,7 +7,6 @@ and who confirmed it in the event's metadata. Writes here; the two reads at the 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -30,10 +29,9 @@ from games.engine import actions as A
 from games.engine.match import decide
 from games.models import Match, TableEntry
 from games.selectors import user_can_organise_match
+from games.selectors.table_entries import OPEN
 from games.services import match_record_hand_in_tx
 from players.models import Player
-
-OPEN = (TableEntry.Status.PENDING, TableEntry.Status.DISPUTED)
 
 
 def _closed(entry: TableEntry) -> ConflictError:
@@ -322,7 +320,7 @@ def table_entry_settle_in_tx(
     defender_deadwood: int | None = None,
 ) -> None:
     """The desk's sheet settles an open entry (locked by the caller) with the values of its
-    row: as entered, it is accepted; otherwise amended (games.sheet)."""
+    row: as entered, it is accepted; otherwise amended (games.services.sheet)."""
     values = {
         "drawn": drawn,
         "knocker": knocker,
@@ -340,34 +338,3 @@ def table_entry_settle_in_tx(
         return
     _may_settle(entry, by)
     _accept(entry, by, note)
-
-
-# -- reads ----------------------------------------------------------------------------------
-
-
-def table_entry_open(*, match: Match) -> TableEntry | None:
-    """The entry waiting at this table (pending or disputed), if any."""
-    qs = TableEntry.objects.filter(match=match, status__in=OPEN)
-    return qs.select_related("entered_by", "knocker").first()
-
-
-def table_entries_open(*, match_ids: Iterable[Any]) -> dict[str, TableEntry]:
-    """The open entries of these matches, by match id (as a string)."""
-    qs = TableEntry.objects.filter(match_id__in=list(match_ids), status__in=OPEN)
-    return {str(e.match_id): e for e in qs.select_related("entered_by", "knocker")}
-
-
-def table_entry_latest(*, match: Match) -> TableEntry | None:
-    """The table's latest entry, whatever became of it (the phones show a rejected one with
-    the organiser's reason until a hand is entered again)."""
-    qs = TableEntry.objects.filter(match=match).order_by("-pk")
-    return qs.select_related("entered_by", "knocker", "decided_by").first()
-
-
-def table_entries_latest(*, match_ids: Iterable[Any]) -> dict[str, TableEntry]:
-    """The latest entry of each of these matches that has one, by match id (a string)."""
-    latest: dict[str, TableEntry] = {}
-    qs = TableEntry.objects.filter(match_id__in=list(match_ids)).order_by("pk")
-    for entry in qs.select_related("entered_by", "knocker"):
-        latest[str(entry.match_id)] = entry
-    return latest

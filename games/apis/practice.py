@@ -14,8 +14,9 @@ from core.authentication import request_profile as request_player
 from core.errors import PermissionDeniedError
 from core.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from core.throttles import PracticeRateThrottle
-from games import practice, selectors
+from games import selectors
 from games.serializers import PracticeMatchViewSerializer, RulesetSerializer
+from games.services import practice
 
 
 class PracticeStartInputSerializer(serializers.Serializer):

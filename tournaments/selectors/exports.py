@@ -1,6 +1,6 @@
 """Exports of a tournament: its standings and results as CSV (the desk and the API), and the
 whole tournament as JSON Lines (`manage.py export_tournament`), which
-`tournaments.imports` reads back into another database.
+`tournaments.services.imports` reads back into another database.
 
 The JSON Lines file, one JSON object a line (format version 1):
 
@@ -46,7 +46,7 @@ from core.errors import NotFoundError
 # order across many streams, which the store's readers do not offer.
 from players.models import Club, Player
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
-from tournaments.selectors import tournament_results_table, tournament_standings_table
+from tournaments.selectors.reads import tournament_pairings, tournament_standings
 
 FORMAT = "hollywood-gin/tournament-export"
 FORMAT_VERSION = 1
@@ -56,6 +56,64 @@ MATCH_STREAM_PREFIX = "match-"
 
 
 # --- CSV -------------------------------------------------------------------------------------
+
+
+STANDINGS_COLUMNS = [
+    "rank", "player_id", "player", "played", "match_wins", "games_won", "points_diff",
+    "buchholz", "sonneborn_berger", "byes", "withdrawn", "place",
+]  # fmt: skip
+
+
+RESULTS_COLUMNS = [
+    "round", "table", "player1", "player2", "status", "winner", "games1", "games2",
+    "points1", "points2", "result", "match_id",
+]  # fmt: skip
+
+
+def tournament_standings_table(*, tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    """The standings as a table (columns, rows), in rank order: the CSV of the desk and the
+    API; `place` is shared by players equal on every tiebreak."""
+    rows = [
+        [
+            s.rank,
+            s.player_id,
+            s.player.name,
+            s.played,
+            s.match_wins,
+            s.games_won,
+            s.points_diff,
+            s.buchholz,
+            s.sonneborn_berger,
+            s.byes,
+            s.withdrawn,
+            s.place,  # type: ignore[attr-defined]
+        ]  # fmt: skip
+        for s in tournament_standings(tournament=tournament)
+    ]
+    return list(STANDINGS_COLUMNS), rows
+
+
+def tournament_results_table(*, tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    """Every pairing with its result as a table (columns, rows), by round and table; players
+    by name, a bye with no second player: the CSV of the desk and the API."""
+    rows = [
+        [
+            p.round.number,
+            p.table,
+            p.player1.name,
+            p.player2.name if p.player2 else "",
+            p.status,
+            p.winner.name if p.winner else "",
+            p.games1,
+            p.games2,
+            p.points1,
+            p.points2,
+            p.result_reason,
+            str(p.match_id) if p.match_id else "",
+        ]  # fmt: skip
+        for p in tournament_pairings(tournament=tournament, round_number=None)
+    ]
+    return list(RESULTS_COLUMNS), rows
 
 
 def csv_cell(value: Any) -> Any:
