@@ -185,6 +185,62 @@ OPERATIONS: dict[str, tuple[str, str]] = {
         "Its organisers (or the player, for themselves): the player is present and will be paired.",
     ),
     "tournaments_registrations_check_in_undo_create": ("Undo a check-in", ""),
+    # Calendar feeds (issue 40).
+    "clubs_calendar_ics": (
+        "A club's tournaments as a calendar",
+        "iCalendar (text/calendar) of the club's tournaments from yesterday on, each at its "
+        "start in its own time zone (DTSTART with TZID, the zone's VTIMEZONE included). "
+        "Public tournaments for everyone, signed out too; the club's organisers also see "
+        "the private ones.",
+    ),
+    "calendar_ics": (
+        "A player's own calendar",
+        "iCalendar of the player's rounds (table, opponent) and of the tournaments they hold "
+        "a place in, in their language and each tournament's zone. The address is the "
+        "secret (calendar apps send no tokens): GET /api/me/calendar/ gives it.",
+    ),
+    "me_calendar_retrieve": (
+        "My calendar feed's address",
+        "The address of the caller's own calendar feed (made on first use). Keep it secret.",
+    ),
+    "me_calendar_create": (
+        "A new calendar feed address",
+        "Revoke the caller's calendar address and make a new one: the old one answers 404 "
+        "from now on.",
+    ),
+    # Places, the waitlist, approvals, no-shows, entry rules (issue 40).
+    "tournaments_capacity_create": (
+        "Set a tournament's capacity",
+        "Organisers: the number of places (null: no limit). Entries beyond it are "
+        "waitlisted; a raised capacity promotes the first waiting players at once "
+        "(CapacityChanged, then PlayerPromoted each).",
+    ),
+    "tournaments_entry_rules_retrieve": (
+        "Get a tournament's entry rules",
+        "Organisers: who may enter themselves (club members only, a rating band, an "
+        "invitation list, approval by the organisers) and the withdrawal and check-in "
+        "deadlines, in the tournament's zone.",
+    ),
+    "tournaments_entry_rules_partial_update": (
+        "Change a tournament's entry rules",
+        "Organisers: change any of the entry rules. A check-in deadline queues the no-show "
+        "job for that time: registered players not checked in by then are withdrawn as "
+        "no-shows and the waitlist promoted.",
+    ),
+    "tournaments_registrations_approve_create": (
+        "Approve an entry",
+        "Organisers: an entry awaiting approval is registered, or waitlisted if the places "
+        "are taken. Approving twice changes nothing.",
+    ),
+    "tournaments_registrations_refuse_create": (
+        "Refuse an entry",
+        "Organisers: refuse an entry awaiting approval or a place (409 `not_refusable` otherwise).",
+    ),
+    "tournaments_registrations_no_show_undo_create": (
+        "Take back a no-show",
+        "Organisers: a player withdrawn as a no-show is registered again, until round 1 is "
+        "paired (409 `already_paired` after).",
+    ),
     "tournaments_registrations_withdraw_create": (
         "Withdraw a player",
         "Its organisers (or the player, for themselves), with a reason: the player is paired "

@@ -16,6 +16,12 @@ missing from a catalogue.
 from django.utils.translation import gettext_noop
 
 SERVICE_MESSAGES = [
+    # Places, the waitlist and no-shows (tournaments.domain.decide.waitlist, issue 40).
+    gettext_noop("the player has no place in the tournament (waitlisted or not approved)"),
+    gettext_noop("only an entry waiting for approval or a place can be refused"),
+    gettext_noop("a capacity is at least 2 players"),
+    gettext_noop("the player is not a no-show"),
+    gettext_noop("round 1 has been paired: a no-show can no longer be undone"),
     gettext_noop("a Swiss tournament needs a number of rounds"),
     gettext_noop("a match of this round has started"),
     gettext_noop("a re-pairing needs a reason"),

@@ -110,11 +110,15 @@ ERROR_REASON_VALUES = [
     "captain", "team_name", "team", "lineup_deadline", "lineup", "lineup_roster", "match_ids",
     "board", "winner", "pairings", "results", "club", "member_columns", "member_file",
     "exchange_file",
+    # entries and the waitlist (issue 40)
+    "no_place", "not_refusable", "not_a_no_show", "not_eligible", "withdraw_closed",
+    "capacity",
     # permission_denied, not_found
     "not_yours", "bundle_forbidden", "disputes_forbidden", "match_not_found",
     "dispute_not_found", "entry_not_found", "token_not_found", "too_many_tokens", "invalid",
     "player_not_found", "club_not_found", "not_club_organiser", "season_not_found",
     "not_a_signed_in_player", "erase_forbidden", "confirm_required",
+    "self_registration_closed",
     # authentication_failed (core.authentication.AUTHENTICATION_REASONS)
     "wrong_scheme", "token_invalid", "token_revoked", "token_expired", "user_inactive",
     "not_a_login_token",

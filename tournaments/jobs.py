@@ -41,3 +41,20 @@ def webhooks_dispatch_on_commit(*, tournament_id: int) -> None:
 def webhook_deliver_on_commit(*, delivery_id: int, eta: dt.datetime | None = None) -> None:
     """Send a webhook delivery after this transaction commits: now, or at `eta`."""
     enqueue_in_tx(task="tournaments.webhook_deliver", args=(delivery_id,), eta=eta)
+
+
+def no_shows_on_commit(*, tournament_id: int, eta: dt.datetime | None) -> None:
+    """Withdraw the no-shows at the check-in deadline (`eta`), after this commit."""
+    enqueue_in_tx(task="tournaments.no_shows_mark", args=(tournament_id,), eta=eta)
+
+
+# The tournament events that tell a player something (tournaments.notices).
+NOTICE_EVENT_TYPES = frozenset(
+    {"PlayerRegistered", "PlayerWaitlisted", "PlayerPromoted", "RoundPaired", "RoundRepaired"}
+)
+
+
+def notices_on_commit(*, tournament_id: int, first: int, last: int) -> None:
+    """Turn the tournament's events `first`..`last` (stream versions) into the players'
+    notices after this commit (tournaments.notices)."""
+    enqueue_in_tx(task="tournaments.notices_send", args=(tournament_id, first, last))

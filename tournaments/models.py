@@ -111,6 +111,8 @@ class Tournament(models.Model):
     current_round = models.PositiveIntegerField(_("current round"), default=0)
     # Version of the tournament's event stream this row reflects (optimistic guard).
     version = models.PositiveIntegerField(_("version"), default=0)
+    # Places (None: no limit), from CapacityChanged; beyond them, a waitlist (issue 40).
+    capacity = models.PositiveIntegerField(_("capacity"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -144,6 +146,9 @@ class Registration(models.Model):
         REGISTERED = "registered", _("Registered")
         CHECKED_IN = "checked_in", _("Checked in")
         WITHDRAWN = "withdrawn", _("Withdrawn")
+        WAITLISTED = "waitlisted", _("Waitlisted")
+        REQUESTED = "requested", _("Awaiting approval")
+        REFUSED = "refused", _("Refused")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="registrations"
@@ -159,6 +164,7 @@ class Registration(models.Model):
     registered_at = models.DateTimeField(default=timezone.now)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    no_show = models.BooleanField(default=False)  # withdrawn by the check-in deadline
 
     class Meta:
         ordering = ["seed", "registered_at", "id"]
@@ -296,4 +302,7 @@ class Standing(models.Model):
 
 
 # Webhook endpoints and their delivery log live in tournaments/webhooks/ (models of this app).
+# Entry rules and calendar feeds (issue 40), and the players' notices.
+from tournaments.entries.models import CalendarFeed, EntryPayment, EntryRules  # noqa: E402, F401
+from tournaments.notices.models import Notice, NoticeOptOut  # noqa: E402, F401
 from tournaments.webhooks.models import Delivery, WebhookEndpoint  # noqa: E402, F401

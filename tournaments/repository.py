@@ -213,6 +213,10 @@ def tournament_save(
         )
     _remember(write.row.stream_id, state, recorded[-1].hash)
     _queue_jobs(write.row, state, typed)
+    if any(e.type in jobs.NOTICE_EVENT_TYPES for e in recorded):  # the players told (issue 40)
+        jobs.notices_on_commit(
+            tournament_id=write.row.pk, first=recorded[0].version, last=recorded[-1].version
+        )
     pk = write.row.pk
     transaction.on_commit(
         lambda: tournament_events_committed.send(sender=Tournament, tournament_id=pk)

@@ -16,6 +16,7 @@ from core.errors import ApplicationError, VersionConflictError
 from core.transactions import service_transaction
 from eventstore import ConcurrencyError
 from tournaments import jobs
+from tournaments.notices import tasks as notices_tasks  # noqa: F401 - registers its jobs
 from tournaments.selectors import tournaments_with_rounds_due
 from tournaments.services import tournament_deadlines_enforce as enforce
 from tournaments.services import (
@@ -25,6 +26,7 @@ from tournaments.services import (
     tournament_round_pair,
     tournament_round_unpairable,
 )
+from tournaments.services.waitlist import tournament_no_shows_mark, tournaments_no_shows_due
 
 log = logging.getLogger(__name__)
 
@@ -92,3 +94,16 @@ def tournament_rounds_start_due() -> int:
         for tournament_id, number in due:
             jobs.round_pair_on_commit(tournament_id=tournament_id, round_number=number, eta=None)
     return len(due)
+
+
+@shared_task(name="tournaments.no_shows_mark", **_RETRYING)
+def tournament_no_shows_mark_task(tournament_id: int) -> int:
+    """At the check-in deadline: withdraw the no-shows, promote the waitlist (issue 40)."""
+    return tournament_no_shows_mark(tournament_id=tournament_id)
+
+
+@shared_task(name="tournaments.no_shows_due", **_RETRYING)
+def tournament_no_shows_due_task() -> int:
+    """Periodic (beat): the no-shows of every tournament past its check-in deadline whose
+    own job was lost (a repeat withdraws nobody)."""
+    return sum(tournament_no_shows_mark(tournament_id=t) for t in tournaments_no_shows_due())

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import apis, streams
+from tournaments.apis import waitlist as waitlist_apis
 from tournaments.webhooks import apis as webhook_apis
 
 urlpatterns = [
@@ -25,6 +26,31 @@ urlpatterns = [
         "<int:tournament_id>/registrations/withdraw/",
         apis.WithdrawApi.as_view(),
         name="api-tournament-withdraw",
+    ),
+    path(
+        "<int:tournament_id>/capacity/",
+        waitlist_apis.CapacityApi.as_view(),
+        name="api-tournament-capacity",
+    ),
+    path(
+        "<int:tournament_id>/entry-rules/",
+        waitlist_apis.EntryRulesApi.as_view(),
+        name="api-tournament-entry-rules",
+    ),
+    path(
+        "<int:tournament_id>/registrations/approve/",
+        waitlist_apis.ApproveApi.as_view(),
+        name="api-tournament-approve",
+    ),
+    path(
+        "<int:tournament_id>/registrations/refuse/",
+        waitlist_apis.RefuseApi.as_view(),
+        name="api-tournament-refuse",
+    ),
+    path(
+        "<int:tournament_id>/registrations/no-show/undo/",
+        waitlist_apis.NoShowUndoApi.as_view(),
+        name="api-tournament-no-show-undo",
     ),
     path("<int:tournament_id>/rounds/", apis.RoundListApi.as_view(), name="api-tournament-rounds"),
     path(

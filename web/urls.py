@@ -7,6 +7,7 @@ from web.health import livez, metrics_view, readyz
 from web.language import language_set
 from web.manual import manual, players_help
 from web.pages import home, match_page, tournament_page
+from web.play import entries
 from web.play.evening import my_evening
 from web.play.views import lobby, play_page, practice_new
 from web.players_pages import player_page, player_visibility
@@ -46,6 +47,12 @@ urlpatterns = [
     path("play/practice/", practice_new, name="play-practice"),
     path("play/<uuid:match_id>/", play_page, name="play"),
     path("me/", my_evening, name="my-evening"),
+    path("me/entries/", entries.my_entries, name="my-entries"),
+    path("me/entries/notices/", entries.my_notice_kinds, name="my-notice-kinds"),
+    path("me/entries/calendar/", entries.my_calendar_renew, name="my-calendar-renew"),
+    path(
+        "me/entries/<int:tournament_id>/<slug:action>/", entries.my_entry_act, name="my-entry-act"
+    ),
     # The players' help (translated) and the manual (docs/, built into site/ by make install).
     path("help/", players_help, name="players-help"),
     path("docs/", manual, name="manual"),

@@ -423,6 +423,10 @@ EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="hollywood-gin@localhost")
 SERVER_EMAIL = env("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 EMAIL_SUBJECT_PREFIX = env("EMAIL_SUBJECT_PREFIX", default="[Hollywood Gin] ")
+# The players' notices through a provider (django-anymail; issue 40): its settings as JSON,
+# e.g. {"MAILGUN_API_KEY": "...", "MAILGUN_SENDER_DOMAIN": "mg.example.org"}, with
+# EMAIL_BACKEND=anymail.backends.mailgun.EmailBackend.
+ANYMAIL = env.json("ANYMAIL", default={})
 
 # Logs: plain text (make run) or one JSON object a line (LOG_FORMAT=json; production's
 # default), each with the request id, user id and route (core.logs).

@@ -50,6 +50,13 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "tournaments.rounds_start_due",
         "schedule": env.float("TOURNAMENT_SCHEDULE_SECONDS", default=30.0),
     },
+    # No-shows past a check-in deadline whose own job was lost (issue 40).
+    "tournament-no-shows": {
+        "task": "tournaments.no_shows_due",
+        "schedule": env.float("TOURNAMENT_DEADLINES_SECONDS", default=60.0),
+    },
+    # The players' reminders the day before a tournament (issue 40).
+    "tournament-notices-reminders": {"task": "tournaments.notices_reminders", "schedule": 3600.0},
     "tournament-deadlines-enforce": {
         "task": "tournaments.deadlines_enforce",
         "schedule": env.float("TOURNAMENT_DEADLINES_SECONDS", default=60.0),

@@ -6,6 +6,10 @@ line here or a comment above where it is read (tests/docs/test_reference.py)."""
 # here) does not say it on its own line. A variable the code reads with neither fails
 # tests/docs/test_reference.py; so does a line here for a variable the code no longer reads.
 DESCRIPTIONS = {
+    "ANYMAIL": "The mail provider's settings for django-anymail, as a JSON object (e.g. "
+    '`{"MAILGUN_API_KEY": "…", "MAILGUN_SENDER_DOMAIN": "mg.example.org"}`), with '
+    "EMAIL_BACKEND naming the provider's backend (`anymail.backends.mailgun.EmailBackend`). "
+    "Unused with SMTP (EMAIL_URL). The players' notices (issue 40) go out this way.",
     "SECRET_KEY": "Django's secret key (sessions, signed stream tickets, login-code hashes). "
     "Required, and checked, in production: the development key is refused.",
     "DEBUG": "Django's debug mode. Never on in production.",

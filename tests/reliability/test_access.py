@@ -181,6 +181,18 @@ def team_event(role, public):
     return 200 if public or role in ("organiser", "staff") else 404
 
 
+def me_calendar(role, public):
+    """The caller's own feed address: anyone signed in with a player (400 without one)."""
+    return 401 if role == "anonymous" else {200, 400}
+
+
+def organisers_read(role, public):
+    """Read by its organisers and staff only (a tournament's entry rules)."""
+    if role in ("organiser", "staff"):
+        return 200
+    return {401, 403, 404}
+
+
 def no_get(role, public):
     return {401, 403, 404, 405}
 
@@ -277,6 +289,31 @@ ROWS: dict[str, tuple] = {
     "api/tournaments/<int:tournament_id>/registrations/withdraw/": (
         no_get,
         {"POST": (private_only(NOT_THE_MATCH_S), {}, False)},
+    ),
+    # Calendar feeds (issue 40): a club's for anyone; a player's behind its secret address.
+    "api/clubs/<int:club_id>/calendar.ics": (everyone(200), {}),
+    "api/calendar/<str:token>.ics": (everyone(404), {}),  # a wrong secret: 404 to all
+    "api/me/calendar/": (me_calendar, {"POST": ({"anonymous"}, {}, False)}),
+    # Places, the waitlist, approvals, no-shows, entry rules (issue 40).
+    "api/tournaments/<int:tournament_id>/capacity/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {"capacity": 8}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/entry-rules/": (
+        organisers_read,
+        {"PATCH": (NOT_THE_TOURNAMENT_S, {"members_only": True}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/registrations/approve/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/registrations/refuse/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
+    ),
+    "api/tournaments/<int:tournament_id>/registrations/no-show/undo/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
     ),
     "api/tournaments/<int:tournament_id>/rounds/": (tournament, {}),
     "api/tournaments/<int:tournament_id>/rounds/start/": (
@@ -419,7 +456,8 @@ def test_the_access_matrix_over_every_endpoint(is_public, organiser, make_player
            "dispute": 1, "webhook_id": 1, "delivery_id": 1, "club_id": club.pk,
            "season_id": season.pk, "token_id": 1,
            "event_id": team_event_create(name="Derby", format="team_swiss", created_by=organiser,
-                                         boards=2, is_public=is_public).pk}  # fmt: skip
+                                         boards=2, is_public=is_public).pk,
+           "token": "not-a-secret"}  # fmt: skip
     bodies = {
         "new_match": {"player1": pia.pk, "player2": quinn.pk},
         "member": {"player": quinn.pk},

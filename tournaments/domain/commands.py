@@ -16,6 +16,9 @@ from tournaments.domain.events import ResultEntry
 @dataclass(frozen=True)
 class Register:
     player: int
+    # The organisers approve each entry and someone else asked (the service knows the
+    # tournament's entry rules): the entry waits for their approval.
+    approval: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,8 +132,41 @@ class ChangeSettings:
     expected_version: int | None = None
 
 
+@dataclass(frozen=True)
+class ApproveEntry:
+    player: int
+
+
+@dataclass(frozen=True)
+class RefuseEntry:
+    player: int
+
+
+@dataclass(frozen=True)
+class SetCapacity:
+    capacity: int | None
+
+
+@dataclass(frozen=True)
+class MarkNoShows:
+    """The check-in deadline (`deadline`) has passed: who held a place then and has not
+    checked in is withdrawn as a no-show."""
+
+    deadline: dt.datetime
+
+
+@dataclass(frozen=True)
+class UndoNoShow:
+    player: int
+
+
 TournamentCommand = (
     Register
+    | ApproveEntry
+    | RefuseEntry
+    | SetCapacity
+    | MarkNoShows
+    | UndoNoShow
     | CheckIn
     | UndoCheckIn
     | Withdraw

@@ -119,6 +119,51 @@ class PlayerCheckInUndone(_Event):
 @dataclass(frozen=True, kw_only=True)
 class PlayerWithdrawn(_Event):
     player: int
+    no_show: bool = False  # withdrawn by the check-in deadline (stored only when True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerWaitlisted(_Event):
+    """A registration beyond the tournament's capacity: the player waits for a place."""
+
+    player: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerPromoted(_Event):
+    """The first waiting player took a place that came free (`cause`: withdrawal,
+    capacity, no_show, approval)."""
+
+    player: int
+    cause: str = ""
+    late: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegistrationRequested(_Event):
+    """A player asked to enter a tournament whose organisers approve each entry."""
+
+    player: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegistrationRefused(_Event):
+    player: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class CapacityChanged(_Event):
+    """The places of the tournament (None: no limit)."""
+
+    capacity: int | None
+    previous: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoShowUndone(_Event):
+    """The desk took back a no-show before round 1: the player is registered again."""
+
+    player: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,6 +262,12 @@ TournamentEvent = (
     | PlayerCheckedIn
     | PlayerCheckInUndone
     | PlayerWithdrawn
+    | PlayerWaitlisted
+    | PlayerPromoted
+    | RegistrationRequested
+    | RegistrationRefused
+    | CapacityChanged
+    | NoShowUndone
     | TournamentStarted
     | RoundPaired
     | ResultRecorded
@@ -250,4 +301,10 @@ EVENT_TYPES = (
     "TournamentFinished",
     "ForbiddenPairAdded",
     "ForbiddenPairRemoved",
+    "RegistrationRequested",
+    "RegistrationRefused",
+    "PlayerWaitlisted",
+    "PlayerPromoted",
+    "CapacityChanged",
+    "NoShowUndone",
 )

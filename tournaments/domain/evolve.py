@@ -9,13 +9,19 @@ from dataclasses import replace
 from typing import Any
 
 from tournaments.domain.events import (
+    CapacityChanged,
     ForbiddenPairAdded,
     ForbiddenPairRemoved,
+    NoShowUndone,
     PairingEntry,
     PlayerCheckedIn,
     PlayerCheckInUndone,
+    PlayerPromoted,
     PlayerRegistered,
+    PlayerWaitlisted,
     PlayerWithdrawn,
+    RegistrationRefused,
+    RegistrationRequested,
     ResultCorrected,
     ResultRecorded,
     RoundClockStarted,
@@ -44,6 +50,7 @@ from tournaments.domain.state import (
     TournamentState,
     round_start,
 )
+from tournaments.domain.waitlist import approved, evolve_waitlist
 
 
 def _seconds(value: float | None) -> dt.timedelta | None:
@@ -126,6 +133,8 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
             return replace(state, forbidden=state.forbidden | {event.players})
         case ForbiddenPairRemoved():
             return replace(state, forbidden=state.forbidden - {event.players})
+        case PlayerRegistered() if event.player in state.entries:  # approved
+            return approved(state, event.player, event.late, event.at)
         case PlayerRegistered():
             seed = None
             if event.late:  # a late entry is seeded after everyone so far
@@ -150,7 +159,19 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
             if entry is None:
                 return state
             state = replace(state, withdrawals=(*state.withdrawals, event.player))
-            return _with_entry(state, replace(entry, status=WITHDRAWN, withdrawn_at=event.at))
+            withdrawn = replace(
+                entry, status=WITHDRAWN, withdrawn_at=event.at, no_show=event.no_show
+            )
+            return _with_entry(state, withdrawn)
+        case (
+            PlayerWaitlisted()
+            | PlayerPromoted()
+            | RegistrationRequested()
+            | RegistrationRefused()
+            | CapacityChanged()
+            | NoShowUndone()
+        ):
+            return evolve_waitlist(state, event)
         case TournamentStarted():
             entries = dict(state.entries)
             for seed, player in enumerate(event.seeds, start=1):

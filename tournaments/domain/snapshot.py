@@ -9,10 +9,11 @@ from typing import Any
 
 from tournaments.domain.state import Entry, RoundState, Table, TournamentState
 
-STATE_SCHEMA = 5
+STATE_SCHEMA = 6
 
 _TIMES = {"starts_at", "finished_at", "registered_at", "checked_in_at", "withdrawn_at",
-          "scheduled_at", "paired_at", "deadline", "completed_at", "clock_started_at"}  # fmt: skip
+          "scheduled_at", "paired_at", "deadline", "completed_at", "clock_started_at",
+          "promoted_at"}  # fmt: skip
 _DURATIONS = {"round_interval", "round_duration"}
 
 

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field, replace
 from tournaments.domain.events import ResultEntry
 
 REGISTERED, CHECKED_IN, WITHDRAWN = "registered", "checked_in", "withdrawn"
+# Entries without a place (issue 40): waiting for one, asking for approval, refused.
+WAITLISTED, REQUESTED, REFUSED = "waitlisted", "requested", "refused"
+HOLDING_A_PLACE = frozenset({REGISTERED, CHECKED_IN})
 PENDING, FINISHED = "pending", "finished"  # a pairing
 PAIRED, COMPLETED = "paired", "completed"  # a round
 REGISTRATION, IN_PROGRESS = "registration", "in_progress"  # a tournament (and FINISHED)
@@ -37,6 +40,9 @@ class Entry:
     registered_at: dt.datetime | None = None
     checked_in_at: dt.datetime | None = None
     withdrawn_at: dt.datetime | None = None
+    no_show: bool = False
+    # When the player took a place they had waited for (None: held since registration).
+    promoted_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +129,7 @@ class TournamentState:
     third_place: bool = False
     swiss_rounds: int | None = None  # a top cut's Swiss rounds (then its knockout's)
     cut_seeds: tuple[int, ...] = ()  # a top cut's qualifiers, seed 1 first
+    capacity: int | None = None  # places (None: no limit); beyond it, a waitlist
     entries: dict[int, Entry] = field(default_factory=dict)  # by player, registration order
     rounds: dict[int, RoundState] = field(default_factory=dict)  # by number
 
@@ -143,6 +150,16 @@ class TournamentState:
     @property
     def withdrawn(self) -> frozenset[int]:
         return frozenset(p for p, e in self.entries.items() if e.status == WITHDRAWN)
+
+    @property
+    def places_taken(self) -> int:
+        return sum(1 for e in self.entries.values() if e.status in HOLDING_A_PLACE)
+
+    @property
+    def waitlist(self) -> tuple[int, ...]:
+        """The waiting players, first to be promoted first."""
+        waiting = [e for e in self.entries.values() if e.status == WAITLISTED]
+        return tuple(e.player for e in sorted(waiting, key=lambda e: e.order))
 
     @property
     def paired(self) -> frozenset[int]:

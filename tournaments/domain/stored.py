@@ -26,6 +26,7 @@ from tournaments.domain import events as ev
 from tournaments.domain.events import (
     Noted,
     PairingEntry,
+    PlayerWithdrawn,
     ResultCorrected,
     ResultEntry,
     ResultRecorded,
@@ -75,6 +76,8 @@ def _left_out(event: TournamentEvent) -> set[str]:
             return out if event.top_cut else out | {"top_cut", "lots"}
         case ResultCorrected() if event.repair_possible is None:
             return {"repair_possible"}
+        case PlayerWithdrawn() if not event.no_show:
+            return {"no_show"}
     return set()
 
 

@@ -10,10 +10,16 @@ from typing import Any
 
 from tournaments.domain import TournamentState, standings_of
 from tournaments.domain.events import (
+    CapacityChanged,
+    NoShowUndone,
     PlayerCheckedIn,
     PlayerCheckInUndone,
+    PlayerPromoted,
     PlayerRegistered,
+    PlayerWaitlisted,
     PlayerWithdrawn,
+    RegistrationRefused,
+    RegistrationRequested,
     ResultCorrected,
     ResultRecorded,
     RoundClockStarted,
@@ -105,6 +111,17 @@ def _touch(t: _Touched, event: TournamentEvent) -> None:
         case PlayerRegistered() | PlayerCheckedIn() | PlayerCheckInUndone() | PlayerWithdrawn():
             t.players.add(event.player)
             t.standings = True
+        case (
+            PlayerWaitlisted()
+            | PlayerPromoted()
+            | RegistrationRequested()
+            | RegistrationRefused()
+            | NoShowUndone()
+        ):
+            t.players.add(event.player)
+            t.standings = True
+        case CapacityChanged():
+            pass  # the row's capacity: row_fields
         case TournamentStarted():
             t.players.update(event.seeds)
         case RoundPaired():
@@ -140,6 +157,7 @@ def _registration_fields(state: TournamentState, player: int) -> dict[str, Any]:
         "registered_at": e.registered_at,
         "checked_in_at": e.checked_in_at,
         "withdrawn_at": e.withdrawn_at,
+        "no_show": e.no_show,
     }
 
 
@@ -186,7 +204,9 @@ def _round_fields(state: TournamentState, number: int) -> dict[str, Any]:
 
 
 # The columns the writers set (what a rebuild compares).
-REGISTRATION_COLUMNS = ("status", "seed", "late", "registered_at", "checked_in_at", "withdrawn_at")
+REGISTRATION_COLUMNS = (
+    "status", "seed", "late", "registered_at", "checked_in_at", "withdrawn_at", "no_show",
+)  # fmt: skip
 ROUND_COLUMNS = (
     "status", "scheduled_at", "paired_at", "deadline", "completed_at", "paired_by_id",
     "clock_started_at", "clock_started_by_hand",
@@ -257,6 +277,7 @@ def row_fields(state: TournamentState) -> dict[str, Any]:
         "rounds_planned": state.rounds_planned,
         "finished_at": state.finished_at,
         "version": state.version,
+        "capacity": state.capacity,
     }
 
 

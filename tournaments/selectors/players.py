@@ -53,7 +53,7 @@ def player_tournament_match_ids(*, player: Any) -> Any:
 def player_tournaments(*, player: Any) -> list[Tournament]:
     """The tournaments the player is entered in (not withdrawn) that are running or about
     to: running first, then by start."""
-    regs = Registration.objects.filter(player=player).exclude(status="withdrawn")
+    regs = Registration.objects.filter(player=player).exclude(status__in=["withdrawn", "refused"])
     qs = Tournament.objects.filter(registrations__in=regs).exclude(status="finished").distinct()
     return sorted(qs, key=lambda t: (t.status != "in_progress", t.starts_at or t.created_at))
 

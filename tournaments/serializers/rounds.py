@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import models
 from rest_framework import serializers
 
 from core.text import free_text
@@ -33,6 +34,9 @@ class RegistrationOutputSerializer(serializers.ModelSerializer):
     registered_at = ZonedDateTimeField()
     checked_in_at = ZonedDateTimeField(allow_null=True)
     withdrawn_at = ZonedDateTimeField(allow_null=True)
+    waitlist_place = serializers.SerializerMethodField(
+        help_text="Waitlisted: the place on the waitlist (1: promoted first); else null."
+    )
 
     class Meta:
         model = Registration
@@ -45,7 +49,25 @@ class RegistrationOutputSerializer(serializers.ModelSerializer):
             "registered_at",
             "checked_in_at",
             "withdrawn_at",
+            "no_show",
+            "waitlist_place",
         ]
+
+    def get_waitlist_place(self, obj: Registration) -> int | None:
+        return waitlist_place(obj)
+
+
+def waitlist_place(reg: Registration) -> int | None:
+    """A waitlisted entry's place on the list (in order of registration), else None."""
+    if reg.status != Registration.Status.WAITLISTED:
+        return None
+    ahead = Registration.objects.filter(
+        tournament_id=reg.tournament_id, status=Registration.Status.WAITLISTED
+    ).filter(
+        models.Q(registered_at__lt=reg.registered_at)
+        | models.Q(registered_at=reg.registered_at, pk__lt=reg.pk)
+    )
+    return ahead.count() + 1
 
 
 class RoundOutputSerializer(serializers.ModelSerializer):

@@ -188,6 +188,7 @@ class TournamentOutputSerializer(serializers.ModelSerializer):
             "play_mode",
             "is_public",
             "check_in_required",
+            "capacity",
             "organisers",
             "time_zone",
             "language",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 
 from core.errors import PermissionDeniedError
 from core.transactions import service_transaction
@@ -12,8 +13,10 @@ from tournaments.domain.state import IN_PROGRESS
 from tournaments.models import Registration, Tournament
 from tournaments.repository import tournament_load
 from tournaments.selectors import user_can_organise
+from tournaments.selectors.entries import entry_rules_of
 from tournaments.services._common import run
 from tournaments.services.rulings import table_forfeit_in_tx, tables_in_play_of
+from tournaments.services.waitlist import eligibility_check, withdrawal_check
 
 
 def _may_act_for(*, user: AbstractBaseUser, tournament: Tournament, player: Player) -> None:
@@ -32,13 +35,21 @@ def tournament_register(
     *, tournament_id: int, player: Player, by: AbstractBaseUser
 ) -> Registration:
     """Enter a player. After the start this is a late entry (Swiss only): the player is paired
-    from the next round on, with no score for the rounds already played."""
+    from the next round on, with no score for the rounds already played. Beyond the
+    tournament's capacity the entry is waitlisted; a player entering themselves meets the
+    organisers' entry rules, and where they approve each entry it waits for them."""
     with service_transaction():
         write = tournament_load(tournament_id=tournament_id)
         _may_act_for(user=by, tournament=write.row, player=player)
-        if not write.row.is_public and not user_can_organise(user=by, tournament=write.row):
+        organiser = user_can_organise(user=by, tournament=write.row)
+        if not write.row.is_public and not organiser:
             raise PermissionDeniedError("only organisers enter players in a private tournament")
-        run(write, Register(player=player.pk), by=by)
+        approval = False
+        if not organiser:  # a player entering themselves: the organisers' rules (issue 40)
+            rules = entry_rules_of(write.row)
+            eligibility_check(tournament=write.row, rules=rules, player=player)
+            approval = rules.approval_required
+        run(write, Register(player=player.pk, approval=approval), by=by)
         return _registration(write.row, player)
 
 
@@ -81,8 +92,11 @@ def tournament_withdraw(
         already = write.state.entries.get(player.pk)
         if already is not None and already.status == "withdrawn":
             return _registration(write.row, player)
-        if forfeit_current and not user_can_organise(user=by, tournament=write.row):
+        organiser = user_can_organise(user=by, tournament=write.row)
+        if forfeit_current and not organiser:
             raise PermissionDeniedError("only organisers rule a forfeit")
+        if not organiser:
+            withdrawal_check(rules=entry_rules_of(write.row), now=timezone.now())
         run(write, Withdraw(player=player.pk), by=by, reason=reason)
         if forfeit_current and write.state.status == IN_PROGRESS:
             for number, table in tables_in_play_of(write.state, player.pk):

@@ -1,7 +1,20 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.desk import amend, disputes, pairs, prints, roster, rounds, seasons, setup, sheet, signin
+from web.desk import (
+    amend,
+    cash,
+    disputes,
+    entries,
+    pairs,
+    prints,
+    roster,
+    rounds,
+    seasons,
+    setup,
+    sheet,
+    signin,
+)
 
 T = "<int:tournament_id>/"
 R = T + "rounds/<int:number>/"
@@ -44,6 +57,12 @@ urlpatterns = [
     ),
     path(T + "players/<int:player_id>/data/", roster.member_data, name="desk-member-data"),
     path(T + "start/", setup.start, name="desk-start"),
+    path(T + "entries/", entries.entries, name="desk-entries"),
+    path(T + "entries/rules/", entries.entry_rules, name="desk-entry-rules"),
+    path(T + "cash/", cash.cash_sheet, name="desk-cash"),
+    path(T + "cash.xlsx", cash.cash_xlsx, name="desk-cash-xlsx"),
+    path(T + "cash/<int:player_id>/", cash.cash_record, name="desk-cash-record"),
+    path(T + "entries/<int:player_id>/<slug:action>/", entries.entry_act, name="desk-entry-act"),
     path(T + "standings/print/", prints.print_standings, name="desk-print-standings"),
     path(T + "bracket/", prints.print_bracket, name="desk-bracket"),
     path(T + "pairs-apart/", pairs.forbidden_pairs, name="desk-forbidden-pairs"),

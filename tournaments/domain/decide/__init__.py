@@ -12,23 +12,28 @@ from __future__ import annotations
 
 from tournaments.domain.commands import (
     AllowPair,
+    ApproveEntry,
     ChangeSettings,
     CheckIn,
     ForbidPair,
+    MarkNoShows,
     MoveDeadline,
     PairRound,
     RecordResult,
+    RefuseEntry,
     Register,
     RepairRound,
     RuleResult,
+    SetCapacity,
     StartRoundClock,
     TournamentCommand,
     UndoCheckIn,
+    UndoNoShow,
     Withdraw,
     WithdrawResult,
 )
 from tournaments.domain.decide.clock import move_deadline, start_clock
-from tournaments.domain.decide.common import expect_version, registered_entry
+from tournaments.domain.decide.common import expect_version
 from tournaments.domain.decide.entries import check_in, forbid, pair_key, register, undo_check_in
 from tournaments.domain.decide.results import record, rule, withdraw_result
 from tournaments.domain.decide.rounds import pair_round, repair_round
@@ -37,13 +42,20 @@ from tournaments.domain.decide.settings import (
     SETTINGS_MUTABLE,
     decide_settings_change,
 )
+from tournaments.domain.decide.waitlist import (
+    approve,
+    mark_no_shows,
+    refuse,
+    set_capacity,
+    undo_no_show,
+    withdraw,
+)
 from tournaments.domain.events import (
     ForbiddenPairRemoved,
-    PlayerWithdrawn,
     SettingsChanged,
     TournamentEvent,
 )
-from tournaments.domain.state import WITHDRAWN, TournamentState
+from tournaments.domain.state import TournamentState
 
 
 def decide(state: TournamentState, command: TournamentCommand) -> list[TournamentEvent]:
@@ -55,8 +67,17 @@ def decide(state: TournamentState, command: TournamentCommand) -> list[Tournamen
         case UndoCheckIn():
             return undo_check_in(state, command)
         case Withdraw():
-            entry = registered_entry(state, command.player)
-            return [] if entry.status == WITHDRAWN else [PlayerWithdrawn(player=command.player)]
+            return withdraw(state, command)
+        case ApproveEntry():
+            return approve(state, command)
+        case RefuseEntry():
+            return refuse(state, command)
+        case SetCapacity():
+            return set_capacity(state, command)
+        case MarkNoShows():
+            return mark_no_shows(state, command)
+        case UndoNoShow():
+            return undo_no_show(state, command)
         case PairRound():
             return pair_round(state, command)
         case RepairRound():

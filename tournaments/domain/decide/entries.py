@@ -4,15 +4,22 @@ from __future__ import annotations
 
 from tournaments.domain.commands import CheckIn, ForbidPair, Register, UndoCheckIn
 from tournaments.domain.decide.common import not_finished, registered_entry
+from tournaments.domain.decide.waitlist import register_or_wait
 from tournaments.domain.errors import TournamentConflictError, TournamentInputError
 from tournaments.domain.events import (
     ForbiddenPairAdded,
     PlayerCheckedIn,
     PlayerCheckInUndone,
-    PlayerRegistered,
+    RegistrationRequested,
     TournamentEvent,
 )
-from tournaments.domain.state import CHECKED_IN, IN_PROGRESS, WITHDRAWN, TournamentState
+from tournaments.domain.state import (
+    CHECKED_IN,
+    IN_PROGRESS,
+    REGISTERED,
+    WITHDRAWN,
+    TournamentState,
+)
 
 
 def register(state: TournamentState, command: Register) -> list[TournamentEvent]:
@@ -24,7 +31,9 @@ def register(state: TournamentState, command: Register) -> list[TournamentEvent]
         )
     if command.player in state.entries:
         raise TournamentConflictError("the player is already registered", code="already_registered")
-    return [PlayerRegistered(player=command.player, late=late)]
+    if command.approval:
+        return [RegistrationRequested(player=command.player)]
+    return register_or_wait(state, command.player, late)
 
 
 def check_in(state: TournamentState, command: CheckIn) -> list[TournamentEvent]:
@@ -34,6 +43,11 @@ def check_in(state: TournamentState, command: CheckIn) -> list[TournamentEvent]:
         raise TournamentConflictError("the player has withdrawn", code="withdrawn")
     if entry.status == CHECKED_IN:
         return []
+    if entry.status != REGISTERED:
+        raise TournamentConflictError(
+            "the player has no place in the tournament (waitlisted or not approved)",
+            code="no_place",
+        )
     return [PlayerCheckedIn(player=command.player)]
 
 

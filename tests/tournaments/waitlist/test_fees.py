@@ -1,0 +1,51 @@
+"""Entry fees at the desk (issue 40): paid, unpaid or waived per entry, a cash sheet in the
+club's language and number format, and the same as .xlsx."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+from typing import Any
+
+import openpyxl
+import pytest
+from django.test import Client
+
+from core.errors import ValidationError
+from tests.tournaments.helpers import make_bots, make_tournament
+from tournaments.services.fees import tournament_entry_payment_set
+from tournaments.services.waitlist import tournament_entry_rules_set
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_cash_sheet_totals_what_was_paid_in_the_clubs_format(organiser: Any) -> None:
+    players = make_bots(3)
+    t = make_tournament(organiser, players, language="de")
+    tournament_entry_rules_set(
+        tournament_id=t.pk, by=organiser,
+        changes={"fee_amount": Decimal("1250.50"), "fee_currency": "EUR"},
+    )  # fmt: skip
+    client = Client()
+    client.force_login(organiser)
+    assert client.post(f"/desk/{t.pk}/cash/{players[0].pk}/", {"status": "paid"}).status_code == 302
+    client.post(f"/desk/{t.pk}/cash/{players[1].pk}/", {"status": "waived"})
+    page = client.get(f"/desk/{t.pk}/cash/").content.decode()
+    assert "1.250,50\xa0€" in page  # German: the comma for decimals, the sign after
+    assert 'data-payment="paid"' in page and 'data-payment="unpaid"' in page
+
+    book = openpyxl.load_workbook(io.BytesIO(client.get(f"/desk/{t.pk}/cash.xlsx").content))
+    rows = list(book.active.values)
+    assert rows[-1][2] == 1250.5  # the collected total, a number
+    assert len(rows) == 1 + 3 + 1
+
+    bad = client.post(f"/desk/{t.pk}/cash/{players[2].pk}/", {"status": "maybe"})
+    assert bad.status_code == 400
+    with pytest.raises(ValidationError):
+        tournament_entry_rules_set(
+            tournament_id=t.pk, by=organiser, changes={"fee_currency": "euro"}
+        )
+    with pytest.raises(ValidationError):
+        tournament_entry_payment_set(
+            tournament_id=t.pk, player_id=players[2].pk, status="maybe", by=organiser
+        )
