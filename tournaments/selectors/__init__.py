@@ -20,9 +20,10 @@ from players.models import Player
 from tournaments.domain.brackets import bracket_data
 from tournaments.domain.standings import standings_of
 from tournaments.domain.state import scheduled_start
+from tournaments.followed import TournamentFollowed
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.projections import tournament_tiebreaks
-from tournaments.repository import TournamentFollowed, state_of
+from tournaments.repository import state_of
 from tournaments.selectors.players import MatchPlace as MatchPlace  # the players' reads
 from tournaments.selectors.players import match_places as match_places
 from tournaments.selectors.players import player_pairings as player_pairings
@@ -544,9 +545,9 @@ def tournament_stream_events(
 
 def tournament_followed(*, tournament_id: Any) -> TournamentFollowed:
     """The tournament's row and whole stream as a live stream's followers read them after
-    each commit (from this process's copy of the stream: `repository`)."""
+    each commit (from this process's copy of the stream: `tournaments.followed`)."""
     # Lazy only while the live streams' fan-out is rewritten elsewhere (issue 31's note).
-    from tournaments.repository import tournament_followed
+    from tournaments.followed import tournament_followed
 
     return tournament_followed(tournament_id=tournament_id)
 
