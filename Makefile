@@ -69,6 +69,7 @@ bench: install
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/action_input.py
+	$(BIN)/python bench/action_cpu.py
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/pages.py

@@ -7,7 +7,7 @@ NOTIFY wakes them:
 - before (the code until 2026-12-01): each follower read the match row, the whole stream,
   the snapshot with the events since and the head's hash, then built its events and view;
 - after: one read of the row and of what was appended since the process's copy of the
-  stream (`games.repository.match_followed`), shared by both followers, then each one's
+  stream (`games.selectors.match_followed`), shared by both followers, then each one's
   events and view from it (`games.streams._messages`).
 The states the writer remembered are forgotten before each "before" read, as in a stream
 process, which writes nothing. Prints the CPU time (this thread's) and the wall time

@@ -11,7 +11,8 @@ new/old is printed. Then, in this tree only: loading a 256-player Swiss for upda
     .venv/bin/python bench/tournament.py [--sizes 64 256 1024] [--runs 2] [--baseline DIR]
 
 DATABASE_URL: a PostgreSQL server (default postgres://postgres@127.0.0.1:5432); each tree
-uses its own database hg_tournament_bench_<tag> there, made afresh.
+uses its own database hg_tournament_bench_<tag> there (BENCH_DB_PREFIX: another prefix),
+made afresh.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ SERVER = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/x").
 def _setup(tag: str) -> None:
     sys.path.insert(0, os.getcwd())
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
-    os.environ["DATABASE_URL"] = f"{SERVER}/hg_tournament_bench_{tag}"
+    # BENCH_DB_PREFIX: another prefix where several sessions bench on one server at once.
+    prefix = os.environ.get("BENCH_DB_PREFIX", "hg_tournament_bench")
+    os.environ["DATABASE_URL"] = f"{SERVER}/{prefix}_{tag}"
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
     os.environ.pop("CELERY_BROKER_URL", None)
 

@@ -1,7 +1,9 @@
 """The one in-process cache: bounded in size, and an entry left idle goes.
 
-Every cache a worker keeps in its memory is a `Memo` (STYLE.md habit 18): the remembered
-states of matches and tournaments, the finished-hand records of match snapshots. It is
+Every cache a worker keeps of the data in its memory is a `Memo` (STYLE.md habit 18): the
+remembered states of matches and tournaments (eventstore.repository), the finished-hand
+records of match snapshots, the live streams' copies of followed match and tournament
+streams (games.selectors.followed, tournaments.followed), the matches with preset deals. It is
 cachetools' `TTLCache` (least recently used out first, each entry with its own expiry) with
 two changes: a read re-arms the entry's expiry, so what goes is what has not been read or
 written for `idle` seconds, however recently it was first put; and a lock makes each call

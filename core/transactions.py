@@ -5,8 +5,10 @@ A write service is an entry point: `@write_service` runs it in the OUTERMOST tra
 Django raises at once, not a nesting nobody sees. The one place that may put a service
 inside a larger transaction is a request's own unit of work (`request_transaction`, used
 by the Idempotency-Key handling, whose record must commit or roll back with the service's
-writes); there the service joins it without a savepoint. Code that runs inside a caller's
-transaction is named `..._in_tx` (or kept private) and opens none.
+writes); there the service joins it without a savepoint. The same body inside a caller's
+transaction is the service's `.in_tx` (exported as `<service>_in_tx` where other code
+calls it); it opens none. This is the only way a write service begins: no context manager
+of its own, no second wrapper (STYLE 18).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import ParamSpec, TypeVar
+from typing import Generic, ParamSpec, TypeVar
 
 from django.db import transaction
 
@@ -42,7 +44,7 @@ def request_transaction() -> Iterator[None]:
 
 
 @contextmanager
-def service_transaction() -> Iterator[None]:
+def _service_transaction() -> Iterator[None]:
     """The transaction of a write service: the outermost one (durable), or the enclosing
     `request_transaction`, joined without a savepoint."""
     if _in_request_transaction():
@@ -52,22 +54,23 @@ def service_transaction() -> Iterator[None]:
         yield
 
 
-def write_service(fn: Callable[P, R]) -> Callable[P, R]:
-    """Mark `fn` as a write service: its body runs in `service_transaction()`."""
+class WriteService(Generic[P, R]):
+    """A write service (`@write_service`): calling it runs its body in the outermost
+    transaction; `.in_tx` is the same body for a caller already inside one (a tournament
+    that makes its round's matches, a sheet that records many hands), which opens none."""
 
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        with service_transaction():
-            return fn(*args, **kwargs)
+    def __init__(self, fn: Callable[P, R]) -> None:
+        functools.update_wrapper(self, fn)
+        self.in_tx = fn
+        self.write_service = True
 
-    wrapper.write_service = True  # type: ignore[attr-defined]
-    return wrapper
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        with _service_transaction():
+            return self.in_tx(*args, **kwargs)
 
 
-def write_service_of(fn: Callable[P, R], *, name: str, doc: str) -> Callable[P, R]:
-    """The entry point (`write_service`) named `name` of `fn`, a helper that runs inside a
-    caller's transaction (`..._in_tx`): one body, two ways in, the signature kept."""
-    entry = write_service(fn)
-    entry.__name__ = entry.__qualname__ = name
-    entry.__doc__ = doc
-    return entry
+def write_service(fn: Callable[P, R]) -> WriteService[P, R]:
+    """Mark `fn` as a write service, the one way a write begins (STYLE 14, 18): its body
+    runs in the outermost transaction (or the request's own, joined); `fn.in_tx` runs it in
+    the caller's."""
+    return WriteService(fn)

@@ -13,7 +13,8 @@ Callers use the names exported here (`import eventstore`; `eventstore.append(...
 load on first use, so the app itself can be imported before Django's models are ready. The modules:
 `records` (what goes in and comes out), `encoding` (canonical JSON, hashing), `upcasting`,
 `write` (`append`), `read` (`load`, `read_all`, follower checkpoints), `snapshots`, `tail`
-(`read_tail`: snapshot, events and head in one round trip), `integrity` (`verify`) and
+(`read_tail`: snapshot, events and head in one round trip), `repository` (the one stream
+repository: load for update and save, for every aggregate), `integrity` (`verify`) and
 `maintenance` (`immutability_suspended`), `seals` (the keys the database does not hold),
 `keys` (which key made a seal, and whether this install has it), `checkpoints` (signed
 stream heads), `backups` (`manage.py backup` and `restore`), `display` (what an app
@@ -67,6 +68,13 @@ _EXPORTS = {
     "StreamTail": "tail",
     "read_tail": "tail",
     "load_from": "tail",
+    # repository: load for update and save, for every aggregate (its specifics supplied)
+    "Aggregate": "repository",
+    "Projected": "repository",
+    "StandIn": "repository",
+    "StreamRepository": "repository",
+    "StreamSaved": "repository",
+    "StreamWrite": "repository",
     # snapshots
     "BadSnapshot": "snapshots",
     "snapshot_delete": "snapshots",

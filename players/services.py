@@ -27,7 +27,7 @@ from core.errors import ConflictError, NotFoundError, ValidationError
 from core.models import AccessToken
 from core.retention import delete_in_batches
 from core.text import ascii_digits
-from core.transactions import write_service, write_service_of
+from core.transactions import write_service
 from players.models import Club, LoginCode, Player
 from players.selectors import player_may_get_login_code, user_is_organiser
 
@@ -42,7 +42,8 @@ _KEY_SALT = "players.login_code"
 accounts_log = logging.getLogger("players.accounts")
 
 
-def player_create_in_tx(
+@write_service
+def player_create(
     *,
     name: str,
     username: str | None = None,
@@ -65,11 +66,8 @@ def player_create_in_tx(
     return Player.objects.create(user=user, name=name, club=club, is_bot=is_bot)
 
 
-player_create = write_service_of(
-    player_create_in_tx,
-    name="player_create",
-    doc="Create a player; with a username, also the login it plays with.",
-)
+# Inside a caller's transaction (a team's roster made with its event).
+player_create_in_tx = player_create.in_tx
 
 
 # Access tokens (core.models.AccessToken): a login's lasts TOKEN_LOGIN_HOURS; a named one

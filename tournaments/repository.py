@@ -1,42 +1,50 @@
-"""The only code that loads a tournament for update and saves it.
+"""Tournaments in the one stream repository (eventstore.repository): what a tournament
+supplies to it, and the entry points the services call.
 
-A service loads a `TournamentWrite` (`tournament_load`, `tournament_new`), lets
-`tournaments.domain.decide` decide, and `tournament_save` stores what it decided, in the
-caller's transaction:
-- one append to "tournament-<id>" with the expected version (the row lock is the first
-  guard, the version the second), `by` and `reason` in every event's data and metadata;
-- the state after the events, folded from the events as stored (their recorded times), and
-  from it the projections (tournaments.projections: Tournament, Registration, Round,
-  Pairing, Standing rows);
-- a sealed snapshot every SNAPSHOT_EVERY events, so loading costs a snapshot and at most
-  that many events however long the tournament (figures in bench/README.md); a snapshot
-  that fails its check (eventstore.snapshots) is ignored and the events are read instead;
-- the jobs the events call for (the next round's pairing, a finished club tournament's
-  ratings), through the transactional outbox (core.outbox): recorded with the events,
-  relayed after commit;
-- after commit, `tournament_events_committed` announces the new events (webhooks).
+A service loads a `TournamentWrite` (`tournament_load`: the row locked and the state, one
+round trip; `tournament_new`), lets `tournaments.domain.decide` decide, and
+`tournament_save` stores what it decided, in the caller's transaction, through the stream
+repository. What a tournament supplies:
+- its events as stored: `by` and `reason` in every event's data and metadata (the reason
+  kept outside the hashed log, eventstore.personal);
+- its fold: the state after the events, folded from the events as stored (their recorded
+  times), and from it its projections (tournaments.projections: Tournament, Registration,
+  Round, Pairing, Standing rows);
+- its snapshot policy: a sealed snapshot every SNAPSHOT_EVERY events, so a cold load costs
+  a snapshot and at most that many events however long the tournament (figures in
+  bench/README.md);
+- its jobs (the next round's pairing, a finished club tournament's ratings), through the
+  transactional outbox (tournaments.jobs, core.outbox);
+- its announcement after commit: `tournament_events_committed` (webhooks, live streams).
+A live stream's followers read through `tournaments.followed`.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection
 from django.utils import timezone
 
-import eventstore
 from core.errors import NotFoundError
 from core.memo import Memo
+from core.prepared import model_columns, model_from_row
 from core.text import free_text_check
-from eventstore import NewEvent, RecordedEvent
+from eventstore import (
+    Aggregate,
+    NewEvent,
+    Projected,
+    RecordedEvent,
+    StandIn,
+    StreamRepository,
+    StreamWrite,
+)
 from tournaments import jobs, projections
 from tournaments.domain import TournamentEvent, event_to_stored, fold
 from tournaments.domain.events import RoundCompleted, TournamentFinished
@@ -72,11 +80,30 @@ def actor(user: AbstractBaseUser | None) -> dict[str, Any] | None:
 
 
 @dataclass
-class TournamentWrite:
-    """A tournament being changed: its row (locked) and its state as of its stream's head."""
+class TournamentWrite(StreamWrite[Tournament, TournamentState]):
+    """A tournament being changed: its row (locked) and its state as of its stream's head;
+    `typed`: the events of the last save as stored, typed (what its projections read)."""
 
-    row: Tournament
-    state: TournamentState
+    typed: list[TournamentEvent] = field(default_factory=list)
+
+    def record(
+        self, events: Sequence[TournamentEvent], *, by: AbstractBaseUser | None, reason: str
+    ) -> None:
+        """Keep `events` (decided on `state`) to be saved, each with who and why."""
+        free_text_check(reason)  # the log is public and for ever: one limit, whoever wrote it
+        who = actor(by)
+        for event in events:
+            type_, data = event_to_stored(event)
+            self.pending.append(
+                NewEvent(
+                    type=type_,
+                    data={**data, "by": who, "reason": reason},
+                    metadata={"by": who["id"] if who else None},
+                    # The reason is a person's words: outside the hashed log.
+                    personal=("reason",),
+                    author=f"user:{who['id']}" if who else "",
+                )
+            )
 
 
 @dataclass(frozen=True)
@@ -86,82 +113,141 @@ class TournamentSaved:
     events: tuple[RecordedEvent, ...]
 
 
-# --- loading --------------------------------------------------------------------------------
+# --- what a tournament supplies to the stream repository ------------------------------------
 
 
-def _lock(tournament_id: Any) -> Tournament:
-    try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
-    except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
-        raise NotFoundError("no such tournament") from exc
+class _Tournaments(Aggregate[Tournament, TournamentState]):
+    snapshot_kind = SNAPSHOT_KIND
+
+    def __init__(self) -> None:
+        self.remembered = _REMEMBERED
+
+    def initial(self) -> TournamentState:
+        return TournamentState()
+
+    def from_snapshot(
+        self, stream_id: str, version: int, data: dict[str, Any]
+    ) -> TournamentState | None:
+        state = state_from_dict(data)
+        return state if state.version == version else None  # one that says where it stands
+
+    def to_snapshot(self, state: TournamentState) -> dict[str, Any]:
+        return state_to_dict(state)
+
+    def replay(self, state: TournamentState, events: Sequence[RecordedEvent]) -> TournamentState:
+        return fold(projections.typed_events(events), state)
+
+    def project(
+        self, write: StreamWrite[Tournament, TournamentState], events: Sequence[StandIn]
+    ) -> Projected:
+        assert isinstance(write, TournamentWrite)
+        return Projected(
+            rows=lambda state: projections.project_in_tx(
+                tournament=write.row, state=state, events=write.typed
+            )
+        )
+
+    def settle(
+        self, write: StreamWrite[Tournament, TournamentState], recorded: Sequence[RecordedEvent]
+    ) -> TournamentState:
+        """Folded from the events as stored (their recorded times)."""
+        assert isinstance(write, TournamentWrite)
+        write.typed = projections.typed_events(recorded)
+        return fold(write.typed, write.state)
+
+    def snapshots(
+        self, write: StreamWrite[Tournament, TournamentState], state: TournamentState
+    ) -> list[tuple[int, TournamentState]]:
+        """Every SNAPSHOT_EVERY events: the state after the save that crossed the mark."""
+        if state.version // SNAPSHOT_EVERY > write.version // SNAPSHOT_EVERY:
+            return [(state.version, state)]
+        return []
+
+    def jobs(
+        self,
+        write: StreamWrite[Tournament, TournamentState],
+        state: TournamentState,
+        recorded: Sequence[RecordedEvent],
+    ) -> None:
+        assert isinstance(write, TournamentWrite)
+        _queue_jobs(write.row, state, write.typed)
+        if any(e.type in jobs.NOTICE_EVENT_TYPES for e in recorded):  # the players told (issue 40)
+            jobs.notices_on_commit(
+                tournament_id=write.row.pk, first=recorded[0].version, last=recorded[-1].version
+            )
+
+    def announce(
+        self,
+        write: StreamWrite[Tournament, TournamentState],
+        state: TournamentState,
+        recorded: Sequence[RecordedEvent],
+    ) -> Callable[[], None]:
+        pk = write.row.pk
+        return lambda: tournament_events_committed.send(sender=Tournament, tournament_id=pk)
 
 
 # Per worker process, the latest state of the tournaments it wrote (a state is the size of
 # the tournament: ~100 kB for 256 players at round 9, whose snapshot costs ~80 ms to read
-# and decode). Used only where the stream vouches for it: the event at its version still
-# has the hash it had (bench/README.md, "Tournaments"). A state not used here for
-# settings.MATCH_CACHE_IDLE_SECONDS (a tournament over, or written by other workers) goes.
-# By stream: (version, its event's hash, the state).
+# and decode). Used only where the stream vouches for it (eventstore.repository). A state
+# not used here for settings.MATCH_CACHE_IDLE_SECONDS (a tournament over, or written by
+# other workers) goes. By stream: (version, its event's hash, the state).
 REMEMBERED_STATES = 64
 _REMEMBERED: Memo[str, tuple[int, str, TournamentState]] = Memo(
     maxsize=lambda: REMEMBERED_STATES, idle=lambda: settings.MATCH_CACHE_IDLE_SECONDS
 )
+_REPOSITORY: StreamRepository[Tournament, TournamentState] = StreamRepository(_Tournaments())
 
 
-def _remember(stream_id: str, state: TournamentState, head_hash: str) -> None:
-    _REMEMBERED.put(stream_id, (state.version, head_hash, state))
+# --- loading --------------------------------------------------------------------------------
 
 
 def tournament_states_forget() -> None:
     """Forget every remembered state (tests; a worker that wants a cold start)."""
-    _REMEMBERED.clear()
-
-
-def _remembered_state(stream_id: str) -> TournamentState | None:
-    """The remembered state and the events since, if the event at its version is the one
-    it was folded up to (same hash); else None (a rewritten or cut stream reads afresh)."""
-    remembered = _REMEMBERED.get(stream_id)
-    if remembered is None:
-        return None
-    version, digest, state = remembered
-    events = eventstore.load(stream_id=stream_id, after_version=version - 1)
-    if not events or events[0].version != version or events[0].hash != digest:
-        return None
-    return fold(projections.typed_events(events[1:]), state)
+    _REPOSITORY.forget()
 
 
 def state_of(*, tournament: Tournament, remembered: bool = True) -> TournamentState:
-    """The tournament's state: the one this process remembers where the stream vouches for
-    it, else its latest sound snapshot and the events since (`remembered=False`: always the
-    latter)."""
-    stream_id = tournament.stream_id
-    if remembered and tournament.version:
-        state = _remembered_state(stream_id)
-        if state is not None:
-            return state
-    start = TournamentState()
-    found = eventstore.snapshot_load(stream_id=stream_id, kind=SNAPSHOT_KIND)
-    if found is not None:
-        start = state_from_dict(found[1])
-        if start.version != found[0]:
-            start = TournamentState()  # a snapshot that does not say where it stands
-    after = start.version
-    return fold(
-        projections.typed_events(eventstore.load(stream_id=stream_id, after_version=after)), start
-    )
+    """The tournament's state, unlocked: the one this process remembers where the stream
+    vouches for it, else its latest sound snapshot and the events since
+    (`remembered=False`: always the latter)."""
+    return _REPOSITORY.state(stream_id=tournament.stream_id, remembered=remembered)[0]
 
 
 def tournament_load(*, tournament_id: Any) -> TournamentWrite:
-    """The tournament row, locked until the end of the caller's transaction, and its state."""
-    row = _lock(tournament_id)
-    return TournamentWrite(row=row, state=state_of(tournament=row))
+    """The tournament row, locked until the end of the caller's transaction, and its state:
+    one round trip (eventstore.repository)."""
+    try:
+        pk = int(tournament_id)
+    except (ValueError, TypeError) as exc:
+        raise NotFoundError("no such tournament") from exc
+    stream_id = f"tournament-{pk}"
+    rows, state, version, head_hash = _REPOSITORY.load(stream_id=stream_id, lock=_lock(pk))
+    if not rows:
+        raise NotFoundError("no such tournament")
+    row = model_from_row(Tournament, rows[0])
+    assert isinstance(row, Tournament)
+    return TournamentWrite(
+        row=row, stream_id=stream_id, state=state, version=version, head_hash=head_hash
+    )
+
+
+def _lock(pk: int) -> tuple[str, list[Any]]:
+    """The tournament's row, locked (where the database locks rows)."""
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {model_columns(Tournament, 't')} FROM {quote(Tournament._meta.db_table)} AS t"
+        " WHERE t.id = %s"
+    )
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE OF t"
+    return sql, [pk]
 
 
 def tournament_new(*, name: str, format: str, created_by: AbstractBaseUser) -> TournamentWrite:  # noqa: A002
     """A tournament just made: its row (the projection of its TournamentCreated fills it)
     and an empty stream."""
     row = Tournament.objects.create(name=name, format=format, created_by=created_by)
-    return TournamentWrite(row=row, state=TournamentState())
+    return TournamentWrite(row=row, stream_id=row.stream_id, state=TournamentState(), version=0)
 
 
 # --- saving ---------------------------------------------------------------------------------
@@ -175,54 +261,15 @@ def tournament_save(
     reason: str = "",
     at: datetime | None = None,
 ) -> TournamentSaved:
-    """Store `events` (decided on `write.state`), project them and queue what they call for.
-    `at`: the time they are recorded at (default now): the decision's own clock, where it
-    computed times from it (a round's deadline from when it was paired)."""
+    """Store `events` (decided on `write.state`) through the stream repository: append,
+    project, snapshot, remember, queue what they call for, announce after commit. `at`: the
+    time they are recorded at (default now): the decision's own clock, where it computed
+    times from it (a round's deadline from when it was paired)."""
     if not events:
         return TournamentSaved(row=write.row, state=write.state, events=())
-    free_text_check(reason)  # the log is public and for ever: one limit, whoever wrote it
-    who = actor(by)
-    new = []
-    for event in events:
-        type_, data = event_to_stored(event)
-        new.append(
-            NewEvent(
-                type=type_,
-                data={**data, "by": who, "reason": reason},
-                metadata={"by": who["id"] if who else None},
-                # The reason is a person's words: outside the hashed log (eventstore.personal).
-                personal=("reason",),
-                author=f"user:{who['id']}" if who else "",
-            )
-        )
-    recorded = eventstore.append(
-        stream_id=write.row.stream_id,
-        expected_version=write.state.version,
-        events=new,
-        recorded_at=at,
-    )
-    typed = projections.typed_events(recorded)
-    state = fold(typed, write.state)
-    projections.project_in_tx(tournament=write.row, state=state, events=typed)
-    if state.version // SNAPSHOT_EVERY > write.state.version // SNAPSHOT_EVERY:
-        eventstore.snapshot_save(
-            stream_id=write.row.stream_id,
-            version=state.version,
-            state=state_to_dict(state),
-            kind=SNAPSHOT_KIND,
-        )
-    _remember(write.row.stream_id, state, recorded[-1].hash)
-    _queue_jobs(write.row, state, typed)
-    if any(e.type in jobs.NOTICE_EVENT_TYPES for e in recorded):  # the players told (issue 40)
-        jobs.notices_on_commit(
-            tournament_id=write.row.pk, first=recorded[0].version, last=recorded[-1].version
-        )
-    pk = write.row.pk
-    transaction.on_commit(
-        lambda: tournament_events_committed.send(sender=Tournament, tournament_id=pk)
-    )
-    write.state = state
-    return TournamentSaved(row=write.row, state=state, events=tuple(recorded))
+    write.record(events, by=by, reason=reason)
+    saved = _REPOSITORY.save(write, at=at)
+    return TournamentSaved(row=saved.row, state=saved.state, events=saved.events)
 
 
 def _queue_jobs(row: Tournament, state: TournamentState, events: Sequence[TournamentEvent]) -> None:
@@ -238,59 +285,3 @@ def _queue_jobs(row: Tournament, state: TournamentState, events: Sequence[Tourna
             start = round_start(state, event.round + 1)
             eta = start if start is not None and start > timezone.now() else None
             jobs.round_pair_on_commit(tournament_id=row.pk, round_number=event.round + 1, eta=eta)
-
-
-# --- what a live stream's followers read after a commit ------------------------------------
-
-
-@dataclass(frozen=True)
-class TournamentFollowed:
-    """A tournament as its live stream's followers need it after a commit: the row (with
-    its club) and the whole stream, read after the row."""
-
-    tournament: Tournament
-    events: tuple[RecordedEvent, ...]
-
-
-def tournament_followed(*, tournament_id: Any) -> TournamentFollowed:
-    """The tournament's row and its stream up to the latest commit, for the stream's
-    followers (one read per commit shared by all of them in the process: tournaments.streams).
-
-    The process keeps a copy of each followed stream and reads only the events from the
-    copy's head on, whose hash must still match (a stream rewritten since is read again in
-    full). NotFoundError if there is no such tournament."""
-    try:
-        row = Tournament.objects.select_related("club").get(pk=tournament_id)
-    except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
-        raise NotFoundError("no such tournament") from exc
-    stream_id = row.stream_id
-    with _FOLLOWED_LOCK:
-        known = _FOLLOWED.get(stream_id, ())
-    if known:
-        head = known[-1]
-        events = eventstore.load(stream_id=stream_id, after_version=head.version - 1)
-        if events and events[0].version == head.version and events[0].hash == head.hash:
-            every = (*known, *events[1:])
-        else:
-            every = tuple(eventstore.load(stream_id=stream_id))  # rewritten: read anew
-    else:
-        every = tuple(eventstore.load(stream_id=stream_id))
-    with _FOLLOWED_LOCK:
-        _FOLLOWED[stream_id] = every
-        _FOLLOWED.move_to_end(stream_id)
-        while len(_FOLLOWED) > FOLLOWED_STREAMS:
-            _FOLLOWED.popitem(last=False)
-    return TournamentFollowed(tournament=row, events=every)
-
-
-def tournament_followed_forget() -> None:
-    """Forget every followed stream's copy (tests)."""
-    with _FOLLOWED_LOCK:
-        _FOLLOWED.clear()
-
-
-# Per stream-serving process: the tournaments followed there (a club runs one or two at a
-# time; a long one's stream is some hundreds of events).
-FOLLOWED_STREAMS = 64
-_FOLLOWED: OrderedDict[str, tuple[RecordedEvent, ...]] = OrderedDict()
-_FOLLOWED_LOCK = threading.Lock()

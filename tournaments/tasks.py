@@ -13,11 +13,8 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from core.errors import ApplicationError, VersionConflictError
-from core.transactions import service_transaction
 from eventstore import ConcurrencyError
-from tournaments import jobs
 from tournaments.notices import tasks as notices_tasks  # noqa: F401 - registers its jobs
-from tournaments.selectors import tournaments_with_rounds_due
 from tournaments.services import tournament_deadlines_enforce as enforce
 from tournaments.services import (
     tournament_match_result_record,
@@ -25,6 +22,7 @@ from tournaments.services import (
     tournament_results_reconcile,
     tournament_round_pair,
     tournament_round_unpairable,
+    tournament_rounds_due_queue,
 )
 from tournaments.services.waitlist import tournament_no_shows_mark, tournaments_no_shows_due
 
@@ -87,13 +85,8 @@ def tournament_deadlines_enforce() -> int:
 
 @shared_task(name="tournaments.rounds_start_due", **_RETRYING)
 def tournament_rounds_start_due() -> int:
-    """Periodic (beat): queue the pairing of every round whose start time has come, through
-    the outbox like every job (recorded together, relayed after commit)."""
-    with service_transaction():
-        due = tournaments_with_rounds_due()
-        for tournament_id, number in due:
-            jobs.round_pair_on_commit(tournament_id=tournament_id, round_number=number, eta=None)
-    return len(due)
+    """Periodic (beat): queue the pairing of every round whose start time has come."""
+    return len(tournament_rounds_due_queue())
 
 
 @shared_task(name="tournaments.no_shows_mark", **_RETRYING)

@@ -3,6 +3,7 @@
 - `visibility`: who may see a match (its players, organisers and staff; anyone else as the
   match policy says, games/policy.py), `match_get`;
 - `lists`: the match rows: outcomes for other apps, the lists a user may see, preset deals;
+- `followed`: what a match's live stream reads after each commit (its copy of the stream);
 - `views`: the state at any version (snapshot + events since) and each viewer's view, with
   players named by id;
 - `replay`: the event stream with hidden cards removed, the full state for an audit;
@@ -13,6 +14,7 @@ The audit page's frames and the audit bundle are in `games.audit`. Every name be
 imported from `games.selectors` itself."""
 
 from games.engine.ruleset import MAX_DEADWOOD  # the pages' deadwood fields
+from games.selectors.followed import MatchFollowed, match_followed, match_followed_forget
 from games.selectors.integrity import (
     match_read_models_differences,
     match_verify,
@@ -44,7 +46,6 @@ from games.selectors.table_entries import (
     table_entry_open,
 )
 from games.selectors.views import (
-    match_followed,
     match_state_at,
     match_view_for,
     scoresheet_for,
@@ -67,12 +68,14 @@ __all__ = [
     "table_entry_latest",
     "table_entry_open",
     "MAX_DEADWOOD",
+    "MatchFollowed",
     "MatchOutcome",
     "MatchRatingFacts",
     "PlayerMatchStats",
     "User",
     "match_events_for",
     "match_followed",
+    "match_followed_forget",
     "match_get",
     "match_hand_rows",
     "match_has_preset_deals",

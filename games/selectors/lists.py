@@ -3,12 +3,13 @@ an organiser chose, a match's hand rows."""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from core.memo import Memo
 from games.engine.ruleset import Ruleset
 from games.models import Match, MatchDealPlan
 from games.selectors.visibility import User, _visible_only
@@ -67,11 +68,18 @@ def match_has_preset_deals(*, match: Match) -> bool:
     return _preset_deals(match.pk)
 
 
-@functools.lru_cache(maxsize=4096)  # the matches in play, and more
 def _preset_deals(match_id: Any) -> bool:
     # Remembered per process: a deal plan is written with its match, in the same
     # transaction, and never changes; this keeps the query off every action's view.
-    return MatchDealPlan.objects.filter(match_id=match_id).exists()
+    known = _PRESET_DEALS.get(match_id)
+    if known is None:
+        known = MatchDealPlan.objects.filter(match_id=match_id).exists()
+        _PRESET_DEALS.put(match_id, known)
+    return known
+
+
+# By match id: the matches in play, and more; one not looked at for a while goes.
+_PRESET_DEALS: Memo[Any, bool] = Memo(maxsize=4096, idle=lambda: settings.MATCH_CACHE_IDLE_SECONDS)
 
 
 def matches_with_preset_deals(matches: QuerySet[Match]) -> QuerySet[Match]:

@@ -21,12 +21,6 @@ def match_state_at(
     return repository.match_state_at(match=match, version=version, hand_results=hand_results)
 
 
-def match_followed(*, match_id: Any) -> repository.MatchFollowed:
-    """The match's row, whole stream and latest state as a live stream's followers read
-    them after each commit (from this process's copy of the stream: `repository`)."""
-    return repository.match_followed(match_id=match_id)
-
-
 def _players(match: Match) -> list[dict[str, Any]]:
     return [
         {"id": match.player1_id, "name": match.player1.name, "seat": 0},

@@ -3,7 +3,7 @@ lets the engine decide, appends the events and updates the read models in ONE tr
 Randomness (shuffles, salts) is decided here and carried in the events (STYLE 1).
 
 `play`: create a match, a player's action; `results`: table hands and rulings; `shared`:
-what both use (the result value, the next deal, the signals after commit). Every name
+what both use (the result value, the next deal). Every name
 below may be imported from `games.services` itself."""
 
 from games.services.play import (

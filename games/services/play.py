@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 
 from core import metrics
 from core.errors import PermissionDeniedError, ValidationError
-from core.transactions import write_service_of
+from core.transactions import write_service
 from games import jobs, projections, repository
 from games.engine import actions as A
 from games.engine.cards import validate_deck
@@ -24,7 +24,6 @@ from games.repository import MatchSaved, MatchWrite
 from games.services.shared import (
     _check_version,
     _deal_if_needed,
-    _finished_on_commit,
     _meta,
     _user_actor,
     not_a_player_error,
@@ -34,7 +33,8 @@ from players.models import Player
 MODES = ("online", "table")
 
 
-def match_create_in_tx(
+@write_service
+def match_create(
     *,
     player1: Player,
     player2: Player,
@@ -50,10 +50,11 @@ def match_create_in_tx(
     match_id: uuid.UUID | None = None,
 ) -> Match:
     """Start a match between two players under `ruleset` (copied into its first event) and,
-    online, deal its first hand, inside the caller's transaction (a round's pairing makes
-    many). Decks come from `decks` (one full order per hand, RULES 3 dealing order), then
-    from `seed`, then from a `secrets` shuffle. `match_id`: the id chosen beforehand (a
-    team round names its boards' matches in its event before they are made)."""
+    online, deal its first hand (`match_create_in_tx`: inside the caller's transaction; a
+    round's pairing makes many). Decks come from `decks` (one full order per hand, RULES 3
+    dealing order), then from `seed`, then from a `secrets` shuffle. `match_id`: the id
+    the caller chose for it (a tournament names its matches before it decides), else a
+    new one."""
     if player1.pk == player2.pk:
         message = "a match needs two different players"
         raise ValidationError(
@@ -91,18 +92,15 @@ def match_create_in_tx(
     meta["match"] = projections.match_registration(match=match, organiser_ids=organiser_ids)
     write.record(start_match(ruleset=rules, first_dealer=dealer, mode=mode), meta)
     _deal_if_needed(write)
-    _finished_on_commit(repository.match_save(write))
+    repository.match_save(write)
     return match
 
 
-match_create = write_service_of(
-    match_create_in_tx,
-    name="match_create",
-    doc="`match_create_in_tx` as an entry point: the outermost transaction of its own.",
-)
+match_create_in_tx = match_create.in_tx
 
 
-def match_act_in_tx(
+@write_service
+def match_act(
     *,
     match_id: uuid.UUID | str,
     player: Player,
@@ -111,26 +109,20 @@ def match_act_in_tx(
     request_id: str = "",
 ) -> MatchSaved:
     """A player's action ({"type": "draw", "source": "stock"}, discard, knock, pass, or
-    resign), inside the caller's transaction (`match_act`: its own). An illegal action
-    raises the engine's rule error and writes nothing."""
+    resign). An illegal action raises the engine's rule error and writes nothing."""
     write = repository.match_lock(match_id=match_id)
     seat = write.match.seat_of(player.pk)
     if seat is None:
         raise PermissionDeniedError("you are not a player in this match", code="not_a_player")
     _check_version(write, expected_version)
     match_play_in_tx(write=write, seat=seat, action=action, request_id=request_id)
-    saved = _finished_on_commit(repository.match_save(write))
+    saved = repository.match_save(write)
     if saved.match.practice and not player.is_bot:
         _bot_to_move_on_commit(saved)
     return saved
 
 
-match_act = write_service_of(
-    match_act_in_tx,
-    name="match_act",
-    doc="""A player's action ({"type": "draw", "source": "stock"}, discard, knock, pass, or
-    resign). An illegal action raises the engine's rule error and writes nothing.""",
-)
+match_act_in_tx = match_act.in_tx
 
 
 def _bot_to_move_on_commit(saved: MatchSaved) -> None:

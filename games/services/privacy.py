@@ -12,7 +12,8 @@ from django.db.models import Q
 import eventstore
 from games.models import TableEntry
 from games.projections.check import matches_differences
-from games.repository import hand_results_forget, match_followed_forget, match_states_forget
+from games.repository import hand_results_forget, match_states_forget
+from games.selectors.followed import match_followed_forget
 
 MATCH_PREFIX = "match-"
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_noop
 from core import metrics
 from core.errors import PermissionDeniedError, ValidationError
 from core.text import free_text_check
-from core.transactions import write_service, write_service_of
+from core.transactions import write_service
 from games import repository
 from games.engine import actions as A
 from games.engine.match import decide
@@ -25,7 +25,6 @@ from games.selectors import user_can_organise_match
 from games.services.shared import (
     _check_version,
     _deal_if_needed,
-    _finished_on_commit,
     _is_count,
     _is_int,
     _meta,
@@ -50,42 +49,14 @@ def match_record_hand(
     expected_version: int | None = None,
     request_id: str = "",
     entered_by: Player | None = None,
+    confirmed_by: Player | None = None,
 ) -> MatchSaved:
     """Scoresheet mode: record one hand played with physical cards at a club table. The
     engine validates it against the ruleset and scores it as it would an online hand.
-    `entered_by`: the player who entered it on their phone (an organiser accepting it)."""
-    return match_record_hand_in_tx(
-        match_id=match_id,
-        by=by,
-        drawn=drawn,
-        knocker=knocker,
-        gin=gin,
-        knocker_deadwood=knocker_deadwood,
-        defender_deadwood=defender_deadwood,
-        expected_version=expected_version,
-        request_id=request_id,
-        entered_by=entered_by,
-    )
-
-
-def match_record_hand_in_tx(
-    *,
-    match_id: uuid.UUID | str,
-    by: AbstractBaseUser,
-    drawn: bool = False,
-    knocker: Player | None = None,
-    gin: bool = False,
-    knocker_deadwood: int | None = None,
-    defender_deadwood: int | None = None,
-    expected_version: int | None = None,
-    request_id: str = "",
-    entered_by: Player | None = None,
-    confirmed_by: Player | None = None,
-) -> MatchSaved:
-    """`match_record_hand` inside the caller's transaction. A hand entered by one player of
-    the match and confirmed by the other (`entered_by`, `confirmed_by`:
-    games.services.table_entries) needs no organiser; who entered and who confirmed go into
-    the event's metadata."""
+    `entered_by`: the player who entered it on their phone (an organiser accepting it). A
+    hand entered by one player of the match and confirmed by the other (`entered_by`,
+    `confirmed_by`: games.services.table_entries) needs no organiser; who entered and who confirmed
+    go into the event's metadata."""
     write = repository.match_lock(match_id=match_id)
     match = write.match
     seats = {match.seat_of(p.pk) for p in (entered_by, confirmed_by) if p is not None}
@@ -119,10 +90,14 @@ def match_record_hand_in_tx(
         )
     write.record(decide(write.state, action), meta)
     metrics.on_commit(metrics.hands_recorded.inc)
-    return _finished_on_commit(repository.match_save(write))
+    return repository.match_save(write)
 
 
-def match_rule_in_tx(
+match_record_hand_in_tx = match_record_hand.in_tx
+
+
+@write_service
+def match_rule(
     *,
     match_id: uuid.UUID | str,
     by: AbstractBaseUser,
@@ -139,12 +114,13 @@ def match_rule_in_tx(
     drawn: bool = False,
     request_id: str = "",
 ) -> MatchSaved:
-    """An organiser's ruling, recorded as an event with the reason and who ruled, inside
-    the caller's transaction (a tournament's ruling): void_hand (the hand in play, or
-    `hand_number`), correct_hand (a table hand's entry), adjust_score (player, game,
-    points), forfeit (player = the WINNER), resign (player resigns), cancel (the match ends
-    unplayed, no winner). Nothing is edited in place; a replay shows the ruling where it
-    was, and the match is derived again from the corrected hands."""
+    """An organiser's ruling, recorded as an event with the reason and who ruled
+    (`match_rule_in_tx`: inside the caller's transaction, a tournament's ruling): void_hand
+    (the hand in play, or `hand_number`), correct_hand (a table hand's entry),
+    adjust_score (player, game, points), forfeit (player = the WINNER), resign (player
+    resigns), cancel (the match ends unplayed, no winner). Nothing is edited in place; a
+    replay shows the ruling where it was, and the match is derived again from the corrected
+    hands."""
     if type not in RULING_TYPES:
         raise ValidationError(
             gettext_noop("type must be one of %(types)s"),
@@ -165,14 +141,10 @@ def match_rule_in_tx(
     write.record(decide(write.state, action), meta)
     _check_result_change(match, before, write.state)
     _deal_if_needed(write)
-    return _finished_on_commit(repository.match_save(write))
+    return repository.match_save(write)
 
 
-match_rule = write_service_of(
-    match_rule_in_tx,
-    name="match_rule",
-    doc="`match_rule_in_tx` as an entry point: the outermost transaction of its own.",
-)
+match_rule_in_tx = match_rule.in_tx
 
 
 def _require_organiser(user: AbstractBaseUser, match: Match) -> None:

@@ -1,6 +1,6 @@
 """What the match services share: the result they return, the version check, the next
-deal (its deck decided here, outside the engine), the signals sent once a result commits,
-and the events' metadata."""
+deal (its deck decided here, outside the engine), and the events' metadata. (The signals
+sent once a result commits are the match repository's announcement.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import secrets
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from core.errors import ValidationError, VersionConflictError
@@ -19,7 +18,6 @@ from games.engine.cards import FULL_DECK
 from games.engine.match import decide, needs_deal
 from games.models import Match
 from games.repository import MatchSaved, MatchWrite
-from games.signals import match_finished, match_reopened
 
 # What every write service on a match returns: the match, its state and version after the
 # write, and the events stored.
@@ -53,18 +51,6 @@ def _deal_if_needed(write: MatchWrite) -> None:
     deck = _deck_for(write.match, write.state.hand_number + 1)
     salt = secrets.token_hex(16)
     write.record(decide(write.state, A.Deal(deck=deck, salt=salt)), _meta(actor="system"))
-
-
-def _finished_on_commit(saved: MatchSaved) -> MatchSaved:
-    """Tell other apps once the events that ended the match (match_finished), or put it
-    back in play (match_reopened, a correction), commit. A correction that changes the
-    result of a finished match ends it again: match_finished once more."""
-    match_id = saved.match.id
-    if saved.reopened:
-        transaction.on_commit(lambda: match_reopened.send(sender=Match, match_id=match_id))
-    elif saved.result_changed:
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
-    return saved
 
 
 def _deck_for(match: Match, hand_number: int) -> list[str]:

@@ -51,6 +51,10 @@ class PairRound:
     # An organiser starting round 1 more than EARLY_START before its scheduled time is asked
     # to confirm (409 before_schedule) where this is False: the API and the desk ask.
     confirm: bool = True
+    # The ids of the matches the round will need, made by the service before it decides:
+    # `decide` names each table's match by the next one (a bye needs none), so its event is
+    # whole when decided and nothing edits it afterwards. At least as many as the tables.
+    match_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class RepairRound:
     # When: the round's clock starts again from here (its deadline one round duration
     # later). None: the round keeps its deadline.
     now: dt.datetime | None = None
+    match_ids: tuple[str, ...] = ()  # as PairRound's: the new matches' ids, made before
 
 
 @dataclass(frozen=True)

@@ -43,10 +43,11 @@ from core.transactions import write_service
 from games.services import match_personal_data_erase_in_tx
 from players.models import LoginCode, Player, erased_name
 from tournaments.federation.services import federation_members_erase_in_tx
+from tournaments.followed import tournament_followed_forget
 from tournaments.models import Tournament
 from tournaments.privacy.selectors import player_erase_allowed
 from tournaments.projections import tournament_rebuild_in_tx
-from tournaments.repository import tournament_followed_forget, tournament_states_forget
+from tournaments.repository import tournament_states_forget
 from tournaments.webhooks.models import Delivery
 
 ERASED = "PlayerErased"

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_noop
 
 import eventstore
 from core.errors import NotFoundError, PermissionDeniedError, ValidationError
-from core.transactions import service_transaction, write_service
+from core.transactions import write_service
 from games.selectors import ruleset_normalise
 from players.models import Club, Player
 from players.selectors import user_is_organiser
@@ -101,13 +101,13 @@ def club_ratings_rerate_from_in_tx(*, club_id: int, tournament_id: int, reason: 
     club_seasons_refresh_in_tx(club_id=club_id, tournament_ids=[tournament_id])
 
 
+@write_service
 def club_ratings_sync(*, tournament_id: int) -> str:
     """The job's service: `club_ratings_apply_in_tx` in its own transaction, which writes
     only the ratings projections (so its commit need not wait for the disk: a crash loses
     it whole, and the reconciler does it again)."""
-    with service_transaction():
-        projection.commit_without_waiting_in_tx()
-        return club_ratings_apply_in_tx(tournament_id=tournament_id)
+    projection.commit_without_waiting_in_tx()
+    return club_ratings_apply_in_tx(tournament_id=tournament_id)
 
 
 def club_ratings_stale() -> list[int]:

@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 
 import eventstore
 from players.models import Player
+from tournaments import followed
+from tournaments.followed import TournamentFollowed
 from tournaments.models import Tournament
-from tournaments.repository import TournamentFollowed
 from tournaments.selectors.access import User, user_can_organise
 from tournaments.selectors.players import MatchPlace as MatchPlace  # the players' reads
 from tournaments.selectors.players import match_places as match_places
@@ -199,11 +200,8 @@ def tournament_stream_events(
 
 def tournament_followed(*, tournament_id: Any) -> TournamentFollowed:
     """The tournament's row and whole stream as a live stream's followers read them after
-    each commit (from this process's copy of the stream: `repository`)."""
-    # Lazy only while the live streams' fan-out is rewritten elsewhere (issue 31's note).
-    from tournaments.repository import tournament_followed
-
-    return tournament_followed(tournament_id=tournament_id)
+    each commit (from this process's copy of the stream: `tournaments.followed`)."""
+    return followed.tournament_followed(tournament_id=tournament_id)
 
 
 def tournament_round_notes(*, tournament: Tournament) -> dict[int, dict[str, Any]]:

@@ -24,6 +24,7 @@ from tournaments.services.rounds import (
     tournament_round_repair,
     tournament_round_start_next,
     tournament_round_unpairable,
+    tournament_rounds_due_queue,
     tournament_start,
 )
 from tournaments.services.rulings import (
@@ -58,6 +59,7 @@ __all__ = [
     "tournament_round_repair",
     "tournament_round_start_next",
     "tournament_round_unpairable",
+    "tournament_rounds_due_queue",
     "tournament_settings_change",
     "tournament_start",
     "tournament_withdraw",

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from core.errors import NotFoundError
-from core.transactions import service_transaction
+from core.transactions import write_service
 from games.selectors import MatchOutcome, match_outcomes
 from tournaments.domain.commands import RecordResult, WithdrawResult
 from tournaments.domain.events import ResultEntry
@@ -52,6 +52,7 @@ def _pairing_of(match_id: Any) -> tuple[int, str] | None:
     return None if tournament_id is None else (tournament_id, str(match_id))
 
 
+@write_service
 def tournament_match_result_record(*, match_id: Any) -> Pairing | None:
     """Copy a finished match's result into its pairing; complete the round when it was the
     last; a different result for a finished pairing is a correction. Idempotent."""
@@ -59,23 +60,23 @@ def tournament_match_result_record(*, match_id: Any) -> Pairing | None:
     if found is None:
         return None  # not a tournament match (or one replaced by a re-pairing)
     tournament_id, key = found
-    with service_transaction():
-        write = tournament_load(tournament_id=tournament_id)
-        where = _where(write.state, key)
-        outcome = match_outcomes(match_ids=[key]).get(key)
-        if where is None or outcome is None or outcome.status != "finished":
-            return None
-        number, table = where
-        command = RecordResult(
-            result=_result(table, number, outcome),
-            next_round_started=round_started(write.state, number + 1),
-        )
-        saved = run(write, command)
-        if not saved.events:
-            return None
-        return Pairing.objects.select_related("round").get(match_id=key)
+    write = tournament_load(tournament_id=tournament_id)
+    where = _where(write.state, key)
+    outcome = match_outcomes(match_ids=[key]).get(key)
+    if where is None or outcome is None or outcome.status != "finished":
+        return None
+    number, table = where
+    command = RecordResult(
+        result=_result(table, number, outcome),
+        next_round_started=round_started(write.state, number + 1),
+    )
+    saved = run(write, command)
+    if not saved.events:
+        return None
+    return Pairing.objects.select_related("round").get(match_id=key)
 
 
+@write_service
 def tournament_match_result_withdraw(*, match_id: Any) -> Pairing | None:
     """A correction put a finished match back in play: its pairing's result no longer
     stands (ResultCorrected with no result after); the pairing waits for the match again.
@@ -84,21 +85,20 @@ def tournament_match_result_withdraw(*, match_id: Any) -> Pairing | None:
     if found is None:
         return None
     tournament_id, key = found
-    with service_transaction():
-        write = tournament_load(tournament_id=tournament_id)
-        where = _where(write.state, key)
-        outcome = match_outcomes(match_ids=[key]).get(key)
-        if where is None or outcome is None or outcome.status == "finished":
-            return None
-        number, table = where
-        command = WithdrawResult(
-            round=number,
-            table=table.table,
-            next_round_started=round_started(write.state, number + 1),
-        )
-        if not run(write, command).events:
-            return None
-        return Pairing.objects.select_related("round").get(match_id=key)
+    write = tournament_load(tournament_id=tournament_id)
+    where = _where(write.state, key)
+    outcome = match_outcomes(match_ids=[key]).get(key)
+    if where is None or outcome is None or outcome.status == "finished":
+        return None
+    number, table = where
+    command = WithdrawResult(
+        round=number,
+        table=table.table,
+        next_round_started=round_started(write.state, number + 1),
+    )
+    if not run(write, command).events:
+        return None
+    return Pairing.objects.select_related("round").get(match_id=key)
 
 
 def tournament_results_reconcile(*, tournament_id: int | None = None) -> list[int]:

@@ -9,8 +9,8 @@ once, pairs the round once."""
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import Sequence
-from dataclasses import replace
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -20,11 +20,12 @@ from django.utils.translation import gettext_noop
 import eventstore
 from core import metrics
 from core.alerts import alert_raise, alert_resolve
-from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
-from core.transactions import service_transaction
+from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from core.transactions import write_service
 from games.selectors import match_get, user_can_organise_match
 from games.services import match_create_in_tx, match_rule_in_tx
 from players.models import Player
+from tournaments import jobs
 from tournaments.domain import TournamentEvent
 from tournaments.domain.commands import AllowPair, ForbidPair, PairRound, RepairRound
 from tournaments.domain.events import RoundPaired
@@ -32,7 +33,7 @@ from tournaments.domain.state import TournamentState
 from tournaments.models import Round, Tournament
 from tournaments.ratings.selectors import seeding_ratings
 from tournaments.repository import TournamentWrite, system_user, tournament_load, tournament_save
-from tournaments.selectors import user_can_organise
+from tournaments.selectors import tournaments_with_rounds_due, user_can_organise
 from tournaments.services._common import ORGANISERS_ONLY, decided, require_organiser
 
 _FORMAT_LABEL = {
@@ -50,16 +51,21 @@ def _ratings(tournament: Tournament, state: TournamentState) -> dict[int, float]
     return seeding_ratings(club=tournament.club, player_ids=list(state.entries))
 
 
-def _with_matches(
+def _match_ids(state: TournamentState) -> tuple[str, ...]:
+    """Ids for the matches of a round, made before it is decided (`decide` names each
+    table's match by one): enough for every entered player to play."""
+    return tuple(str(uuid.uuid4()) for _ in range(len(state.entries) // 2 + 1))
+
+
+def _matches_make(
     write: TournamentWrite, events: Sequence[TournamentEvent], by: AbstractBaseUser | None
-) -> list[TournamentEvent]:
-    """Make the match of each real pair of a (re-)paired round and name it in the event
-    (the games side owns matches; the tournament's event says which is whose)."""
+) -> None:
+    """Make the match of each real pair of a (re-)paired round under the id the decision
+    named it by (the games side owns matches; the tournament's event says which is
+    whose). The event is stored as decided: nothing here changes it."""
     tournament = write.row
-    out: list[TournamentEvent] = []
     for event in events:
         if not isinstance(event, RoundPaired):
-            out.append(event)
             continue
         ids = [p for e in event.pairings for p in (e.player1, e.player2) if p is not None]
         players = Player.objects.in_bulk(ids)
@@ -67,11 +73,10 @@ def _with_matches(
         if tournament.club is not None:
             organisers += list(tournament.club.organisers.all())
         label = _FORMAT_LABEL[tournament.format]
-        pairings = []
         for entry in event.pairings:
             if entry.player2 is None:
-                pairings.append(entry)
                 continue
+            assert entry.match is not None  # named by decide (PairRound.match_ids)
             match = match_create_in_tx(
                 player1=players[entry.player1],
                 player2=players[entry.player2],
@@ -81,12 +86,15 @@ def _with_matches(
                 organisers=organisers,
                 created_by=by,
                 label=f"{label} R{event.round} T{entry.table}",
+                match_id=uuid.UUID(entry.match),
             )
-            pairings.append(replace(entry, match=str(match.pk), match_version=match.version))
-        out.append(replace(event, pairings=tuple(pairings)))
-    return out
+            if match.version != entry.match_version:  # MATCH_VERSION_WHEN_MADE is wrong
+                raise RuntimeError(
+                    f"match {match.pk} made at version {match.version}, not {entry.match_version}"
+                )
 
 
+@write_service
 def tournament_round_pair(
     *,
     tournament_id: int,
@@ -99,23 +107,41 @@ def tournament_round_pair(
     the round is already paired (a repeated job) or, for the scheduler (`by` None), when its
     start time has not come. An organiser (`by`) may pair a round early; round 1 more than
     an hour early only with `confirm` (else 409, reason before_schedule)."""
-    with service_transaction():
-        try:
-            with transaction.atomic():  # a savepoint: a lost race leaves the rest usable
-                return _round_pair(tournament_id, round_number, by, reason, confirm)
-        except (IntegrityError, eventstore.ConcurrencyError):
-            # Another transaction paired it between our read and our append (no row lock on
-            # SQLite): the expected version or the unique constraint stopped us.
-            if Round.objects.filter(tournament_id=tournament_id, number=round_number).exists():
-                return None
-            raise
+    return _round_pair_once(tournament_id, round_number, by, reason, confirm)[1]
+
+
+def _round_pair_once(
+    tournament_id: int,
+    number: int | None,
+    by: AbstractBaseUser | None,
+    reason: str,
+    confirm: bool,
+) -> tuple[int, Round | None]:
+    """Pair round `number` (None: the one after the current), once: (its number, the
+    round, or None where nothing was paired)."""
+    try:
+        with transaction.atomic():  # a savepoint: a lost race leaves the rest usable
+            return _round_pair(tournament_id, number, by, reason, confirm)
+    except (IntegrityError, eventstore.ConcurrencyError):
+        # Another transaction paired it between our read and our append (no row lock on
+        # SQLite): the expected version or the unique constraint stopped us.
+        done = Round.objects.filter(tournament_id=tournament_id, number=number)
+        if number is not None and done.exists():
+            return number, None
+        raise
 
 
 def _round_pair(
-    tournament_id: int, number: int, by: AbstractBaseUser | None, reason: str, confirm: bool
-) -> Round | None:
-    write = tournament_load(tournament_id=tournament_id)
+    tournament_id: int,
+    number: int | None,
+    by: AbstractBaseUser | None,
+    reason: str,
+    confirm: bool,
+) -> tuple[int, Round | None]:
+    write = tournament_load(tournament_id=tournament_id)  # the one read of the tournament
     require_organiser(by, write.row)
+    if number is None:
+        number = write.state.current_round + 1
     # A draw of lots for a top cut's last ties (the service's randomness, recorded in the
     # round's event when it was used).
     lots = list(write.state.entries)
@@ -127,15 +153,28 @@ def _round_pair(
         ratings=_ratings(write.row, write.state),
         lots=tuple(lots),
         confirm=confirm,
+        match_ids=_match_ids(write.state),
     )
     events = decided(write, command)
     if not any(isinstance(e, RoundPaired) for e in events):
-        return None
-    tournament_save(write, _with_matches(write, events, by), by=by, reason=reason, at=command.now)
+        return number, None
+    _matches_make(write, events, by)
+    tournament_save(write, events, by=by, reason=reason, at=command.now)
     metrics.on_commit(metrics.rounds_paired.inc)
     # A round paired (by the scheduler or by hand) is no longer one that cannot be.
     alert_resolve(key=round_unpairable_key(write.row.pk, number))
-    return Round.objects.get(tournament=write.row, number=number)
+    return number, Round.objects.get(tournament=write.row, number=number)
+
+
+@write_service
+def tournament_rounds_due_queue() -> list[tuple[int, int]]:
+    """Queue the pairing of every round whose start time has come (beat's job), through
+    the outbox like every job: recorded together, relayed after commit. The (tournament,
+    round) pairs queued."""
+    due = list(tournaments_with_rounds_due())
+    for tournament_id, number in due:
+        jobs.round_pair_on_commit(tournament_id=tournament_id, round_number=number, eta=None)
+    return due
 
 
 def round_unpairable_key(tournament_id: int, round_number: int) -> str:
@@ -154,20 +193,16 @@ def tournament_round_unpairable(*, tournament_id: int, round_number: int, reason
     )
 
 
+@write_service
 def tournament_round_start_next(
     *, tournament_id: int, by: AbstractBaseUser, reason: str = "", confirm: bool = True
 ) -> Round:
     """Pair and start the round after the current one now (round 1 starts the
     tournament); a round that cannot be paired now (already paired, previous round in
     play) is 409 `conflict`, reason round_not_startable; round 1 more than an hour before
-    its scheduled time needs `confirm` (409, reason before_schedule)."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        raise NotFoundError("no such tournament")
-    number = tournament.current_round + 1
-    round_ = tournament_round_pair(
-        tournament_id=tournament_id, round_number=number, by=by, reason=reason, confirm=confirm
-    )
+    its scheduled time needs `confirm` (409, reason before_schedule). Which round is next
+    is read under the tournament's lock, with its state (one read)."""
+    number, round_ = _round_pair_once(tournament_id, None, by, reason, confirm)
     if round_ is None:
         raise ConflictError(
             gettext_noop("round %(round)s cannot be started"),
@@ -202,6 +237,7 @@ def round_started(state: TournamentState, number: int) -> bool:
     )
 
 
+@write_service
 def tournament_round_repair(
     *,
     tournament_id: int,
@@ -223,28 +259,27 @@ def tournament_round_repair(
     reason `rematch` / `forbidden_pair`) unless `confirm`."""
     if not reason.strip():
         raise ValidationError("a re-pairing needs a reason", code="reason_required")
-    with service_transaction():
-        write = tournament_load(tournament_id=tournament_id)
-        if not user_can_organise(user=by, tournament=write.row):
-            raise PermissionDeniedError(ORGANISERS_ONLY)
-        now = timezone.now()
-        command = RepairRound(
-            number=round_number,
-            now=now,
-            started=round_started(write.state, round_number),
-            pairs=tuple(tuple(p) for p in pairs) if pairs is not None else None,  # type: ignore[misc]
-            expected_version=expected_version,
-            confirm=confirm,
-        )
-        events = decided(write, command)
-        repaired = next(e for e in events if isinstance(e, RoundPaired))
-        _matches_cancel(
-            repaired.replaced, by=by, reason=f"round {round_number} re-paired: {reason.strip()}"
-        )
-        tournament_save(
-            write, _with_matches(write, events, by), by=by, reason=reason.strip(), at=now
-        )
-        return Round.objects.get(tournament=write.row, number=round_number)
+    write = tournament_load(tournament_id=tournament_id)
+    if not user_can_organise(user=by, tournament=write.row):
+        raise PermissionDeniedError(ORGANISERS_ONLY)
+    now = timezone.now()
+    command = RepairRound(
+        number=round_number,
+        now=now,
+        started=round_started(write.state, round_number),
+        pairs=tuple(tuple(p) for p in pairs) if pairs is not None else None,  # type: ignore[misc]
+        expected_version=expected_version,
+        confirm=confirm,
+        match_ids=_match_ids(write.state),
+    )
+    events = decided(write, command)
+    repaired = next(e for e in events if isinstance(e, RoundPaired))
+    _matches_cancel(
+        repaired.replaced, by=by, reason=f"round {round_number} re-paired: {reason.strip()}"
+    )
+    _matches_make(write, events, by)
+    tournament_save(write, events, by=by, reason=reason.strip(), at=now)
+    return Round.objects.get(tournament=write.row, number=round_number)
 
 
 def _matches_cancel(match_ids: Sequence[str], *, by: AbstractBaseUser, reason: str) -> None:
@@ -271,19 +306,19 @@ __all__ = [
 ]
 
 
+@write_service
 def _forbidden_change(
     *, tournament_id: int, players: Sequence[int], by: AbstractBaseUser, reason: str, add: bool
 ) -> list[tuple[int, int]]:
     if len(players) != 2:
         raise ValidationError("a forbidden pair names two players", code="pair")
-    with service_transaction():
-        write = tournament_load(tournament_id=tournament_id)
-        if not user_can_organise(user=by, tournament=write.row):
-            raise PermissionDeniedError(ORGANISERS_ONLY)
-        pair = (int(players[0]), int(players[1]))
-        command = ForbidPair(players=pair) if add else AllowPair(players=pair)
-        saved = tournament_save(write, decided(write, command), by=by, reason=reason)
-        return sorted(saved.state.forbidden)
+    write = tournament_load(tournament_id=tournament_id)
+    if not user_can_organise(user=by, tournament=write.row):
+        raise PermissionDeniedError(ORGANISERS_ONLY)
+    pair = (int(players[0]), int(players[1]))
+    command = ForbidPair(players=pair) if add else AllowPair(players=pair)
+    saved = tournament_save(write, decided(write, command), by=by, reason=reason)
+    return sorted(saved.state.forbidden)
 
 
 def tournament_forbidden_pair_add(

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
-from core.transactions import service_transaction
+from core.transactions import write_service
 from games.selectors import MatchOutcome, match_get, match_outcomes, user_can_organise_match
 from games.services import match_rule_in_tx
 from players.models import Player
@@ -64,6 +64,7 @@ def table_forfeit_in_tx(
     tournament_save(write, events, by=by, reason=reason)
 
 
+@write_service
 def tournament_result_rule(
     *,
     tournament_id: int,
@@ -76,19 +77,19 @@ def tournament_result_rule(
     """An organiser rules a match in play won (by forfeit) by `winner`."""
     if not reason.strip():
         raise ValidationError("a ruling needs a reason", code="reason_required")
-    with service_transaction():
-        write = tournament_load(tournament_id=tournament_id)
-        if not user_can_organise(user=by, tournament=write.row):
-            raise PermissionDeniedError(ORGANISERS_ONLY)
-        table_forfeit_in_tx(
-            write, round_number=round_number, table=table, winner=winner.pk, by=by,
-            reason=reason.strip(),
-        )  # fmt: skip
-        return Pairing.objects.select_related("round", "player1", "player2").get(
-            round__tournament=write.row, round__number=round_number, table=table
-        )
+    write = tournament_load(tournament_id=tournament_id)
+    if not user_can_organise(user=by, tournament=write.row):
+        raise PermissionDeniedError(ORGANISERS_ONLY)
+    table_forfeit_in_tx(
+        write, round_number=round_number, table=table, winner=winner.pk, by=by,
+        reason=reason.strip(),
+    )  # fmt: skip
+    return Pairing.objects.select_related("round", "player1", "player2").get(
+        round__tournament=write.row, round__number=round_number, table=table
+    )
 
 
+@write_service
 def tournament_round_deadline_move(
     *,
     tournament_id: int,
@@ -100,28 +101,27 @@ def tournament_round_deadline_move(
     """Move (or, with None, lift) a round's deadline."""
     if deadline is not None and timezone.is_naive(deadline):
         raise ValidationError("the deadline needs a time zone", code="naive_datetime")
-    with service_transaction():
-        write = tournament_load(tournament_id=tournament_id)
-        if not user_can_organise(user=by, tournament=write.row):
-            raise PermissionDeniedError(ORGANISERS_ONLY)
-        run(write, MoveDeadline(round=round_number, deadline=deadline), by=by, reason=reason)
-        return Round.objects.get(tournament=write.row, number=round_number)
+    write = tournament_load(tournament_id=tournament_id)
+    if not user_can_organise(user=by, tournament=write.row):
+        raise PermissionDeniedError(ORGANISERS_ONLY)
+    run(write, MoveDeadline(round=round_number, deadline=deadline), by=by, reason=reason)
+    return Round.objects.get(tournament=write.row, number=round_number)
 
 
+@write_service
 def tournament_round_clock_start(
     *, tournament_id: int, round_number: int, by: AbstractBaseUser, reason: str = ""
 ) -> Round:
     """Start a round's clock now, as play begins (RoundClockStarted): its deadline is one
     round duration from now, and the deadline job's forfeits follow it. Once per pairing:
     a second start is 409 (reason clock_started); a re-pairing starts the clock again."""
-    with service_transaction():
-        write = tournament_load(tournament_id=tournament_id)
-        if not user_can_organise(user=by, tournament=write.row):
-            raise PermissionDeniedError(ORGANISERS_ONLY)
-        now = timezone.now()
-        command = StartRoundClock(round=round_number, now=now)
-        tournament_save(write, decided(write, command), by=by, reason=reason, at=now)
-        return Round.objects.get(tournament=write.row, number=round_number)
+    write = tournament_load(tournament_id=tournament_id)
+    if not user_can_organise(user=by, tournament=write.row):
+        raise PermissionDeniedError(ORGANISERS_ONLY)
+    now = timezone.now()
+    command = StartRoundClock(round=round_number, now=now)
+    tournament_save(write, decided(write, command), by=by, reason=reason, at=now)
+    return Round.objects.get(tournament=write.row, number=round_number)
 
 
 def _overdue_loser(
@@ -139,6 +139,30 @@ def _overdue_loser(
     if round_.deadline is not None and now > round_.deadline:
         return match.turn_player, "round deadline passed"
     return None
+
+
+@write_service
+def _deadline_forfeit(
+    match_id: str, tournament_id: int, number: int, table_no: int, now: dt.datetime
+) -> bool:
+    """Forfeit one table whose player to move is overdue, if it still is under the lock.
+    True if it was ruled."""
+    write = tournament_load(tournament_id=tournament_id)
+    round_ = write.state.rounds.get(number)
+    table = round_.table(table_no) if round_ else None
+    if table is None or table.status != PENDING or round_.status != PAIRED:
+        return False  # finished meanwhile
+    fresh = match_outcomes(match_ids=[match_id]).get(match_id)
+    overdue = _overdue_loser(table, write.state, number, write.row.turn_time, fresh, now)
+    if overdue is None:
+        return False  # finished or moved meanwhile, or the deadline was moved
+    loser, why = overdue
+    winner = table.player2 if loser == table.player1 else table.player1
+    assert winner is not None
+    table_forfeit_in_tx(
+        write, round_number=number, table=table_no, winner=winner, by=None, reason=why
+    )
+    return True
 
 
 def tournament_deadlines_enforce(*, now: dt.datetime | None = None) -> list[int]:
@@ -159,26 +183,8 @@ def tournament_deadlines_enforce(*, now: dt.datetime | None = None) -> list[int]
         if outcomes.get(str(match_id)) is None:
             continue
         try:
-            with service_transaction():
-                write = tournament_load(tournament_id=tournament_id)
-                round_ = write.state.rounds.get(number)
-                table = round_.table(table_no) if round_ else None
-                if table is None or table.status != PENDING or round_.status != PAIRED:
-                    continue  # finished meanwhile
-                fresh = match_outcomes(match_ids=[str(match_id)]).get(str(match_id))
-                overdue = _overdue_loser(
-                    table, write.state, number, write.row.turn_time, fresh, now
-                )
-                if overdue is None:
-                    continue  # finished or moved meanwhile, or the deadline was moved
-                loser, why = overdue
-                winner = table.player2 if loser == table.player1 else table.player1
-                assert winner is not None
-                table_forfeit_in_tx(
-                    write, round_number=number, table=table_no, winner=winner, by=None,
-                    reason=why,
-                )  # fmt: skip
-            ruled.append(pk)
+            if _deadline_forfeit(str(match_id), tournament_id, number, table_no, now):
+                ruled.append(pk)
         except ConflictError:
             log.warning("deadline forfeit of pairing %s lost a race; next run retries", pk)
     return ruled

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from core.errors import ConflictError, PermissionDeniedError
-from core.transactions import service_transaction, write_service
+from core.transactions import write_service
 from players.models import Player
 from tournaments import jobs
 from tournaments.domain.commands import (
@@ -121,14 +121,14 @@ def tournament_capacity_set(
     return run(write, SetCapacity(capacity=capacity), by=by, reason=reason).row
 
 
+@write_service
 def _organiser_command(
     tournament_id: int, by: AbstractBaseUser, command: Any, player_id: int, reason: str = ""
 ) -> Registration:
-    with service_transaction():
-        write = tournament_load(tournament_id=tournament_id)
-        require_organiser(by, write.row)
-        run(write, command, by=by, reason=reason)
-        return _registration(write.row, player_id)
+    write = tournament_load(tournament_id=tournament_id)
+    require_organiser(by, write.row)
+    run(write, command, by=by, reason=reason)
+    return _registration(write.row, player_id)
 
 
 def tournament_entry_approve(

@@ -1,19 +1,21 @@
-"""What a live stream reads after each commit (`repository.match_followed`): the match's
+"""What a live stream reads after each commit (`games.selectors.followed`): the match's
 row, its whole stream and the state at its head, from the process's copy of the stream and
 only what was appended since; a copy the stream no longer vouches for is not used."""
 
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import eventstore
-from games import repository, selectors, services
+from games import selectors, services
 from games.engine.bot import choose_action
 from games.engine.state import state_to_dict
+from games.selectors import followed as copies
 from players.services import player_create
 
 pytestmark = pytest.mark.django_db
@@ -21,9 +23,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _no_copies():
-    repository.match_followed_forget()
+    copies.match_followed_forget()
     yield
-    repository.match_followed_forget()
+    copies.match_followed_forget()
 
 
 @pytest.fixture
@@ -56,11 +58,11 @@ def _same_as_stored(followed, match) -> None:
 
 
 def test_the_copy_is_read_on_from_its_head(match):
-    _same_as_stored(repository.match_followed(match_id=match.pk), match)
+    _same_as_stored(copies.match_followed(match_id=match.pk), match)
     for _ in range(5):
         _move(match)
         with CaptureQueriesContext(connection) as queries:
-            followed = repository.match_followed(match_id=str(match.pk))
+            followed = copies.match_followed(match_id=str(match.pk))
         _same_as_stored(followed, match)
         # The row and the events from the copy's head on: one round trip on PostgreSQL.
         assert len(queries.captured_queries) == (1 if connection.vendor == "postgresql" else 2)
@@ -68,24 +70,21 @@ def test_the_copy_is_read_on_from_its_head(match):
 
 
 def test_a_copy_the_stream_does_not_vouch_for_is_not_used(match):
-    repository.match_followed(match_id=match.pk)
+    copies.match_followed(match_id=match.pk)
     _move(match)
     # A copy whose head the stored stream no longer has (a rewritten stream, a copy gone
     # wrong): its state and events are dropped and the stream read in full.
     stream_id = match.stream_id
-    bad, read_at = repository._FOLLOWED[stream_id]
+    bad = copies._FOLLOWED.get(stream_id)
     wrong_state = dataclasses.replace(bad.state, hand_number=99)
-    repository._FOLLOWED[stream_id] = (
-        dataclasses.replace(bad, state=wrong_state, head_hash="0" * 64),
-        read_at,
-    )
-    _same_as_stored(repository.match_followed(match_id=match.pk), match)
+    copies._FOLLOWED.put(stream_id, dataclasses.replace(bad, state=wrong_state, head_hash="0" * 64))
+    _same_as_stored(copies.match_followed(match_id=match.pk), match)
 
 
 def test_the_view_from_the_copy_is_the_api_view(match):
     for _ in range(3):
         _move(match)
-    followed = repository.match_followed(match_id=match.pk)
+    followed = copies.match_followed(match_id=match.pk)
     for player in (match.player1, match.player2):
         from_copy = selectors.match_view_for(
             match=followed.match,
@@ -106,7 +105,7 @@ def test_no_such_match():
 
     for wrong in ("not-a-uuid", "00000000-0000-0000-0000-000000000000"):
         with pytest.raises(NotFoundError):
-            repository.match_followed(match_id=wrong)
+            copies.match_followed(match_id=wrong)
 
 
 def test_copies_are_bounded_and_one_left_idle_goes(match, settings, monkeypatch):
@@ -114,20 +113,22 @@ def test_copies_are_bounded_and_one_left_idle_goes(match, settings, monkeypatch)
     recently followed going first, and none of a stream not followed for
     settings.MATCH_CACHE_IDLE_SECONDS (a finished match, its followers gone); a stream
     whose copy went is read again in full, and right."""
-    monkeypatch.setattr(repository, "FOLLOWED_STREAMS", 2)
+    monkeypatch.setattr(copies, "FOLLOWED_STREAMS", 2)
+    now = [time.monotonic()]
+    monkeypatch.setattr(copies._FOLLOWED, "timer", lambda: now[0])
     others = [
         services.match_create(player1=match.player1, player2=match.player2, seed=f"f{n}")
         for n in range(3)
     ]
     for other in others:
-        repository.match_followed(match_id=other.pk)
-    assert list(repository._FOLLOWED) == [others[1].stream_id, others[2].stream_id]
-    repository.match_followed(match_id=match.pk)
-    assert list(repository._FOLLOWED) == [others[2].stream_id, match.stream_id]
-    copy, read_at = repository._FOLLOWED[others[2].stream_id]
-    idle = settings.MATCH_CACHE_IDLE_SECONDS
-    repository._FOLLOWED[others[2].stream_id] = (copy, read_at - idle - 1)  # sat idle
+        copies.match_followed(match_id=other.pk)
+    assert list(copies._FOLLOWED) == [others[1].stream_id, others[2].stream_id]
+    copies.match_followed(match_id=match.pk)
+    assert list(copies._FOLLOWED) == [others[2].stream_id, match.stream_id]
+    now[0] += settings.MATCH_CACHE_IDLE_SECONDS - 1
+    copies.match_followed(match_id=match.pk)  # others[2] sits idle, match does not
+    now[0] += 2
     _move(match)
-    _same_as_stored(repository.match_followed(match_id=match.pk), match)
-    assert list(repository._FOLLOWED) == [match.stream_id]
-    _same_as_stored(repository.match_followed(match_id=others[2].pk), others[2])
+    _same_as_stored(copies.match_followed(match_id=match.pk), match)
+    assert list(copies._FOLLOWED) == [match.stream_id]
+    _same_as_stored(copies.match_followed(match_id=others[2].pk), others[2])

@@ -81,9 +81,8 @@ def test_a_state_the_events_vouch_for_is_used(match):
         (0, "0" * 64),  # the head's version, another hash: another stream's history
         (-2, "0" * 64),  # an older version, another hash
         (1, None),  # beyond the head: remembered by a transaction that rolled back
-        (-100, None),  # before the snapshot: the read holds nothing to check it by
     ],
-    ids=["head-other-hash", "older-other-hash", "rolled-back", "before-snapshot"],
+    ids=["head-other-hash", "older-other-hash", "rolled-back"],
 )
 def test_a_state_the_events_do_not_vouch_for_is_ignored(match, shift, digest):
     play(match, 6)
@@ -97,6 +96,30 @@ def test_a_state_the_events_do_not_vouch_for_is_ignored(match, shift, digest):
     state = match_lock(match_id=match.id).state
     assert MARK not in state.rulings
     assert state_to_dict(state) == rebuilt(match)
+
+
+def test_a_state_from_before_the_latest_snapshot_is_used_where_its_event_vouches(match):
+    """The writer's load reads the events from the remembered state's version on (not the
+    snapshot), so a state older than the latest snapshot is checked by its own event and
+    brought up to the head by those after it."""
+    for _ in range(40):  # into the second hand (the first deal is version 2)
+        play(match, 5)
+        events = eventstore.load(stream_id=match.stream_id)
+        deal = max(e.version for e in events if e.type == "HandDealt")
+        if deal > 2 and events[-1].version > deal:
+            break
+    at = deal - 3  # before the latest snapshot (the last deal's)
+    assert at > 2
+    truth = replay(event_from_dict(e.type, e.data) for e in events[:at])
+    match_state_remember(
+        stream_id=match.stream_id, version=at, head_hash=events[at - 1].hash, state=marked(truth)
+    )
+    state = match_lock(match_id=match.id).state
+    assert MARK in state.rulings
+    assert state_to_dict(dataclasses.replace(state, rulings=())) == {
+        **rebuilt(match),
+        "rulings": [],
+    }
 
 
 def test_only_the_latest_states_are_kept(match, monkeypatch):
