@@ -353,7 +353,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play, follow and audit Hollywood Gin matches; run club tournaments.",
     # The API's version (semantic): bumped with every change a client sees, each one in
     # CHANGELOG.md (major: a change that breaks a client; minor: additions).
-    "VERSION": "3.1.0",
+    "VERSION": "3.2.0",
     "SERVERS": [
         {
             "url": env("API_SERVER_URL", default="/"),
