@@ -164,7 +164,9 @@ class Registration(models.Model):
     registered_at = models.DateTimeField(default=timezone.now)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
-    no_show = models.BooleanField(default=False)  # withdrawn by the check-in deadline
+    # Withdrawn by the check-in deadline. A database default too: the previous release's
+    # processes insert registrations without it while `migrate` runs.
+    no_show = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["seed", "registered_at", "id"]

@@ -16,7 +16,9 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='registration',
             name='no_show',
-            field=models.BooleanField(default=False),
+            # A database default too: the previous release's processes, still running while
+            # `migrate` does, insert registrations without the column (issue 33).
+            field=models.BooleanField(default=False, db_default=False),
         ),
         migrations.AddField(
             model_name='tournament',

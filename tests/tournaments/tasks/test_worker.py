@@ -56,6 +56,23 @@ def wait_for(what: str, check: Callable[[], Any], timeout: float = 90.0) -> Any:
     raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
 
 
+@pytest.fixture(autouse=True)
+def _worker_idle_after(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that used the worker: wait until it has no job running or waiting (the
+    players' notices a pairing queues), or the test database's flush deadlocks with one."""
+    yield
+    if "worker" not in request.fixturenames:
+        return
+    node = request.getfixturevalue("worker")
+
+    def idle() -> bool:
+        inspect = celery_app.control.inspect(destination=[node], timeout=1.0)
+        busy = [*(inspect.active() or {}).values(), *(inspect.reserved() or {}).values()]
+        return not any(busy)
+
+    wait_for("the worker to finish the test's jobs", idle, timeout=120)
+
+
 @pytest.fixture(scope="module")
 def worker(
     django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
