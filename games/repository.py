@@ -49,7 +49,7 @@ from games.engine.events import Event, HandDealt, event_from_dict, event_to_dict
 from games.engine.match import MatchState, evolve, initial_state, replay
 from games.engine.state import STATE_SCHEMA, state_from_dict, state_to_dict
 from games.models import Match, MatchDealPlan
-from games.signals import match_finished, match_reopened
+from games.signals import dispute_resolved, match_finished, match_reopened
 from players.models import Player
 
 # Follows the engine's state shape: older snapshots are then simply ignored (and the state is
@@ -204,13 +204,28 @@ class _Matches(Aggregate[Match, MatchState]):
         recorded: Sequence[RecordedEvent],
     ) -> Callable[[], None] | None:
         """match_reopened for a correction that put it back in play; match_finished for
-        events that ended it, or changed the result of a finished match (once more)."""
+        events that ended it, or changed the result of a finished match (once more);
+        dispute_resolved for each dispute case resolved."""
         match_id = write.row.id
+        sends: list[Callable[[], Any]] = [
+            functools.partial(
+                dispute_resolved.send, sender=Match, match_id=match_id, version=e.version
+            )
+            for e in recorded
+            if e.type == "DisputeResolved"
+        ]
         if _reopened(recorded):
-            return lambda: match_reopened.send(sender=Match, match_id=match_id)
-        if _result_changed(state, recorded):
-            return lambda: match_finished.send(sender=Match, match_id=match_id)
-        return None
+            sends.append(functools.partial(match_reopened.send, sender=Match, match_id=match_id))
+        elif _result_changed(state, recorded):
+            sends.append(functools.partial(match_finished.send, sender=Match, match_id=match_id))
+        if not sends:
+            return None
+
+        def send_all() -> None:
+            for send in sends:
+                send()
+
+        return send_all
 
     def conflict(self, exc: eventstore.ConcurrencyError) -> Exception:
         return VersionConflictError(

@@ -14,3 +14,12 @@ match_finished = Signal()
 # Sent with match_id=<UUID> once a correction that put a finished match back in play (its
 # MatchReopened event) has been committed: its result no longer stands.
 match_reopened = Signal()
+
+# Sent with match_id=<UUID>, entry_id=<int>, status=<the entry's new status> and
+# before=<its status before, "" for a new entry> once a change to a hand entered at the
+# table (games.services.table_entries) has been committed.
+table_entry_changed = Signal()
+
+# Sent with match_id=<UUID> and version=<the DisputeResolved event's stream version> once a
+# dispute case's resolution (a ruling or a dismissal) has been committed.
+dispute_resolved = Signal()

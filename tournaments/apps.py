@@ -35,6 +35,12 @@ class TournamentsConfig(AppConfig):
         tournament_events_committed.connect(
             on_tournament_events_committed, dispatch_uid="tournaments.webhooks"
         )
+        # Notices: a hand waiting for a player's confirmation, a dispute ruled (issue 40).
+        from games.signals import dispute_resolved, table_entry_changed
+        from tournaments.notices.receivers import on_dispute_resolved, on_table_entry_changed
+
+        table_entry_changed.connect(on_table_entry_changed, dispatch_uid="tournaments.notices")
+        dispute_resolved.connect(on_dispute_resolved, dispatch_uid="tournaments.notices")
 
         # What the operators see (core.alerts, core.metrics): who hears of a tournament's
         # alerts, which tournament a failed job concerns, the rounds overdue to pair.

@@ -58,3 +58,10 @@ def notices_on_commit(*, tournament_id: int, first: int, last: int) -> None:
     """Turn the tournament's events `first`..`last` (stream versions) into the players'
     notices after this commit (tournaments.notices)."""
     enqueue_in_tx(task="tournaments.notices_send", args=(tournament_id, first, last))
+
+
+def match_notices_on_commit(*, match_id: Any, what: str, ref: int) -> None:
+    """Tell a tournament match's players of its change (tournaments.notices.matches) after
+    this commit (or now, when no transaction is open: the games app's signals come after
+    theirs)."""
+    enqueue_in_tx(task="tournaments.notices_match", args=(str(match_id), what, ref))

@@ -16,47 +16,23 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import icu
-import jdatetime
-from babel import dates as babel_dates
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
+# The digits and the dates live in core (the notices use them too); the pages import them here.
+from core.localdates import (  # noqa: F401
+    LATIN_DIGITS,
+    PERSIAN_DIGITS,
+    format_local,
+    jalali,
+    latin_digits,
+    persian_digits,
+)
+from core.localdates import (
+    active_language as _language,
+)
+
 T = TypeVar("T")
-
-PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
-# What a Persian or Arabic phone keyboard types, as Latin digits (forms accept both).
-LATIN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩٫٬", "01234567890123456789.,")
-
-
-def latin_digits(text: str) -> str:
-    return text.translate(LATIN_DIGITS)
-
-
-def persian_digits(text: str) -> str:
-    return text.translate(PERSIAN_DIGITS)
-
-
-def _language() -> str:
-    return translation.get_language() or "en"
-
-
-def jalali(value: dt.datetime | dt.date) -> jdatetime.datetime | jdatetime.date:
-    """A Gregorian date or time in the Solar Hijri calendar, with Persian names."""
-    if isinstance(value, dt.datetime):
-        return jdatetime.datetime.fromgregorian(datetime=value, locale="fa_IR")
-    return jdatetime.date.fromgregorian(date=value, locale="fa_IR")
-
-
-def format_local(local: dt.datetime, *, jalali_dates: bool = True, time_only: bool = False) -> str:
-    """An aware time already in its zone, in the page's language: "Tue 1 Dec 2026 07:48",
-    "mar. 1 dec. 2026 07:48", "سه‌شنبه ۱۰ آذر ۱۴۰۵ ۰۷:۴۸" (digits by the middleware)."""
-    language = _language()
-    if time_only:
-        return babel_dates.format_time(local, "HH:mm", locale=language)
-    if language == "fa" and jalali_dates:
-        j = jalali(local)
-        return f"{j.strftime('%A')} {j.day} {j.strftime('%B')} {j.year} {local:%H:%M}"
-    return babel_dates.format_datetime(local, "EEE d MMM y HH:mm", locale=language)
 
 
 def jalali_date_text(value: dt.date) -> str:

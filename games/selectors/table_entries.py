@@ -37,3 +37,16 @@ def table_entries_latest(*, match_ids: Iterable[Any]) -> dict[str, TableEntry]:
     for entry in qs.select_related("entered_by", "knocker"):
         latest[str(entry.match_id)] = entry
     return latest
+
+
+def table_entry_of(*, entry_id: int, match_id: Any) -> TableEntry | None:
+    """One entry of the match, with who entered it and the knocker; None if there is none."""
+    return (
+        TableEntry.objects.select_related("entered_by", "knocker")
+        .filter(pk=entry_id, match_id=match_id)
+        .first()
+    )
+
+
+# An entry's statuses, for the apps that may not read games' models (tournaments' notices).
+EntryStatus = TableEntry.Status

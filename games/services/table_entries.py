@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -31,6 +31,7 @@ from games.models import Match, TableEntry
 from games.selectors import user_can_organise_match
 from games.selectors.table_entries import OPEN
 from games.services import match_record_hand_in_tx
+from games.signals import table_entry_changed
 from players.models import Player
 
 
@@ -50,6 +51,16 @@ def _announce(match: Match) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [eventstore.NOTIFY_CHANNEL, match.stream_id])
+
+
+def _told(entry: TableEntry, before: str) -> None:
+    """After commit, tell the other apps the entry changed (its players' notices)."""
+    match_id, entry_id, status = entry.match_id, entry.pk, entry.status
+    transaction.on_commit(
+        lambda: table_entry_changed.send(
+            sender=TableEntry, match_id=match_id, entry_id=entry_id, status=status, before=before
+        )
+    )
 
 
 def _action(match: Match, entry: dict[str, Any]) -> A.Action:
@@ -111,7 +122,7 @@ def table_entry_submit(
     }
     decide(write.state, _action(match, entry))  # a rule error here: nothing is written
     _announce(match)
-    return TableEntry.objects.create(
+    created = TableEntry.objects.create(
         match=match,
         version=write.version,
         entered_by=player,
@@ -121,6 +132,8 @@ def table_entry_submit(
         knocker_deadwood=None if drawn else knocker_deadwood,
         defender_deadwood=None if drawn else defender_deadwood,
     )
+    _told(created, "")
+    return created
 
 
 def _entry_lock(entry_id: int) -> TableEntry:
@@ -167,7 +180,9 @@ def _record(entry: TableEntry, *, by: AbstractBaseUser, confirmed_by: Player | N
 
 
 def _close(entry: TableEntry, status: str, by: AbstractBaseUser | None, note: str = "") -> None:
+    before = entry.status
     entry.status, entry.decided_by, entry.decided_at = status, by, timezone.now()
+    _told(entry, before)
     if note:
         entry.note = note
     entry.save(update_fields=["status", "decided_by", "decided_at", "note"])

@@ -23,7 +23,9 @@ def test_the_setting_names_the_tournaments_policy():
 
 def test_signals_only_announce_what_committed():
     names = {name for name, value in vars(signals).items() if isinstance(value, signals.Signal)}
-    assert names == {"match_finished", "match_reopened"}
+    assert names == {
+        "match_finished", "match_reopened", "table_entry_changed", "dispute_resolved",
+    }  # fmt: skip
 
 
 def test_without_the_setting_nothing_is_hidden_and_nothing_public(

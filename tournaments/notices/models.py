@@ -13,6 +13,8 @@ class Notice(models.Model):
         WAITLISTED = "waitlisted", _("Waitlisted")
         PROMOTED = "promoted", _("Promoted from the waitlist")
         PAIRED = "paired", _("Round paired")
+        CONFIRM = "confirm", _("A result awaiting my confirmation")
+        RULED = "ruled", _("A dispute ruled")
         REMINDER = "reminder", _("Reminder the day before")
 
     player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="notices")

@@ -23,10 +23,12 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 import eventstore
+from core.localdates import active_language, format_local, isolate, persian_digits
 from core.transactions import write_service
+from games.selectors.table_entries import EntryStatus, table_entry_of
 from players.models import Player
 from tournaments.jobs import NOTICE_EVENT_TYPES
-from tournaments.models import Registration, Round, Tournament
+from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.notices.models import Notice, NoticeOptOut
 
 log = logging.getLogger(__name__)
@@ -82,25 +84,56 @@ def _start_of(tournament: Tournament, number: int | None) -> dt.datetime | None:
 
 
 def notice_text(notice: Notice) -> dict[str, str]:
-    """The notice in words ({"subject", "body"}), in the active language and the
-    tournament's zone."""
+    """The notice in words ({"subject", "body", "summary"}), in the active language and the
+    tournament's zone: in Persian with Persian digits, Solar Hijri dates (unless the club
+    turned them off) and every name set apart from the sentence's direction."""
     tournament = notice.tournament
     data = dict(notice.data)
-    opponent = Player.objects.filter(pk=data.get("opponent")).first()
-    start = _start_of(tournament, data.get("round") if notice.kind == "paired" else None)
+    persian = active_language() == "fa"
+    names = {
+        p.pk: p.name
+        for p in Player.objects.filter(
+            pk__in=[data.get(k) for k in ("opponent", "by", "knocker") if data.get(k)]
+        )
+    }
+
+    def name(text: str) -> str:
+        return isolate(text) if persian and text else text
+
+    def number(value: Any) -> str:
+        text = "" if value is None else str(value)
+        return persian_digits(text) if persian else text
+
+    start = None
+    if notice.kind not in (Notice.Kind.CONFIRM, Notice.Kind.RULED):
+        start = _start_of(tournament, data.get("round") if notice.kind == "paired" else None)
+    when = ""
+    if start is not None:
+        club = tournament.club
+        jalali_dates = getattr(club, "jalali_dates", True) if club is not None else True
+        when = number(
+            format_local(timezone.localtime(start, tournament.zone), jalali_dates=jalali_dates)
+        )
+    match = data.get("match")
+    page = "tables" if notice.kind == Notice.Kind.CONFIRM else "matches"
+    numbers = {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)}
     context = {
         "notice": notice,
         "kind": notice.kind,
-        "tournament": tournament,
-        "player": notice.player,
         "data": data,
-        "opponent": opponent,
-        "start": timezone.localtime(start, tournament.zone) if start else None,
+        "n": {k: number(v) for k, v in numbers.items()},
+        "tname": name(tournament.name),
+        "pname": name(notice.player.name),
+        "opponent": data.get("opponent") in names,
+        "oname": name(names.get(data.get("opponent"), "")),
+        "bname": name(names.get(data.get("by"), "")),
+        "kname": name(names.get(data.get("knocker"), "")),
+        "when": when,
         "zone": tournament.time_zone,
+        "link": f"/{page}/{match}/" if match else "",
     }
-    with timezone.override(tournament.zone):  # the date filter shows the tournament's time
-        subject = render_to_string("notices/subject.txt", context).strip()
-        body = render_to_string("notices/body.txt", context).strip()
+    subject = render_to_string("notices/subject.txt", context).strip()
+    body = render_to_string("notices/body.txt", context).strip()
     lines = [line for line in body.splitlines() if line.strip()]
     return {"subject": subject, "body": body, "summary": "\n".join(lines[1:-1])}
 
@@ -126,7 +159,10 @@ def notice_email_send(notice: Notice) -> bool:
     return True
 
 
-def _record(*, tournament: Tournament, key: str, kind: str, player_id: int, data: Any) -> Notice:
+def notice_record(
+    *, tournament: Tournament, key: str, kind: str, player_id: int, data: Any
+) -> Notice:
+    """The notice of that key, recorded now unless a run before this one did."""
     notice, _ = Notice.objects.get_or_create(
         key=key,
         defaults={"tournament": tournament, "kind": kind, "player_id": player_id, "data": data},
@@ -150,7 +186,7 @@ def tournament_notices_send(*, tournament_id: int, first: int, last: int) -> int
             for kind, player_id, data in _notices_of(event):
                 key = f"{tournament.stream_id}:{event.version}:{kind}:{player_id}"
                 notices.append(
-                    _record(
+                    notice_record(
                         tournament=tournament, key=key, kind=kind, player_id=player_id, data=data
                     )
                 )
@@ -175,7 +211,7 @@ def tournament_reminders_send(*, now: dt.datetime | None = None) -> int:
         ).values_list("player_id", flat=True)
         for player_id in held:
             key = f"reminder:{tournament.pk}:{day}:{player_id}"
-            notice = _record(
+            notice = notice_record(
                 tournament=tournament, key=key, kind=Notice.Kind.REMINDER, player_id=player_id,
                 data={},
             )  # fmt: skip
@@ -200,3 +236,93 @@ def player_notices(*, player: Player, limit: int = 30) -> list[Notice]:
 
 def player_notice_opt_outs(*, player: Player) -> set[str]:
     return set(NoticeOptOut.objects.filter(player=player).values_list("kind", flat=True))
+
+
+# --- the notices of a tournament's matches ---------------------------------------------------
+# A hand entered at the table that waits for the player's confirmation, and a dispute ruled (a
+# disputed table entry settled by an organiser, or a dispute case resolved). The games app
+# announces each change after its commit (games.signals); `tournaments.notices.receivers`
+# queues the job for a tournament's match only.
+
+# What the job is asked to tell (the games app's change, as the receiver names it).
+CONFIRM, ENTRY_RULED, CASE_RULED = "confirm", "entry_ruled", "case_ruled"
+# A disputed entry is ruled when an organiser settles it one of these ways.
+ENTRY_RULINGS = frozenset(
+    {
+        EntryStatus.ACCEPTED,
+        EntryStatus.REJECTED,
+        EntryStatus.AMENDED,
+        EntryStatus.STALE,
+    }
+)
+
+
+def _entry_data(entry: Any) -> dict[str, Any]:
+    """The hand as entered (a games TableEntry): ids and numbers, names rendered when sent."""
+    if entry.drawn:
+        return {"drawn": True}
+    return {
+        "drawn": False,
+        "knocker": entry.knocker_id,
+        "gin": entry.gin,
+        "knocker_deadwood": entry.knocker_deadwood,
+        "defender_deadwood": entry.defender_deadwood,
+    }
+
+
+def _told(pairing: Pairing, what: str, ref: int) -> tuple[str, list[int], dict[str, Any]]:
+    """(the key's stem, who is told, the data) of one change; no one if it calls for none."""
+    match_id = pairing.match_id
+    players = [p for p in (pairing.player1_id, pairing.player2_id) if p is not None]
+    if what in (CONFIRM, ENTRY_RULED):
+        entry = table_entry_of(entry_id=ref, match_id=match_id)
+        if entry is None:
+            return "", [], {}
+        data = {"entry": entry.pk, "by": entry.entered_by_id, **_entry_data(entry)}
+        if what == CONFIRM:
+            if entry.status != EntryStatus.PENDING:
+                return "", [], {}  # settled before the job ran: nothing waits for anyone
+            opponents = [p for p in players if p != entry.entered_by_id]
+            return f"entry:{entry.pk}:confirm", opponents, data
+        data["outcome"] = entry.status
+        return f"entry:{entry.pk}:ruled", players, data
+    stream_id = f"match-{match_id}"
+    resolved = [
+        e
+        for e in eventstore.load(stream_id=stream_id, after_version=ref - 1)[:1]
+        if e.version == ref and e.type == "DisputeResolved"
+    ]
+    if not resolved:
+        return "", [], {}
+    case = resolved[0].data
+    data = {"dispute": case["dispute"], "outcome": case["outcome"]}
+    return f"{stream_id}:{ref}:ruled", players, data
+
+
+def match_notices_send(*, match_id: str, what: str, ref: int) -> int:
+    """The job after a match's change (`what`: CONFIRM or ENTRY_RULED with the entry's id,
+    CASE_RULED with the DisputeResolved event's version): the notices it calls for,
+    recorded once each and e-mailed at most once. Returns the e-mails this run sent."""
+    pairing = (
+        Pairing.objects.select_related("round__tournament__club").filter(match_id=match_id).first()
+    )
+    if pairing is None:
+        return 0  # a friendly match: no tournament tells anyone
+    stem, players, data = _told(pairing, what, ref)
+    kind = Notice.Kind.CONFIRM if what == CONFIRM else Notice.Kind.RULED
+    data.update(match=str(match_id), round=pairing.round.number, table=pairing.table)
+    tournament = pairing.round.tournament
+    notices = [
+        notice_record(
+            tournament=tournament,
+            key=f"{stem}:{player_id}",
+            kind=kind,
+            player_id=player_id,
+            data=data,
+        )  # fmt: skip
+        for player_id in players
+    ]
+    fresh = Notice.objects.filter(pk__in=[n.pk for n in notices]).select_related(
+        "player__user", "tournament__club"
+    )
+    return sum(notice_email_send(n) for n in fresh)

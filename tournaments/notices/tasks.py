@@ -8,7 +8,11 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from tournaments.notices.services import tournament_notices_send, tournament_reminders_send
+from tournaments.notices.services import (
+    match_notices_send,
+    tournament_notices_send,
+    tournament_reminders_send,
+)
 
 _RETRYING: dict[str, Any] = {
     "acks_late": True,
@@ -29,3 +33,9 @@ def tournament_notices_send_task(tournament_id: int, first: int, last: int) -> i
 def tournament_notices_reminders_task() -> int:
     """Periodic (beat, hourly): the reminders the day before a tournament."""
     return tournament_reminders_send()
+
+
+@shared_task(name="tournaments.notices_match", **_RETRYING)
+def match_notices_send_task(match_id: str, what: str, ref: int) -> int:
+    """The notices of a tournament match's change (an entry to confirm, a dispute ruled)."""
+    return match_notices_send(match_id=match_id, what=what, ref=ref)

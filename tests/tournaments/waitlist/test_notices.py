@@ -10,8 +10,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.utils import dateformat, timezone, translation
+from django.utils import timezone, translation
 
+from core.localdates import jalali, persian_digits
 from core.models import OutboxMessage
 from players.models import Player
 from tests.tournaments.helpers import forfeit_round, make_tournament
@@ -29,7 +30,7 @@ ROUND_1 = {
     "ro": "runda 1, masa",
     "de": "Runde 1, Tisch",
     "lt": "1 turas, stalas",
-    "fa": "دور 1، میز",
+    "fa": "دور ۱، میز",  # Persian digits in a Persian notice
 }
 
 
@@ -66,15 +67,21 @@ def test_one_round_paired_email_per_player_in_their_language(organiser: Any, job
     for lang, words in ROUND_1.items():
         (subject,) = mails[f"{lang}@example.org"]
         assert words in subject, (lang, subject)
-        assert subject.endswith(tuple("0123456789"))
+        assert subject.endswith(tuple("0123456789۰۱۲۳۴۵۶۷۸۹"))
     paired = Notice.objects.filter(tournament=tournament, kind="paired")
     assert paired.count() == 5 and all(n.emailed_at for n in paired)
     # The start in the tournament's zone (Tehran: UTC+3:30), not the server's.
     started = Round.objects.get(tournament=tournament, number=1).paired_at
-    with translation.override("en"):
-        local = dateformat.format(started.astimezone(ZoneInfo("Asia/Tehran")), "P")
+    local = started.astimezone(ZoneInfo("Asia/Tehran"))
     (english,) = [m for m in mail.outbox if m.to == ["en@example.org"] and "round 1" in m.subject]
-    assert f"{local} (Asia/Tehran)" in english.body, english.body
+    assert f"{local:%H:%M} (Asia/Tehran)" in english.body, english.body
+    assert f"{local:%a} {local.day} {local:%b %Y}" in english.body, english.body
+    # In Persian: the Solar Hijri date in Persian digits, no Latin digit in the text.
+    (persian,) = [m for m in mail.outbox if m.to == ["fa@example.org"] and "دور" in m.subject]
+    with translation.override("fa"):
+        month = jalali(local).strftime("%B")
+    assert month in persian.body and persian_digits(f"{local:%H:%M}") in persian.body, persian.body
+    assert not any(ch in "0123456789" for ch in persian.body.split("/me/")[0]), persian.body
 
     # The same job again (a redelivery, a retry): no e-mail more, no notice more.
     jobs_run = OutboxMessage.objects.filter(task="tournaments.notices_send", sent_at__isnull=False)

@@ -1,0 +1,53 @@
+"""Dates, times and digits in the active language, for the pages (web.localize) and what
+is sent to a person (the players' notices): through Babel (CLDR's names and patterns); in
+Persian the Solar Hijri (Jalali) calendar through jdatetime, unless the caller turns it
+off, and Persian digits where the caller asks for them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import jdatetime
+from babel import dates as babel_dates
+from django.utils import translation
+
+PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+# What a Persian or Arabic phone keyboard types, as Latin digits (forms accept both).
+LATIN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩٫٬", "01234567890123456789.,")
+
+
+def latin_digits(text: str) -> str:
+    return text.translate(LATIN_DIGITS)
+
+
+def persian_digits(text: str) -> str:
+    return text.translate(PERSIAN_DIGITS)
+
+
+def active_language() -> str:
+    return translation.get_language() or "en"
+
+
+def jalali(value: dt.datetime | dt.date) -> jdatetime.datetime | jdatetime.date:
+    """A Gregorian date or time in the Solar Hijri calendar, with Persian names."""
+    if isinstance(value, dt.datetime):
+        return jdatetime.datetime.fromgregorian(datetime=value, locale="fa_IR")
+    return jdatetime.date.fromgregorian(date=value, locale="fa_IR")
+
+
+def format_local(local: dt.datetime, *, jalali_dates: bool = True, time_only: bool = False) -> str:
+    """An aware time already in its zone, in the page's language: "Tue 1 Dec 2026 07:48",
+    "mar. 1 dec. 2026 07:48", "سه‌شنبه ۱۰ آذر ۱۴۰۵ ۰۷:۴۸" (digits by the middleware)."""
+    language = active_language()
+    if time_only:
+        return babel_dates.format_time(local, "HH:mm", locale=language)
+    if language == "fa" and jalali_dates:
+        j = jalali(local)
+        return f"{j.strftime('%A')} {j.day} {j.strftime('%B')} {j.year} {local:%H:%M}"
+    return babel_dates.format_datetime(local, "EEE d MMM y HH:mm", locale=language)
+
+
+def isolate(text: str) -> str:
+    """A name set apart from the text around it (Unicode FSI ... PDI), so a Latin name in a
+    Persian sentence, or a Persian one in a Latin sentence, keeps its own direction."""
+    return f"\u2068{text}\u2069"
