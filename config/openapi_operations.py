@@ -227,6 +227,33 @@ OPERATIONS: dict[str, tuple[str, str]] = {
         "job for that time: registered players not checked in by then are withdrawn as "
         "no-shows and the waitlist promoted.",
     ),
+    "tournaments_payments_retrieve": (
+        "A tournament's cash sheet",
+        "Organisers: every player holding a place (and anyone whose payment was recorded), "
+        "in order of entry, with their payment (paid, unpaid or waived), the fee and its "
+        "currency, and the total collected. Also on the desk as a print and an .xlsx.",
+    ),
+    "tournaments_payments_create": (
+        "Record an entry fee",
+        "Organisers: a registered player's fee is paid (the tournament's fee), unpaid or "
+        "waived; the cash sheet after it is returned. No payment processor: clubs take cash "
+        "or transfers (409 `not_registered` for a player with no entry).",
+    ),
+    "me_notices_list": (
+        "My notices",
+        "The caller's latest notices, newest first (at most 30): registered, waitlisted, "
+        "promoted, a round paired, a hand awaiting their confirmation, a dispute ruled, the "
+        "reminder the day before. Subject and summary in the caller's language and the "
+        "tournament's zone; `emailed` tells whether it was also e-mailed.",
+    ),
+    "me_notices_settings_retrieve": (
+        "My notice settings",
+        "The kinds of notice the caller gets no e-mail of (every notice is still listed).",
+    ),
+    "me_notices_settings_update": (
+        "Change my notice settings",
+        "Set the kinds of notice the caller wants no e-mail of; the others are e-mailed.",
+    ),
     "tournaments_registrations_approve_create": (
         "Approve an entry",
         "Organisers: an entry awaiting approval is registered, or waitlisted if the places "

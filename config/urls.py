@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/", include("tournaments.ratings.urls")),  # clubs, ratings, seasons (issue 22)
     path("api/", include("tournaments.teams.urls")),  # team events (issue 39)
     path("api/", include("tournaments.entries.urls")),  # calendar feeds (issue 40)
+    path("api/", include("tournaments.notices.urls")),  # the caller's notices (issue 40)
     path("api/", include("games.urls")),
     path("api/tournaments/", include("tournaments.urls")),
     path("api-auth/", include("rest_framework.urls")),

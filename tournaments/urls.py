@@ -52,6 +52,11 @@ urlpatterns = [
         waitlist_apis.NoShowUndoApi.as_view(),
         name="api-tournament-no-show-undo",
     ),
+    path(
+        "<int:tournament_id>/payments/",
+        waitlist_apis.PaymentsApi.as_view(),
+        name="api-tournament-payments",
+    ),
     path("<int:tournament_id>/rounds/", apis.RoundListApi.as_view(), name="api-tournament-rounds"),
     path(
         "<int:tournament_id>/rounds/start/",

@@ -353,7 +353,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play, follow and audit Hollywood Gin matches; run club tournaments.",
     # The API's version (semantic): bumped with every change a client sees, each one in
     # CHANGELOG.md (major: a change that breaks a client; minor: additions).
-    "VERSION": "3.2.0",
+    "VERSION": "3.3.0",
     "SERVERS": [
         {
             "url": env("API_SERVER_URL", default="/"),
@@ -389,6 +389,8 @@ SPECTACULAR_SETTINGS = {
         "RulingTypeEnum": "games.serializers.records.RULING_TYPES",
         "FormatEnum": "tournaments.models.Tournament.Format",
         "TeamEventFormatEnum": ["team_round_robin", "team_swiss"],  # issue 39
+        "NoticeKindEnum": "tournaments.notices.models.Notice.Kind",  # issue 40
+        "EntryPaymentEnum": "tournaments.entries.models.EntryPayment.Status",  # issue 40
     },
 }
 

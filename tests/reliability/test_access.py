@@ -315,6 +315,13 @@ ROWS: dict[str, tuple] = {
         no_get,
         {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
     ),
+    "api/tournaments/<int:tournament_id>/payments/": (
+        organisers_read,
+        {"POST": (NOT_THE_TOURNAMENT_S, {"player": 1, "status": "paid"}, True)},
+    ),
+    # The caller's own notices (issue 40): anyone signed in with a player.
+    "api/me/notices/": (me_calendar, {}),
+    "api/me/notices/settings/": (me_calendar, {"PUT": ({"anonymous"}, {"opted_out": []}, False)}),
     "api/tournaments/<int:tournament_id>/rounds/": (tournament, {}),
     "api/tournaments/<int:tournament_id>/rounds/start/": (
         no_get,

@@ -1,6 +1,8 @@
-"""Places, the waitlist, approvals, no-shows and entry rules (issue 40)."""
+"""Places, the waitlist, approvals, no-shows, entry rules and entry fees (issue 40)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -21,9 +23,11 @@ from tournaments.apis.common import (
     command_schema,
     tournament_write,
 )
-from tournaments.entries.models import EntryRules
+from tournaments.entries.models import EntryPayment, EntryRules
+from tournaments.models import Tournament
 from tournaments.selectors import user_can_organise
-from tournaments.selectors.entries import entry_rules_of
+from tournaments.selectors.entries import CashSheet, entry_rules_of, tournament_cash_sheet
+from tournaments.services import fees
 from tournaments.services import waitlist as services
 
 
@@ -147,3 +151,59 @@ class NoShowUndoApi(TournamentApi):
                 by=request.user, reason=data["reason"],
             ),
         )  # fmt: skip
+
+
+# --- entry fees at the desk ------------------------------------------------------------------
+
+
+class PaymentInputSerializer(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, help_text="The registered player's id.")
+    status = serializers.ChoiceField(
+        choices=EntryPayment.Status.choices,
+        help_text="paid (the tournament's fee), unpaid or waived.",
+    )
+
+
+class CashLineSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player")
+    entry = serializers.CharField(help_text="The registration's status.")
+    payment = serializers.ChoiceField(choices=EntryPayment.Status.choices)
+    amount = serializers.DecimalField(max_digits=8, decimal_places=2, allow_null=True)
+
+
+class CashSheetSerializer(serializers.Serializer):
+    fee = serializers.DecimalField(max_digits=8, decimal_places=2, allow_null=True)
+    currency = serializers.CharField(help_text="ISO 4217, e.g. EUR; empty: no fee set.")
+    lines = CashLineSerializer(many=True)
+    paid = serializers.IntegerField()
+    unpaid = serializers.IntegerField()
+    waived = serializers.IntegerField()
+    collected = serializers.DecimalField(max_digits=10, decimal_places=2)
+
+
+class PaymentsApi(TournamentApi):
+    """The evening's cash sheet (every player holding a place, paid, unpaid or waived, and
+    the total collected); organisers record each payment (no payment processor)."""
+
+    @extend_schema(responses={200: CashSheetSerializer, **error_responses(403, 404)})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(request, tournament_id)
+        if not user_can_organise(user=request.user, tournament=tournament):
+            raise PermissionDeniedError("only the tournament's organisers may do this")
+        sheet = tournament_cash_sheet(tournament=tournament)
+        return Response(_render(CashSheetSerializer, sheet, tournament))
+
+    @command_schema(PaymentInputSerializer, CashSheetSerializer)
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        def act(t: Tournament, data: dict[str, Any]) -> CashSheet:
+            fees.tournament_entry_payment_set(
+                tournament_id=t.pk, player_id=data["player"], status=data["status"],
+                by=request.user,
+            )  # fmt: skip
+            return tournament_cash_sheet(tournament=t)
+
+        return tournament_write(
+            request, tournament_id, body=PaymentInputSerializer, out=CashSheetSerializer, act=act
+        )

@@ -49,3 +49,40 @@ def test_the_cash_sheet_totals_what_was_paid_in_the_clubs_format(organiser: Any)
         tournament_entry_payment_set(
             tournament_id=t.pk, player_id=players[2].pk, status="maybe", by=organiser
         )
+
+
+def test_the_api_records_payments_and_gives_the_cash_sheet(organiser: Any, make_player) -> None:
+    from rest_framework.test import APIClient
+
+    players = make_bots(3)
+    t = make_tournament(organiser, players)
+    tournament_entry_rules_set(
+        tournament_id=t.pk, by=organiser,
+        changes={"fee_amount": Decimal("7.50"), "fee_currency": "EUR"},
+    )  # fmt: skip
+    client = APIClient()
+    client.force_authenticate(organiser)
+    url = f"/api/tournaments/{t.pk}/payments/"
+    answer = client.post(url, {"player": players[0].pk, "status": "paid"}, format="json")
+    assert answer.status_code == 200, answer.content
+    client.post(url, {"player": players[1].pk, "status": "waived"}, format="json")
+    sheet = client.get(url).json()
+    assert (sheet["fee"], sheet["currency"], sheet["collected"]) == ("7.50", "EUR", "7.50")
+    assert (sheet["paid"], sheet["waived"], sheet["unpaid"]) == (1, 1, 1)
+    by_player = {line["player"]: line for line in sheet["lines"]}
+    assert by_player[players[0].pk]["payment"] == "paid"
+    assert by_player[players[0].pk]["amount"] == "7.50"
+    assert by_player[players[2].pk]["payment"] == "unpaid"
+
+    # Bad input: a clear 400 with a code, nothing written; a stranger to the club: 409.
+    bad = client.post(url, {"player": players[2].pk, "status": "maybe"}, format="json")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "validation_error"
+    stranger = make_player("Stranger")
+    answer = client.post(url, {"player": stranger.pk, "status": "paid"}, format="json")
+    assert answer.status_code == 409 and answer.json()["error"]["reason"] == "not_registered"
+    assert client.get(url).json()["lines"] == sheet["lines"]
+
+    # A player of the tournament may not read the sheet.
+    player = APIClient()
+    player.force_authenticate(stranger.user)
+    assert player.get(url).status_code in (403, 404)
