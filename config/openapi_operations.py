@@ -266,7 +266,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "tournaments_registrations_no_show_undo_create": (
         "Take back a no-show",
         "Organisers: a player withdrawn as a no-show is registered again, until round 1 is "
-        "paired (409 `already_paired` after).",
+        "paired (409 `already_paired` after); if their place went to the waitlist meanwhile, "
+        "they wait, ahead of those who entered after them (NoShowUndone, PlayerWaitlisted).",
     ),
     "tournaments_registrations_withdraw_create": (
         "Withdraw a player",

@@ -96,9 +96,29 @@ def test_a_no_show_past_the_deadline_promotes_the_next(organiser: Any) -> None:
     assert waitlist.tournament_no_shows_mark(tournament_id=t.pk, now=later) == 0
     assert _statuses(t)["P5"] == "registered"
 
-    # The desk takes the no-show back before round 1.
+    # The desk takes the no-show back before round 1: their place went to P5, so they wait,
+    # first on the list (they entered before P6), and the places stay within the capacity.
     waitlist.tournament_no_show_undo(tournament_id=t.pk, player=players[3], by=organiser)
     reg = Registration.objects.get(tournament=t, player=players[3])
+    assert reg.status == "waitlisted" and not reg.no_show
+    assert waitlist_place(reg) == 1
+    statuses = _statuses(t)
+    assert sum(1 for v in statuses.values() if v in ("registered", "checked_in")) == 4
+    # A place more: the player taken back gets it, not P6.
+    waitlist.tournament_capacity_set(tournament_id=t.pk, by=organiser, capacity=5)
+    assert _statuses(t)["P4"] == "registered" and _statuses(t)["P6"] == "waitlisted"
+
+
+def test_a_no_show_taken_back_while_a_place_is_free_is_registered(organiser: Any) -> None:
+    t = _tournament(organiser)
+    players = _players(3)
+    _register_all(t, players)
+    waitlist.tournament_entry_rules_set(
+        tournament_id=t.pk, by=organiser, changes={"check_in_deadline": timezone.now()}
+    )
+    assert waitlist.tournament_no_shows_mark(tournament_id=t.pk, now=timezone.now()) == 3
+    waitlist.tournament_no_show_undo(tournament_id=t.pk, player=players[0], by=organiser)
+    reg = Registration.objects.get(tournament=t, player=players[0])
     assert reg.status == "registered" and not reg.no_show
 
 

@@ -135,4 +135,9 @@ def undo_no_show(state: TournamentState, command: UndoNoShow) -> list[Tournament
         raise TournamentConflictError(
             "round 1 has been paired: a no-show can no longer be undone", code="already_paired"
         )
-    return [NoShowUndone(player=command.player)]
+    undone: list[TournamentEvent] = [NoShowUndone(player=command.player)]
+    if _full(state, state.places_taken):
+        # The place went to the waitlist meanwhile: the player waits, ahead of those who
+        # entered after them (the waitlist keeps the order of entry), never over capacity.
+        undone.append(PlayerWaitlisted(player=command.player))
+    return undone
