@@ -30,6 +30,9 @@ class NoticeSerializer(serializers.Serializer):
     emailed = serializers.BooleanField(help_text="Whether it was also sent by e-mail.")
     subject = serializers.CharField(help_text="In the caller's language.")
     summary = serializers.CharField(help_text="In the caller's language.")
+    link = serializers.CharField(
+        help_text="The page it concerns (a table's or a match's), a path; empty if none."
+    )
     data = serializers.DictField(
         source="notice.data",
         help_text="Ids and numbers (round, table, opponent, match, entry, dispute, outcome).",

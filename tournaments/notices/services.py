@@ -84,7 +84,7 @@ def _start_of(tournament: Tournament, number: int | None) -> dt.datetime | None:
 
 
 def notice_text(notice: Notice) -> dict[str, str]:
-    """The notice in words ({"subject", "body", "summary"}), in the active language and the
+    """The notice in words ({"subject", "body", "summary", "link"}), in the active language and the
     tournament's zone: in Persian with Persian digits, Solar Hijri dates (unless the club
     turned them off) and every name set apart from the sentence's direction."""
     tournament = notice.tournament
@@ -134,8 +134,12 @@ def notice_text(notice: Notice) -> dict[str, str]:
     }
     subject = render_to_string("notices/subject.txt", context).strip()
     body = render_to_string("notices/body.txt", context).strip()
+    # The summary (a page's or the API's list): the body between greeting and footer, the
+    # page's address apart (`link`: a page shows it as a link, not as text).
+    link = context["link"]
     lines = [line for line in body.splitlines() if line.strip()]
-    return {"subject": subject, "body": body, "summary": "\n".join(lines[1:-1])}
+    summary = [line for line in lines[1:-1] if not (link and link in line)]
+    return {"subject": subject, "body": body, "summary": "\n".join(summary), "link": link}
 
 
 def notice_email_send(notice: Notice) -> bool:
@@ -232,6 +236,11 @@ def player_notice_opt_outs_set(*, player: Player, kinds: list[str]) -> list[str]
 def player_notices(*, player: Player, limit: int = 30) -> list[Notice]:
     """The player's latest notices, newest first."""
     return list(Notice.objects.filter(player=player).select_related("tournament")[:limit])
+
+
+def notice_kinds() -> list[tuple[str, str]]:
+    """Every kind of notice with its label (in the active language), in the order shown."""
+    return [(kind, str(label)) for kind, label in Notice.Kind.choices]
 
 
 def player_notice_opt_outs(*, player: Player) -> set[str]:

@@ -17,6 +17,7 @@ from players.selectors import player_for_user
 from tournaments import services
 from tournaments.entries.services import calendar_feed_of, calendar_feed_renew
 from tournaments.notices.services import (
+    notice_kinds,
     notice_text,
     player_notice_opt_outs,
     player_notice_opt_outs_set,
@@ -25,8 +26,6 @@ from tournaments.notices.services import (
 from tournaments.selectors import tournament_get
 from tournaments.selectors.entries import player_entries, tournaments_open_for_entry
 from web.desk.access import LOGIN_URL
-
-NOTICE_KINDS = ("registered", "waitlisted", "promoted", "paired", "reminder")
 
 
 def _context(request: HttpRequest, me: Any, error: str = "") -> dict[str, Any]:
@@ -38,7 +37,7 @@ def _context(request: HttpRequest, me: Any, error: str = "") -> dict[str, Any]:
         "entries": player_entries(player=me),
         "open": tournaments_open_for_entry(user=request.user, player=me),
         "notices": notices,
-        "kinds": [(k, k not in opted_out) for k in NOTICE_KINDS],
+        "kinds": [(k, label, k not in opted_out) for k, label in notice_kinds()],
         "calendar_url": request.build_absolute_uri(f"/api/calendar/{feed.token}.ics"),
         "error": error,
     }
@@ -82,7 +81,7 @@ def my_notice_kinds(request: HttpRequest) -> HttpResponse:
     if me is None:
         return redirect_to_login(request.get_full_path(), LOGIN_URL)
     wanted = set(request.POST.getlist("email"))
-    player_notice_opt_outs_set(player=me, kinds=[k for k in NOTICE_KINDS if k not in wanted])
+    player_notice_opt_outs_set(player=me, kinds=[k for k, _ in notice_kinds() if k not in wanted])
     return redirect("my-entries")
 
 
