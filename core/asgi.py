@@ -16,7 +16,10 @@ followers, 5,000 threads), and each was joined at the stream's end (a graceful s
 5,000 followers took 15 s). Stream requests here share one thread-sensitive executor
 instead (`ThreadSensitiveContext(executor=...)`): one worker thread runs every stream
 request's synchronous part in turn, as Django does for all sync code when no context is
-set; the streams' reads run on `core.live`'s own pool.
+set; the streams' reads run on `core.live`'s own pool. And a stream request's `send` is
+handed to its body (`core.live.connection_send`): once a follower has caught up, the pump
+of its stream writes each batch to every follower's connection itself (`core.live_fanout`),
+with no task woken and no Django response loop run per follower and message.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ def with_graceful_stop(app: ASGIApp) -> ASGIApp:
 
     async def application(scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].endswith(STREAM_PATH_END):
+            live.connection_send.set(send)  # in this request's task (and those it makes)
             async with ThreadSensitiveContext(executor=_streams_executor()):
                 await app(scope, receive, send)
             return
