@@ -56,11 +56,14 @@ class Member:
     and its connection's `send` while the pump may write with it (`parked`)."""
 
     __slots__ = (
-        "audience", "messages", "version", "pending", "size", "ended", "wake", "task", "sent",
-        "send", "parked", "written",
+        "viewer", "audience", "messages", "version", "pending", "size", "ended", "wake", "task",
+        "sent", "send", "parked", "written",
     )  # fmt: skip
 
-    def __init__(self, audience: Callable[[Any], Hashable], messages: Messages) -> None:
+    def __init__(
+        self, viewer: Hashable, audience: Callable[[Any], Hashable], messages: Messages
+    ) -> None:
+        self.viewer = viewer
         self.audience = audience
         self.messages = messages
         self.version: int | None = None
@@ -213,13 +216,18 @@ class Hub(Generic[T]):
 
 
 def _made(loaded: Any, members: list[Member]) -> list[tuple[Member, bytes, int]]:
-    """Each member's batch; made once per audience and version (on the readers' pool)."""
+    """Each member's batch; made once per audience and version (on the readers' pool), the
+    audience asked once per viewer (with 5,000 anonymous followers, once)."""
     made: dict[tuple[Hashable, int], tuple[bytes, int]] = {}
+    audiences: dict[Hashable, Hashable] = {}
     out = []
     for member in members:
         version = member.version
         assert version is not None
-        key = (member.audience(loaded), version)
+        audience = audiences.get(member.viewer, audiences)
+        if audience is audiences:
+            audience = audiences[member.viewer] = member.audience(loaded)
+        key = (audience, version)
         batch = made.get(key)
         if batch is None:
             messages, reached = member.messages(loaded, version, False)
@@ -303,6 +311,7 @@ def follow_loaded(
     key: str,
     after: int,
     load: Callable[[], T],
+    viewer: Hashable,
     audience: Callable[[T], Hashable],
     messages: Callable[[T, int, bool], tuple[list[bytes], int]],
 ) -> StreamingHttpResponse:
@@ -310,6 +319,7 @@ def follow_loaded(
     after each notification what `messages(loaded, version, first)` makes of one `load()`
     (which must depend on `key` only) for its `audience(loaded)`: followers whose audience
     is equal are sent the same bytes, made once, so it must name everything the messages
-    depend on (the app's privacy rests on it)."""
-    member = Member(audience, messages)
+    depend on (the app's privacy rests on it). `viewer` names who follows: followers with
+    equal viewers are of the same audience (it is asked of one of them per `load()`)."""
+    member = Member(viewer, audience, messages)
     return live.stream_response(_follow(channel, key, after, load, member))
