@@ -24,6 +24,7 @@ with no task woken and no Django response loop run per follower and message.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import signal
 from collections.abc import Awaitable, Callable
@@ -49,6 +50,14 @@ def _streams_executor() -> ThreadPoolExecutor:
     return _stream_thread
 
 
+def _writes_in_place(send: Any) -> bool:
+    """Whether the pump may drive `send` in place (core.live_fanout): uvicorn's `send` of a
+    body part waits, if it must (flow control), before it writes anything, so a send that
+    would wait is abandoned with nothing written and its follower's task writes instead."""
+    server = type(getattr(send, "__self__", None)).__module__
+    return inspect.iscoroutinefunction(send) and server.startswith("uvicorn.protocols.http.")
+
+
 def _chain_stop_signals() -> None:
     """Put `streams_stop` before the server's own handler of each stop signal."""
     for sig in STOP_SIGNALS:
@@ -71,7 +80,8 @@ def with_graceful_stop(app: ASGIApp) -> ASGIApp:
 
     async def application(scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].endswith(STREAM_PATH_END):
-            live.connection_send.set(send)  # in this request's task (and those it makes)
+            if _writes_in_place(send):  # in this request's task (and those it makes)
+                live.connection_send.set(send)
             async with ThreadSensitiveContext(executor=_streams_executor()):
                 await app(scope, receive, send)
             return
