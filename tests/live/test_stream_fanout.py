@@ -117,3 +117,18 @@ def test_a_follower_that_does_not_read_is_dropped_with_the_retry_hint(server, se
     slow.close()
     fast.close()
     reader.join(10)
+
+
+def test_a_parked_follower_whose_client_left_is_gone_within_seconds(server) -> None:
+    """Followers the pump writes to (their tasks parked), their clients gone: each ends,
+    whether or not a batch comes for it first."""
+    organiser, tournament = _tournament()
+    path = f"/api/tournaments/{tournament.pk}/stream/?after={tournament.version}"
+    socks = [_raw(server, path) for _ in range(20)]
+    wait_until("20 followers joined", lambda: len(_joined(tournament)) == 20)
+    for sock in socks[:10]:
+        sock.close()
+    services.tournament_register(tournament_id=tournament.pk, player=make_bots(1)[0], by=organiser)
+    for sock in socks[10:]:
+        sock.close()
+    wait_until("every follower gone", lambda: live_fanout.followers() == 0, within=30)
