@@ -16,11 +16,15 @@ followers, 5,000 threads), and each was joined at the stream's end (a graceful s
 5,000 followers took 15 s). Stream requests here share one thread-sensitive executor
 instead (`ThreadSensitiveContext(executor=...)`): one worker thread runs every stream
 request's synchronous part in turn, as Django does for all sync code when no context is
-set; the streams' reads run on `core.live`'s own pool.
+set; the streams' reads run on `core.live`'s own pool. And a stream request's `send` is
+handed to its body (`core.live.connection_send`): once a follower has caught up, the pump
+of its stream writes each batch to every follower's connection itself (`core.live_fanout`),
+with no task woken and no Django response loop run per follower and message.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 import signal
 from collections.abc import Awaitable, Callable
@@ -46,6 +50,14 @@ def _streams_executor() -> ThreadPoolExecutor:
     return _stream_thread
 
 
+def _writes_in_place(send: Any) -> bool:
+    """Whether the pump may drive `send` in place (core.live_fanout): uvicorn's `send` of a
+    body part waits, if it must (flow control), before it writes anything, so a send that
+    would wait is abandoned with nothing written and its follower's task writes instead."""
+    server = type(getattr(send, "__self__", None)).__module__
+    return inspect.iscoroutinefunction(send) and server.startswith("uvicorn.protocols.http.")
+
+
 def _chain_stop_signals() -> None:
     """Put `streams_stop` before the server's own handler of each stop signal."""
     for sig in STOP_SIGNALS:
@@ -68,6 +80,8 @@ def with_graceful_stop(app: ASGIApp) -> ASGIApp:
 
     async def application(scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].endswith(STREAM_PATH_END):
+            if _writes_in_place(send):  # in this request's task (and those it makes)
+                live.connection_send.set(send)
             async with ThreadSensitiveContext(executor=_streams_executor()):
                 await app(scope, receive, send)
             return

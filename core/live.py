@@ -6,9 +6,8 @@ process wakes (LISTEN on a channel that writers NOTIFY when they commit). On SQL
 run`) there is no NOTIFY: followers poll every `LIVE_POLL_SECONDS`. Reads run on a small
 pool of threads (`LIVE_DB_THREADS`, each with its own database connection). The followers
 of one stream are fed together (`core.live_fanout`): one read per commit and one encoding
-per audience, however many follow it.
-
-The kernel knows no app: the channel and what is read are the caller's.
+per audience, written to all their connections by one loop. The kernel knows no app: the
+channel and what is read are the caller's.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import orjson
@@ -328,21 +328,29 @@ async def opening(request: HttpRequest) -> tuple[int, Any, JsonResponse | None]:
     return after or 0, user, refused
 
 
+# A stream request's ASGI `send` (set by core.asgi): its stream's pump writes with it
+# (core.live_fanout). None: every part goes through Django's response loop.
+connection_send: ContextVar[Callable[[dict], Awaitable[None]] | None] = ContextVar(
+    "connection_send", default=None
+)
+
+
 class EventStreamResponse(StreamingHttpResponse):
-    """A live stream's response. Its body yields bytes already, so Django's ASGI handler is
-    handed the body itself: StreamingHttpResponse's own `__aiter__` wraps it in two more
-    async generators (one to make bytes of each part), a cost paid per follower per
-    message (with 5,000 followers, a good part of the server's work per event). A
-    middleware that wraps the body (it sets `streaming_content`) is served through."""
+    """A live stream's response, its body (bytes already) handed to Django's ASGI handler as
+    it is (StreamingHttpResponse's `__aiter__` wraps it in two async generators more). A
+    middleware that wraps it (sets `streaming_content`) is served through, and nothing is
+    written past that middleware (`connection_send` unset)."""
 
     def __aiter__(self) -> AsyncIterator[bytes]:
-        if self.is_async:
+        if self.is_async and self._iterator is self.made:
             return self._iterator
+        connection_send.set(None)  # in the request's task: its body sees it
         return super().__aiter__()
 
 
 def stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
     response = EventStreamResponse(body, content_type="text/event-stream")
+    response.made = body
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # no buffering by an nginx in front
     return response

@@ -6,16 +6,22 @@ and one task (the pump) that, after each notification, reads what changed once (
 begun after the notification), sorts the followers into audiences (who is shown the same
 bytes: `audience(loaded)`, given by the app, with the version they are at) and makes each
 audience's bytes once (`messages(loaded, version, first)` of one of its followers), all in
-one hop to the readers' pool; then it appends those bytes to each follower's buffer. A
-follower's task only writes what its buffer holds. Connecting, a follower reads its own
-catch-up from its resume point (as many times as notifications came during it) and then
-joins its audience at the version it reached.
+one hop to the readers' pool; then it writes those bytes to each follower's connection
+itself, with the connection's ASGI `send` (`core.live.connection_send`), driven in place:
+the server's `send` of a body part returns without waiting unless the connection's
+transport is paused (uvicorn: `flow.drain()` first, then one `transport.write`), so one
+loop writes to every follower, no task woken and no response loop run per follower. A
+follower the pump cannot write to at once (its transport is paused; or no `send` was
+handed over) is given the bytes in its buffer instead, which its own task writes through
+Django's response, waiting for the client. Connecting, a follower reads its own catch-up
+from its resume point (as many times as notifications came during it) and then joins its
+audience at the version it reached.
 
 Back-pressure: a follower whose buffer passes LIVE_FOLLOWER_BUFFER_BYTES (its client reads
-too slowly, or not at all) is dropped with a retry hint (`BEHIND`; it resumes with
-Last-Event-ID), never slowing the others; if its task is still stuck writing to that
-client LIVE_DROP_GRACE_SECONDS later, the task is cancelled (the server closes the
-connection).
+too slowly, or not at all: the transport's own buffer is full first) is dropped with a
+retry hint (`BEHIND`; it resumes with Last-Event-ID), never slowing the others; if its task
+is still stuck writing to that client LIVE_DROP_GRACE_SECONDS later, the task is cancelled
+(the server closes the connection).
 
 The kernel knows no app: what is loaded, the audiences and the bytes are the caller's.
 """
@@ -25,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any, Generic, TypeVar
 
 from django.db import DatabaseError
@@ -41,17 +47,23 @@ T = TypeVar("T")
 BEHIND = b": too far behind; reconnect with Last-Event-ID\nretry: 2000\n\n"
 
 Messages = Callable[[Any, int, bool], tuple[list[bytes], int]]
+Send = Callable[[dict], Awaitable[None]]
 
 
 class Member:
     """One follower: the audience it belongs to, the version it has been sent up to (None
-    while it reads its own catch-up), and the bytes waiting to be written to it."""
+    while it reads its own catch-up), the bytes waiting to be written to it by its task,
+    and its connection's `send` while the pump may write with it (`parked`)."""
 
     __slots__ = (
-        "audience", "messages", "version", "pending", "size", "ended", "wake", "task", "sent",
+        "viewer", "audience", "messages", "version", "pending", "size", "ended", "wake", "task",
+        "sent", "send", "parked", "written",
     )  # fmt: skip
 
-    def __init__(self, audience: Callable[[Any], Hashable], messages: Messages) -> None:
+    def __init__(
+        self, viewer: Hashable, audience: Callable[[Any], Hashable], messages: Messages
+    ) -> None:
+        self.viewer = viewer
         self.audience = audience
         self.messages = messages
         self.version: int | None = None
@@ -60,7 +72,31 @@ class Member:
         self.ended: bytes | None = None  # its last bytes, once it is to end
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
-        self.sent = 0.0  # when its task last wrote (the loop's clock)
+        self.sent = 0.0  # when it was last written to (the loop's clock)
+        self.send: Send | None = None
+        self.parked = False  # its task waits, its buffer is empty: the pump writes itself
+        self.written = 0  # batches the pump wrote itself (tests)
+
+    def write(self, data: bytes) -> bool:
+        """Write `data` to the connection now if the server takes it without waiting; False
+        (nothing written) if the follower's task is to write it (it is not parked, or the
+        connection's transport is paused: its client reads too slowly)."""
+        if not self.parked or self.pending or self.ended is not None or self.send is None:
+            return False
+        step = self.send({"type": "http.response.body", "body": data, "more_body": True})
+        try:
+            step.send(None)  # the send runs in place, to its end unless it must wait
+        except StopIteration:
+            self.written += 1
+            return True
+        except Exception:  # its task's own send meets the same and ends the response
+            log.warning("live: writing to a follower failed", exc_info=True)
+            self.send = None
+            return False
+        # It waits for the transport to drain before writing anything (uvicorn's flow
+        # control): closed there, and its task writes it, waiting.
+        step.close()
+        return False
 
     def push(self, data: bytes, reached: int, limit: int) -> bool:
         """Append a batch; False if that puts it over `limit` (it is then to be dropped)."""
@@ -141,12 +177,14 @@ class Hub(Generic[T]):
 
     def _keep_alive(self, keepalive: float) -> None:
         """A keep-alive comment for each joined follower sent nothing for `keepalive` s."""
-        idle_since = self.loop.time() - keepalive
-        for member in self.members:
+        now = self.loop.time()
+        idle_since = now - keepalive
+        for member in list(self.members):
             if member.version is not None and member.sent <= idle_since and not member.pending:
-                member.pending.append(live.KEEPALIVE)
-                member.sent = self.loop.time()  # due again `keepalive` s from now
-                member.wake.set()
+                member.sent = now  # due again `keepalive` s from now
+                if not member.write(live.KEEPALIVE):
+                    member.pending.append(live.KEEPALIVE)
+                    member.wake.set()
 
     async def _feed(self) -> None:
         """One read, each audience's bytes made once, every joined follower's buffer fed."""
@@ -161,21 +199,35 @@ class Hub(Generic[T]):
             for member in [m for m in self.members if m.version is not None]:
                 self.drop(member, BEHIND)
             return
+        self.deliver(batches)
+
+    def deliver(self, batches: list[tuple[Member, bytes, int]]) -> None:
+        """Each follower's batch written to its connection, or to its buffer (see `write`)."""
         limit = int(live._setting("LIVE_FOLLOWER_BUFFER_BYTES", 1 << 20))
+        now = self.loop.time()
         for member, data, reached in batches:
-            if member in self.members and not member.push(data, reached, limit):
+            if member not in self.members:
+                continue
+            if data and member.write(data):
+                member.version, member.sent = reached, now
+            elif not member.push(data, reached, limit):
                 log.info("live: a follower of %s fell behind; dropped", self.key)
                 self.drop(member, BEHIND)
 
 
 def _made(loaded: Any, members: list[Member]) -> list[tuple[Member, bytes, int]]:
-    """Each member's batch; made once per audience and version (on the readers' pool)."""
+    """Each member's batch; made once per audience and version (on the readers' pool), the
+    audience asked once per viewer (with 5,000 anonymous followers, once)."""
     made: dict[tuple[Hashable, int], tuple[bytes, int]] = {}
+    audiences: dict[Hashable, Hashable] = {}
     out = []
     for member in members:
         version = member.version
         assert version is not None
-        key = (member.audience(loaded), version)
+        audience = audiences.get(member.viewer, audiences)
+        if audience is audiences:
+            audience = audiences[member.viewer] = member.audience(loaded)
+        key = (audience, version)
         batch = made.get(key)
         if batch is None:
             messages, reached = member.messages(loaded, version, False)
@@ -205,6 +257,7 @@ async def _follow(
     hub = _hub(channel, key, load)
     hub.join(member)
     member.task = asyncio.current_task()
+    member.send = live.connection_send.get()  # in this request's task, after `__aiter__`
     poll = live._setting("LIVE_POLL_SECONDS", 1.0)
     clock = asyncio.get_running_loop().time
     first = True
@@ -242,7 +295,11 @@ async def _follow(
                 yield member.ended
                 return
             member.wake.clear()
-            await member.wake.wait()  # fed, ended or kept alive by the pump
+            member.parked = True  # the pump writes to its connection itself
+            try:
+                await member.wake.wait()  # given bytes to write (it could not), or ended
+            finally:
+                member.parked = False
     finally:
         stream_followers.dec()
         hub.leave(member)
@@ -254,6 +311,7 @@ def follow_loaded(
     key: str,
     after: int,
     load: Callable[[], T],
+    viewer: Hashable,
     audience: Callable[[T], Hashable],
     messages: Callable[[T, int, bool], tuple[list[bytes], int]],
 ) -> StreamingHttpResponse:
@@ -261,6 +319,7 @@ def follow_loaded(
     after each notification what `messages(loaded, version, first)` makes of one `load()`
     (which must depend on `key` only) for its `audience(loaded)`: followers whose audience
     is equal are sent the same bytes, made once, so it must name everything the messages
-    depend on (the app's privacy rests on it)."""
-    member = Member(audience, messages)
+    depend on (the app's privacy rests on it). `viewer` names who follows: followers with
+    equal viewers are of the same audience (it is asked of one of them per `load()`)."""
+    member = Member(viewer, audience, messages)
     return live.stream_response(_follow(channel, key, after, load, member))

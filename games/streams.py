@@ -89,6 +89,7 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponse:
         key=match.stream_id,
         after=after,
         load=lambda: selectors.match_followed(match_id=match_id),
+        viewer=audience,
         audience=lambda _followed: audience,
         messages=lambda followed, version, first: _messages(followed, user, version, first),
     )

@@ -138,6 +138,7 @@ async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpRes
         # screens, the desk, players' phones); what the log shows depends only on whether
         # the viewer organises it: each audience's messages are made once from that read.
         load=lambda: _load(tournament.pk),
+        viewer=(insider, user.pk, user.is_staff),  # what `_audience` depends on
         audience=lambda followed: _audience(followed, user=user, insider=insider),
         messages=lambda followed, version, first: _messages(
             followed, user=user, insider=insider, after=version, with_standings=first

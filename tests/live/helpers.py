@@ -38,16 +38,20 @@ def written(fn: Callable[[], T], within: float = 120.0) -> T:
 
 @contextmanager
 def asgi_server(*, static: bool = False) -> Iterator[str]:
-    """The Django ASGI app under uvicorn on 127.0.0.1 (a free port), in a thread: yields its
+    """The Django ASGI app as served (core.asgi: the streams' requests handed their
+    connection's `send`) under uvicorn on 127.0.0.1 (a free port), in a thread: yields its
     base URL. `static`: with its static files too, as `make run` serves them. Use it with a
     transactional database: the server's threads read with their own connections."""
     import uvicorn
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.core.asgi import get_asgi_application
 
+    from core.asgi import with_graceful_stop
+
     app = get_asgi_application()
     if static:
         app = ASGIStaticFilesHandler(app)
+    app = with_graceful_stop(app)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

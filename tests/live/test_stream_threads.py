@@ -87,3 +87,22 @@ def test_a_middleware_wrapping_the_stream_body_is_served_through() -> None:
 
     assert asyncio.run(read(response)) == [b"id: 1\n\n", b"id: 2\n\n"]
     assert asyncio.run(read(wrapped)) == [b"ID: 1\n\n", b"ID: 2\n\n"]
+
+
+def test_nothing_is_written_past_a_middleware_that_wraps_the_stream_body() -> None:
+    """The pump writes a follower's bytes with its connection's `send` only when the body
+    is served as it is: a middleware's wrapper of the body would be bypassed."""
+
+    async def send(message: dict) -> None:
+        raise AssertionError("not to be called")
+
+    async def handed(wrap: bool) -> object:
+        live.connection_send.set(send)
+        response = live.stream_response(_parts())  # type: ignore[arg-type]
+        if wrap:
+            response.streaming_content = (part async for part in response.streaming_content)
+        aiter(response)  # as Django's handler begins the body, in the request's task
+        return live.connection_send.get()
+
+    assert asyncio.run(handed(wrap=False)) is send
+    assert asyncio.run(handed(wrap=True)) is None
