@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from players.models import Player
 from tournaments import services
 from tournaments.models import Tournament
@@ -14,6 +16,20 @@ FAST_RULES = {"game_target": 25, "end_when_decided": True}
 
 def make_bots(n: int, *, prefix: str = "Bot") -> list[Player]:
     return [Player.objects.create(name=f"{prefix} {i:02d}", is_bot=True) for i in range(1, n + 1)]
+
+
+def players_with_logins(languages: Any, *, name: str = "Player") -> list[Player]:
+    """A player per language, each with a login and an e-mail address (`<lang>@example.org`)
+    and that language as their own."""
+    users = get_user_model().objects
+    return [
+        Player.objects.create(
+            name=f"{name} {lang}",
+            language=lang,
+            user=users.create_user(username=f"{name}-{lang}".lower(), email=f"{lang}@example.org"),
+        )
+        for lang in languages
+    ]
 
 
 def make_tournament(

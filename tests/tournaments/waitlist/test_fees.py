@@ -19,13 +19,17 @@ from tournaments.services.waitlist import tournament_entry_rules_set
 pytestmark = pytest.mark.django_db
 
 
+def _fee(t: Any, organiser: Any, amount: str) -> None:
+    tournament_entry_rules_set(
+        tournament_id=t.pk, by=organiser,
+        changes={"fee_amount": Decimal(amount), "fee_currency": "EUR"},
+    )  # fmt: skip
+
+
 def test_the_cash_sheet_totals_what_was_paid_in_the_clubs_format(organiser: Any) -> None:
     players = make_bots(3)
     t = make_tournament(organiser, players, language="de")
-    tournament_entry_rules_set(
-        tournament_id=t.pk, by=organiser,
-        changes={"fee_amount": Decimal("1250.50"), "fee_currency": "EUR"},
-    )  # fmt: skip
+    _fee(t, organiser, "1250.50")
     client = Client()
     client.force_login(organiser)
     assert client.post(f"/desk/{t.pk}/cash/{players[0].pk}/", {"status": "paid"}).status_code == 302
@@ -56,10 +60,7 @@ def test_the_api_records_payments_and_gives_the_cash_sheet(organiser: Any, make_
 
     players = make_bots(3)
     t = make_tournament(organiser, players)
-    tournament_entry_rules_set(
-        tournament_id=t.pk, by=organiser,
-        changes={"fee_amount": Decimal("7.50"), "fee_currency": "EUR"},
-    )  # fmt: skip
+    _fee(t, organiser, "7.50")
     client = APIClient()
     client.force_authenticate(organiser)
     url = f"/api/tournaments/{t.pk}/payments/"

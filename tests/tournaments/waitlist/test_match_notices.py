@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core import mail
 
 from core.models import OutboxMessage
@@ -19,7 +18,7 @@ from games.services.table_entries import (
     table_entry_submit,
 )
 from players.models import Player
-from tests.tournaments.helpers import table_tournament
+from tests.tournaments.helpers import players_with_logins, table_tournament
 from tournaments.models import Pairing
 from tournaments.notices.models import Notice
 from tournaments.notices.tasks import match_notices_send_task
@@ -28,15 +27,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _players(languages: tuple[str, ...] = ("en", "fa")) -> list[Player]:
-    users = get_user_model().objects
-    return [
-        Player.objects.create(
-            name=f"Nadia {lang}",
-            language=lang,
-            user=users.create_user(username=f"n-{lang}", email=f"{lang}@example.org"),
-        )
-        for lang in languages
-    ]
+    return players_with_logins(languages, name="Nadia")
 
 
 def _seated(organiser: Any, jobs: Any) -> tuple[Any, Player, Player]:

@@ -8,14 +8,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core import mail
 from django.utils import timezone, translation
 
 from core.localdates import jalali, persian_digits
 from core.models import OutboxMessage
 from players.models import Player
-from tests.tournaments.helpers import forfeit_round, make_tournament
+from tests.tournaments.helpers import forfeit_round, make_tournament, players_with_logins
 from tournaments import services
 from tournaments.models import Round
 from tournaments.notices.models import Notice
@@ -35,15 +34,7 @@ ROUND_1 = {
 
 
 def _players() -> list[Player]:
-    users = get_user_model().objects
-    return [
-        Player.objects.create(
-            name=f"Player {lang}",
-            language=lang,
-            user=users.create_user(username=f"u-{lang}", email=f"{lang}@example.org"),
-        )
-        for lang in ROUND_1
-    ]
+    return players_with_logins(ROUND_1)
 
 
 def _round_1_mails() -> dict[str, list[str]]:
