@@ -34,7 +34,7 @@ class Stream:
 
 
 def _follower(stream: Stream, audience: str) -> AsyncIterator[bytes]:
-    member = live_fanout.Member(lambda _: audience, stream.messages)
+    member = live_fanout.Member(audience, lambda _: audience, stream.messages)
     return live_fanout._follow(CHANNEL, KEY, 0, stream.load, member)
 
 
