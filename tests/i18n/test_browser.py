@@ -10,6 +10,7 @@ import datetime as dt
 import pytest
 from django.conf import settings
 
+from games.hand_entries import HandEntry
 from players.services import player_create
 from tests.fixtures.desk import sign_in
 from tests.web.desk.helpers import no_sideways_scroll, organiser, shoot
@@ -117,9 +118,12 @@ def _evening_with_a_played_match(td) -> tuple[Tournament, Pairing]:
     from games.services import match_record_hand
 
     match_record_hand(
-        match_id=pairing.match_id, by=td, knocker=pairing.player1, gin=False,
-        knocker_deadwood=4, defender_deadwood=30,
-    )  # fmt: skip
+        match_id=pairing.match_id,
+        by=td,
+        hand=HandEntry(
+            knocker=pairing.player1.pk, gin=False, knocker_deadwood=4, defender_deadwood=30
+        ),
+    )
     return Tournament.objects.get(pk=t.pk), pairing
 
 

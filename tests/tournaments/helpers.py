@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.hand_entries import HandEntry
 from players.models import Player
 from tournaments import services
 from tournaments.models import Tournament
@@ -85,8 +86,5 @@ def record_gins(match_id: Any, organiser: Any, knocker: Player, hands: int = 2) 
         match_record_hand(
             match_id=match_id,
             by=organiser,
-            knocker=knocker,
-            gin=True,
-            knocker_deadwood=0,
-            defender_deadwood=30,
+            hand=HandEntry(knocker=knocker.pk, gin=True, knocker_deadwood=0, defender_deadwood=30),
         )

@@ -11,6 +11,7 @@ from django.utils import timezone
 import eventstore
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
 from games.engine.errors import IllegalActionError
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.services import match_act
 from tests.tournaments.helpers import FAST_RULES, forfeit_round, make_bots, make_tournament
@@ -357,9 +358,12 @@ def test_a_table_tournament_takes_results_from_scoresheets(organiser, jobs):
     assert services.tournament_deadlines_enforce(now=timezone.now() + dt.timedelta(hours=2)) == []
     with jobs():
         match_record_hand(
-            match_id=pairing.match_id, by=organiser, knocker=pairing.player1, gin=True,
-            knocker_deadwood=0, defender_deadwood=12,
-        )  # fmt: skip
+            match_id=pairing.match_id,
+            by=organiser,
+            hand=HandEntry(
+                knocker=pairing.player1.pk, gin=True, knocker_deadwood=0, defender_deadwood=12
+            ),
+        )
     pairing.refresh_from_db()
     assert pairing.status == Pairing.Status.FINISHED and pairing.winner_id == pairing.player1_id
     assert pairing.points1 == 37 and pairing.games1 == 1

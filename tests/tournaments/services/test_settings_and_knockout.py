@@ -10,6 +10,7 @@ import pytest
 
 import eventstore
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from games.hand_entries import HandEntry
 from games.services import match_rule
 from players.models import Player
 from tests.tournaments.helpers import record_gins, table_tournament
@@ -129,10 +130,9 @@ def test_a_knockout_correction_cannot_change_who_advanced_while_they_play_on(
         type="correct_hand",
         reason="more deadwood",
         hand_number=1,
-        knocker=pairing.player1,
-        gin=True,
-        knocker_deadwood=0,
-        defender_deadwood=40,
+        hand=HandEntry(
+            knocker=pairing.player1.pk, gin=True, knocker_deadwood=0, defender_deadwood=40
+        ),
     )
 
 
