@@ -6,9 +6,13 @@ import pytest
 from django.test import Client
 
 from games.hand_entries import HandEntry
-from games.models import TableEntry
 from games.selectors import match_get
-from games.services.table_entries import table_entry_amend, table_entry_decide, table_entry_submit
+from games.services.table_entries import (
+    table_entry_amend,
+    table_entry_decide,
+    table_entry_dispute,
+    table_entry_submit,
+)
 from tests.live.helpers import Follower
 from tests.web.desk.helpers import asgi_server_with_static, organiser, started_with_logins
 from tournaments.models import Pairing
@@ -73,7 +77,7 @@ def test_the_desk_amends_a_disputed_entry_with_the_right_values(table):
         player=anna,
         hand=HandEntry(knocker=anna.pk, knocker_deadwood=4, defender_deadwood=20),
     )
-    TableEntry.objects.filter(pk=entry.pk).update(status="disputed", note="it was 14")
+    table_entry_dispute(entry_id=entry.pk, player=boris, note="it was 14")
     desk = Client()
     desk.force_login(td)
     url = f"/desk/{t.pk}/rounds/1/tables/1/"
