@@ -36,7 +36,7 @@ def _persian_evening(td) -> Tournament:
         starts_at=dt.datetime(2026, 12, 1, 16, 0, tzinfo=dt.UTC),
         ruleset={"games": 1, "game_target": 10},
     )
-    Tournament.objects.filter(pk=t.pk).update(language="fa")
+    services.tournament_settings_change(tournament_id=t.pk, by=td, changes={"language": "fa"})
     for name in PERSIAN_NAMES:
         player = player_create(name=name, username=f"p{PERSIAN_NAMES.index(name)}",
                                password="pw-desk-123")  # fmt: skip
