@@ -10,7 +10,6 @@ from django.conf import settings
 
 from players.models import Club, Player
 from tests.web.desk.helpers import organiser, started
-from tournaments.models import Tournament
 from tournaments.services import tournament_settings_change
 
 pytestmark = pytest.mark.django_db
@@ -65,8 +64,8 @@ def test_the_switcher_keeps_a_players_choice_on_the_account(client, django_user_
 def test_a_page_of_a_tournament_falls_back_to_its_clubs_language(client):
     td = organiser()
     club = Club.objects.create(name="Clubul Bucureşti", slug="buc", language="ro")
-    t = started(td, players=2)
-    Tournament.objects.filter(pk=t.pk).update(club=club)
+    club.organisers.add(td)  # the club's director makes the club's tournament
+    t = started(td, players=2, club=club)
     client.force_login(td)
     desk = client.get(f"/desk/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ja")
     assert _lang(desk) == "ro"  # neither the person nor the browser chose
