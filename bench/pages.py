@@ -40,6 +40,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from games.hand_entries import HandEntry  # noqa: E402
 from games.services import match_record_hand  # noqa: E402
 from players.services import player_create  # noqa: E402
 from tournaments import services  # noqa: E402
@@ -66,10 +67,8 @@ def build(players: int) -> tuple[Tournament, Pairing]:
     services.tournament_start(tournament_id=t.pk, by=user)
     pairings = list(Pairing.objects.filter(round__tournament=t, player2__isnull=False))
     for p in pairings:
-        match_record_hand(
-            match_id=p.match_id, by=user, knocker=p.player1, gin=False,
-            knocker_deadwood=4, defender_deadwood=30,
-        )  # fmt: skip
+        hand = HandEntry(knocker=p.player1_id, knocker_deadwood=4, defender_deadwood=30)
+        match_record_hand(match_id=p.match_id, by=user, hand=hand)
     return Tournament.objects.get(pk=t.pk), pairings[0]
 
 

@@ -27,6 +27,7 @@ from core.errors import (
     ConflictError,
     ValidationError,
     VersionConflictError,
+    application_error,
     translated_message,
 )
 from core.parsers import RequestTooLargeError
@@ -234,6 +235,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return _database_unavailable()
     exc = _from_event_store(exc) or exc
     exc = _from_django_request(exc) or exc
+    exc = application_error(exc) or exc  # an app's own domain errors, as it registered them
     if isinstance(exc, ApplicationError):
         code, extra = exc.code, dict(exc.extra)
         contract_code = _contract_code(exc)

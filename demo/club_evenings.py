@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from games.hand_entries import HandEntry
 from games.selectors import match_outcomes
 from games.services import match_record_hand
 from players.models import Club, Player
@@ -31,10 +32,8 @@ def _play_match(match_id: Any, p1: Player, p2: Player, by: AbstractBaseUser, rng
             kd, dd, gin = 0, rng.randint(8, 45), True
         else:
             kd, dd, gin = rng.randint(1, 10), rng.randint(0, 40), False
-        match_record_hand(
-            match_id=match_id, by=by, knocker=knocker, gin=gin, knocker_deadwood=kd,
-            defender_deadwood=dd,
-        )  # fmt: skip
+        hand = HandEntry(knocker=knocker.pk, gin=gin, knocker_deadwood=kd, defender_deadwood=dd)
+        match_record_hand(match_id=match_id, by=by, hand=hand)
 
 
 def club_evening_play(

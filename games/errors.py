@@ -1,7 +1,7 @@
 """The errors the games app's services raise besides the kernel's (core.errors): the rules
 engine's, named here so other apps need not reach into the engine."""
 
-from core.errors import ConflictError
+from core.errors import ConflictError, ValidationError
 from games.engine.errors import (
     IllegalActionError,
     InvalidRulesetError,
@@ -15,6 +15,7 @@ __all__ = [
     "InvalidRulesetError",
     "NotYourTurnError",
     "RuleError",
+    "not_a_player_error",
 ]
 
 
@@ -23,3 +24,9 @@ class DisputeWindowClosedError(ConflictError):
     match policy, games/policy.py: e.g. the tournament's dispute window)."""
 
     code = "dispute_window_closed"
+
+
+def not_a_player_error(field: str, message: str) -> ValidationError:
+    """A field that names a player holds someone who does not play in the match: the
+    documented `validation_error`, the field named in `fields`, `reason` not_a_player."""
+    return ValidationError(message, extra={"fields": {field: [message]}, "reason": "not_a_player"})

@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.admin import ServiceAdmin
-from core.errors import ApplicationError, translated_message
+from core.errors import application_error, refusals, translated_message
 from core.text import FreeTextField
 from games.errors import RuleError
 from players.admin import PlayerAdmin
@@ -82,7 +82,7 @@ def _call(request: HttpRequest, what: str, fn: Any, **kwargs: Any) -> Any:
     """Run a service and turn its domain error into an admin message."""
     try:
         result = fn(by=request.user, **kwargs)
-    except (ApplicationError, RuleError) as exc:
+    except (*refusals(), RuleError) as exc:
         message = translated_message(exc)
         messages.error(
             request, gettext("%(action)s: %(error)s") % {"action": what, "error": message}
@@ -383,8 +383,9 @@ def erase_players(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: 
     for player in queryset.order_by("pk"):
         try:
             player_erase(player_id=player.pk, by=request.user, reason="admin")
-        except ApplicationError as exc:
-            modeladmin.message_user(request, f"#{player.pk}: {exc.message}", messages.ERROR)
+        except refusals() as exc:
+            error = application_error(exc)
+            modeladmin.message_user(request, f"#{player.pk}: {error}", messages.ERROR)
         else:
             modeladmin.message_user(
                 request, gettext("Erased player #%(number)s") % {"number": player.pk}

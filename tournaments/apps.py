@@ -6,6 +6,13 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
+        # The domain's errors (pure Python) go through the services as they are; the API
+        # and the pages show each as tournaments.errors says (core.errors.application_error).
+        from core.errors import domain_errors_register
+        from tournaments.errors import TournamentError, api_error
+
+        domain_errors_register(TournamentError, api_error)
+
         # Imported here, not at the top: models and receivers load once the apps are ready.
         # Games tell what committed; what tournaments decide about their matches (may a
         # result change, may a dispute open, who may see a match) is their MatchPolicy,

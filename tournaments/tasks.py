@@ -12,7 +12,7 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from core.errors import ApplicationError, VersionConflictError
+from core.errors import VersionConflictError, application_error, refusals
 from eventstore import ConcurrencyError
 from tournaments.notices import tasks as notices_tasks  # noqa: F401 - registers its jobs
 from tournaments.services import tournament_deadlines_enforce as enforce
@@ -49,12 +49,13 @@ def tournament_round_pair_task(tournament_id: int, round_number: int) -> bool:
         )
     except (VersionConflictError, ConcurrencyError):
         raise  # retried
-    except ApplicationError as exc:
+    except refusals() as exc:
         # A domain refusal (too few players, previous round in play) will not change by
         # retrying; the organiser sees the round unpaired and acts by hand.
-        log.warning("round %s of tournament %s not paired: %s", round_number, tournament_id, exc)
+        reason = str(application_error(exc))
+        log.warning("round %s of tournament %s not paired: %s", round_number, tournament_id, reason)
         tournament_round_unpairable(
-            tournament_id=tournament_id, round_number=round_number, reason=str(exc)
+            tournament_id=tournament_id, round_number=round_number, reason=reason
         )
         return False
 

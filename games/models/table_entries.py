@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.hand_entries import HandEntry
+
 __all__ = ["TableEntry"]
 
 
@@ -65,3 +67,19 @@ class TableEntry(models.Model):
             return "drawn hand"
         kind = "gin" if self.gin else "knock"
         return f"{kind} by {self.knocker}: {self.knocker_deadwood} / {self.defender_deadwood}"
+
+    def as_entry(self) -> HandEntry:
+        """The hand as it was entered (or amended)."""
+        return HandEntry(
+            drawn=self.drawn,
+            knocker=self.knocker_id,
+            gin=self.gin,
+            knocker_deadwood=self.knocker_deadwood,
+            defender_deadwood=self.defender_deadwood,
+        )
+
+    def set_entry(self, hand: HandEntry) -> None:
+        """Hold `hand` (not saved: the caller saves)."""
+        self.drawn, self.gin, self.knocker_id = hand.drawn, hand.gin, hand.knocker
+        self.knocker_deadwood = hand.knocker_deadwood
+        self.defender_deadwood = hand.defender_deadwood

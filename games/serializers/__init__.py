@@ -16,6 +16,7 @@ from rest_framework import serializers
 from core.text import free_text
 from games.engine.ruleset import MAX_DEADWOOD
 from games.engine.state import PHASES
+from games.hand_entries import HAND_FIELDS, HandEntry
 from games.serializers.records import (
     HAND_KINDS,
     DefenceRecordSerializer,
@@ -143,18 +144,22 @@ class HandRecordInputSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["drawn"]:
-            return {"drawn": True, "expected_version": attrs.get("expected_version")}
-        missing = [
-            f for f in ("knocker", "knocker_deadwood", "defender_deadwood") if attrs.get(f) is None
-        ]
-        if missing:
-            raise serializers.ValidationError(
-                gettext("a scored hand needs %(names)s (or drawn: true)")
-                % {"names": ", ".join(missing)}
-            )
-        attrs.setdefault("expected_version", None)
-        return attrs
+        """The service's arguments: the `hand` (games.hand_entries) and `expected_version`."""
+        if not attrs["drawn"]:
+            missing = [
+                f
+                for f in ("knocker", "knocker_deadwood", "defender_deadwood")
+                if attrs.get(f) is None
+            ]
+            if missing:
+                raise serializers.ValidationError(
+                    gettext("a scored hand needs %(names)s (or drawn: true)")
+                    % {"names": ", ".join(missing)}
+                )
+        return {
+            "hand": HandEntry.from_values(attrs),
+            "expected_version": attrs.get("expected_version"),
+        }
 
 
 class RulingInputSerializer(serializers.Serializer):
@@ -196,6 +201,12 @@ class RulingInputSerializer(serializers.Serializer):
         min_value=0, max_value=MAX_DEADWOOD, required=False, allow_null=True, default=None
     )
     drawn = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The service's arguments: a correction's hand as one `hand` (games.hand_entries)."""
+        hand = HandEntry.from_values(attrs)
+        kept = {k: v for k, v in attrs.items() if k not in HAND_FIELDS}
+        return {**kept, "hand": hand}
 
 
 # --- outputs ------------------------------------------------------------------------------

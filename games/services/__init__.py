@@ -6,6 +6,7 @@ Randomness (shuffles, salts) is decided here and carried in the events (STYLE 1)
 what both use (the result value, the next deal). Every name
 below may be imported from `games.services` itself."""
 
+from games.errors import not_a_player_error
 from games.services.play import (
     MODES,
     match_act,
@@ -23,7 +24,7 @@ from games.services.results import (
     match_rule,
     match_rule_in_tx,
 )
-from games.services.shared import MatchResult, not_a_player_error, seeded_deck
+from games.services.shared import MatchResult, seeded_deck
 
 __all__ = [
     "MODES",

@@ -19,6 +19,7 @@ from games.engine.cards import validate_deck
 from games.engine.errors import NotYourTurnError
 from games.engine.match import decide, start_match
 from games.engine.ruleset import Ruleset
+from games.errors import not_a_player_error
 from games.models import Match, MatchDealPlan
 from games.repository import MatchSaved, MatchWrite
 from games.services.shared import (
@@ -26,7 +27,6 @@ from games.services.shared import (
     _deal_if_needed,
     _meta,
     _user_actor,
-    not_a_player_error,
 )
 from players.models import Player
 

@@ -5,7 +5,6 @@ policy may refuse when they change a finished match's result."""
 from __future__ import annotations
 
 import uuid
-from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_noop
@@ -18,6 +17,7 @@ from games import repository
 from games.engine import actions as A
 from games.engine.match import decide
 from games.engine.state import MatchState
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.policy import match_policy
 from games.repository import MatchSaved
@@ -25,11 +25,9 @@ from games.selectors import user_can_organise_match
 from games.services.shared import (
     _check_version,
     _deal_if_needed,
-    _is_count,
     _is_int,
     _meta,
     _user_actor,
-    not_a_player_error,
 )
 from players.models import Player
 
@@ -41,11 +39,7 @@ def match_record_hand(
     *,
     match_id: uuid.UUID | str,
     by: AbstractBaseUser,
-    drawn: bool = False,
-    knocker: Player | None = None,
-    gin: bool = False,
-    knocker_deadwood: int | None = None,
-    defender_deadwood: int | None = None,
+    hand: HandEntry,
     expected_version: int | None = None,
     request_id: str = "",
     entered_by: Player | None = None,
@@ -65,23 +59,7 @@ def match_record_hand(
     if match.mode != "table":
         raise ValidationError("only a table match records hands", code="not_table_mode")
     _check_version(write, expected_version)
-    if drawn:
-        action: A.Action = A.RecordDrawnHand()
-    else:
-        seat = match.seat_of(knocker.pk) if knocker is not None else None
-        if seat is None:
-            raise not_a_player_error("knocker", "the knocker must be a player of the match")
-        if not _is_count(knocker_deadwood) or not _is_count(defender_deadwood):
-            raise ValidationError(
-                "knocker_deadwood and defender_deadwood are counts of 0 or more",
-                code="deadwood",
-            )
-        action = A.RecordHand(
-            knocker=seat,
-            gin=bool(gin),
-            knocker_deadwood=knocker_deadwood,
-            defender_deadwood=defender_deadwood,
-        )
+    action = hand.action(match)
     meta = _meta(actor=_user_actor(by), request_id=request_id)
     if entered_by is not None:
         meta["entered_by"] = f"player:{entered_by.pk}"
@@ -107,20 +85,16 @@ def match_rule(
     game: int | None = None,
     points: int | None = None,
     hand_number: int | None = None,
-    knocker: Player | None = None,
-    gin: bool = False,
-    knocker_deadwood: int | None = None,
-    defender_deadwood: int | None = None,
-    drawn: bool = False,
+    hand: HandEntry | None = None,
     request_id: str = "",
 ) -> MatchSaved:
     """An organiser's ruling, recorded as an event with the reason and who ruled
     (`match_rule_in_tx`: inside the caller's transaction, a tournament's ruling): void_hand
-    (the hand in play, or `hand_number`), correct_hand (a table hand's entry),
-    adjust_score (player, game, points), forfeit (player = the WINNER), resign (player
-    resigns), cancel (the match ends unplayed, no winner). Nothing is edited in place; a
-    replay shows the ruling where it was, and the match is derived again from the corrected
-    hands."""
+    (the hand in play, or `hand_number`), correct_hand (table hand `hand_number`, as
+    `hand` says it was), adjust_score (player, game, points), forfeit (player = the
+    WINNER), resign (player resigns), cancel (the match ends unplayed, no winner). Nothing
+    is edited in place; a replay shows the ruling where it was, and the match is derived
+    again from the corrected hands."""
     if type not in RULING_TYPES:
         raise ValidationError(
             gettext_noop("type must be one of %(types)s"),
@@ -133,8 +107,9 @@ def match_rule(
     write = repository.match_lock(match_id=match_id)
     match = write.match
     _require_organiser(by, match)
-    entry = _HandEntry(hand_number, knocker, gin, knocker_deadwood, defender_deadwood, drawn)
-    action = _ruling_action(match, type, reason.strip(), by, player, game, points, entry)
+    action = _ruling_action(
+        match, type, reason.strip(), by, player, game, points, hand_number, hand or HandEntry()
+    )
     meta = _meta(actor=_user_actor(by), request_id=request_id, ruling_by=by.pk)
     meta["reason"] = reason.strip()
     before = write.state
@@ -160,15 +135,19 @@ def _ruling_action(
     player: Player | None,
     game: int | None,
     points: int | None,
-    entry: _HandEntry,
+    hand_number: int | None,
+    hand: HandEntry,
 ) -> A.Action:
     who = by.get_username()
     if kind == "void_hand":
-        if entry.hand_number is not None and not _is_int(entry.hand_number):
+        if hand_number is not None and not _is_int(hand_number):
             raise ValidationError("hand_number is a whole number", code="hand_number")
-        return A.VoidHand(reason=reason, by=who, hand_number=entry.hand_number)
+        return A.VoidHand(reason=reason, by=who, hand_number=hand_number)
     if kind == "correct_hand":
-        return _correction(match, reason, who, entry)
+        if not _is_int(hand_number):
+            raise ValidationError("correct_hand needs the hand_number", code="hand_number")
+        assert hand_number is not None  # for mypy
+        return hand.correction(match, hand_number=hand_number, reason=reason, by=who)
     if kind == "cancel":
         return A.CancelMatch(reason=reason, by=who)
     seat = match.seat_of(player.pk) if player is not None else None
@@ -185,42 +164,6 @@ def _ruling_action(
     if not _is_int(game) or not _is_int(points):
         raise ValidationError("adjust_score needs integer game and points", code="adjustment")
     return A.AdjustScore(seat=seat, game=game, points=points, reason=reason, by=who)
-
-
-class _HandEntry(NamedTuple):
-    """A hand's entry as a correction states it (knocker a player)."""
-
-    hand_number: int | None
-    knocker: Player | None
-    gin: bool
-    knocker_deadwood: int | None
-    defender_deadwood: int | None
-    drawn: bool
-
-
-def _correction(match: Match, reason: str, who: str, entry: _HandEntry) -> A.Action:
-    if not _is_int(entry.hand_number):
-        raise ValidationError("correct_hand needs the hand_number", code="hand_number")
-    if entry.drawn:
-        return A.CorrectHand(hand_number=entry.hand_number, reason=reason, by=who, drawn=True)
-    seat = match.seat_of(entry.knocker.pk) if entry.knocker is not None else None
-    if seat is None:
-        raise not_a_player_error(
-            "knocker", "correct_hand needs the knocker, a player of the match (or drawn: true)"
-        )
-    if not _is_count(entry.knocker_deadwood) or not _is_count(entry.defender_deadwood):
-        raise ValidationError(
-            "knocker_deadwood and defender_deadwood are counts of 0 or more", code="deadwood"
-        )
-    return A.CorrectHand(
-        hand_number=entry.hand_number,
-        reason=reason,
-        by=who,
-        knocker=seat,
-        gin=bool(entry.gin),
-        knocker_deadwood=entry.knocker_deadwood,
-        defender_deadwood=entry.defender_deadwood,
-    )
 
 
 def _check_result_change(match: Match, before: MatchState, after: MatchState) -> None:

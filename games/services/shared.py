@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_noop
 
-from core.errors import ValidationError, VersionConflictError
+from core.errors import VersionConflictError
 from games import repository
 from games.engine import actions as A
 from games.engine.cards import FULL_DECK
@@ -22,12 +22,6 @@ from games.repository import MatchSaved, MatchWrite
 # What every write service on a match returns: the match, its state and version after the
 # write, and the events stored.
 MatchResult = MatchSaved
-
-
-def not_a_player_error(field: str, message: str) -> ValidationError:
-    """A field that names a player holds someone who does not play in the match: the
-    documented `validation_error`, the field named in `fields`, `reason` not_a_player."""
-    return ValidationError(message, extra={"fields": {field: [message]}, "reason": "not_a_player"})
 
 
 def _check_version(write: MatchWrite, expected_version: int | None) -> None:
@@ -81,7 +75,3 @@ def _user_actor(user: AbstractBaseUser | None) -> str:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_count(value: object) -> bool:
-    return _is_int(value) and value >= 0  # type: ignore[operator]

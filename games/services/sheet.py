@@ -19,12 +19,12 @@ from django.utils.translation import gettext_noop
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
 from core.transactions import write_service
 from games import repository
-from games.engine import actions as A
 from games.engine.errors import RuleError
 from games.engine.events import Event, HandDrawn, HandScored
 from games.engine.match import decide, evolve
 from games.engine.scoresheet import games_won, scoresheet_to_dict
 from games.engine.state import MatchState
+from games.hand_entries import HandEntry
 from games.models import Match, MatchHand, TableEntry
 from games.selectors import match_state_at, user_can_organise_match
 from games.selectors.table_entries import OPEN
@@ -35,37 +35,13 @@ MAX_ROWS = 60  # a match of three games to 100 takes some 10 to 30 hands
 
 
 @dataclass(frozen=True)
-class SheetRow:
-    """One typed hand: drawn, or the knocker's seat (0, 1) and both deadwoods (gin is a
-    knocker's deadwood of 0, RULES 6)."""
-
-    drawn: bool = False
-    knocker: int | None = None
-    knocker_deadwood: int | None = None
-    defender_deadwood: int | None = None
-
-    @property
-    def gin(self) -> bool:
-        return not self.drawn and self.knocker_deadwood == 0
-
-    def action(self) -> A.Action:
-        if self.drawn:
-            return A.RecordDrawnHand()
-        return A.RecordHand(
-            knocker=self.knocker,  # type: ignore[arg-type]  # the engine checks it
-            gin=self.gin,
-            knocker_deadwood=self.knocker_deadwood,  # type: ignore[arg-type]
-            defender_deadwood=self.defender_deadwood,  # type: ignore[arg-type]
-        )
-
-
-@dataclass(frozen=True)
 class RowChecked:
     """What the engine made of a row: its hand's number, the error that refuses it (a rule
-    error, None if legal), and the scoresheet after it (as `scoresheet_to_dict`)."""
+    error, or a row that is no hand of this match; None if legal), and the scoresheet
+    after it (as `scoresheet_to_dict`)."""
 
     hand_number: int
-    error: RuleError | None
+    error: RuleError | ValidationError | None
     kind: str | None = None  # gin, knock, undercut, drawn
     winner: int | None = None  # a seat
     points: int = 0
@@ -82,21 +58,21 @@ def _scored(events: Sequence[Event]) -> tuple[str | None, int | None, int]:
     return None, None, 0
 
 
-def match_sheet_check(*, match: Match, rows: Sequence[SheetRow]) -> list[RowChecked]:
+def match_sheet_check(*, match: Match, rows: Sequence[HandEntry]) -> list[RowChecked]:
     """Each row as the engine decides it, one after the other from the match's latest
     state (nothing stored): a refused row is reported and the rows after it are checked
     as if it were not there. A read: the desk's sheet asks it while typing."""
     state, _ = match_state_at(match=match)
-    return _check(state, rows)
+    return _check(match, state, rows)
 
 
-def _check(state: MatchState, rows: Sequence[SheetRow]) -> list[RowChecked]:
+def _check(match: Match, state: MatchState, rows: Sequence[HandEntry]) -> list[RowChecked]:
     out = []
     for row in rows[:MAX_ROWS]:
         number = state.hand_number + 1
         try:
-            events = decide(state, row.action())
-        except RuleError as exc:
+            events = decide(state, row.action(match))
+        except (RuleError, ValidationError) as exc:
             out.append(RowChecked(hand_number=number, error=exc))
             continue
         for event in events:
@@ -118,14 +94,13 @@ def _check(state: MatchState, rows: Sequence[SheetRow]) -> list[RowChecked]:
     return out
 
 
-def _same(hand: MatchHand, row: SheetRow, match: Match) -> bool:
+def _same(hand: MatchHand, row: HandEntry) -> bool:
     """A recorded hand is the row (a row sent twice)."""
     if hand.voided or hand.kind in ("void", "unfinished"):
         return False
     if row.drawn:
         return hand.kind == "draw"
-    seat = None if hand.knocker_id is None else match.seat_of(hand.knocker_id)
-    return (seat, hand.knocker_deadwood, hand.defender_deadwood) == (
+    return (hand.knocker_id, hand.knocker_deadwood, hand.defender_deadwood) == (
         row.knocker,
         row.knocker_deadwood,
         row.defender_deadwood,
@@ -145,7 +120,7 @@ def match_sheet_record(
     match_id: uuid.UUID | str,
     by: AbstractBaseUser,
     first_hand: int,
-    rows: Sequence[SheetRow],
+    rows: Sequence[HandEntry],
     note: str = "",
 ) -> SheetSaved:
     """Record the sheet's rows as hands `first_hand`, `first_hand` + 1, …, all or none
@@ -180,11 +155,10 @@ def match_sheet_record(
         .first()
     )
     recorded = already = 0
-    players = (match.player1, match.player2)
     for number, row in enumerate(rows, start=first_hand):
         if number <= current:
             hand = recorded_hands.get(number)
-            if hand is None or not _same(hand, row, match):
+            if hand is None or not _same(hand, row):
                 raise ConflictError(
                     gettext_noop(
                         "hand %(hand)s is recorded otherwise already (entered from another "
@@ -196,21 +170,11 @@ def match_sheet_record(
                 )
             already += 1
             continue
-        values: dict[str, Any] = (
-            {"drawn": True}
-            if row.drawn
-            else {
-                "knocker": players[row.knocker] if row.knocker in (0, 1) else None,
-                "gin": row.gin,
-                "knocker_deadwood": row.knocker_deadwood,
-                "defender_deadwood": row.defender_deadwood,
-            }
-        )
         if entry is not None and number == current + 1:
-            table_entry_settle_in_tx(entry=entry, by=by, note=note, **values)
+            table_entry_settle_in_tx(entry=entry, by=by, hand=row, note=note)
             entry = None
         else:
-            match_record_hand_in_tx(match_id=match.pk, by=by, **values)
+            match_record_hand_in_tx(match_id=match.pk, by=by, hand=row)
         recorded += 1
     match.refresh_from_db(fields=["status"])
     return SheetSaved(recorded=recorded, already=already, finished=match.status != "in_progress")

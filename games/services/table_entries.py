@@ -7,7 +7,6 @@ and who confirmed it in the event's metadata. Writes here; the two reads at the 
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
@@ -25,8 +24,8 @@ from core.errors import (
 from core.text import free_text_check
 from core.transactions import write_service
 from games import repository
-from games.engine import actions as A
 from games.engine.match import decide
+from games.hand_entries import HandEntry
 from games.models import Match, TableEntry
 from games.selectors import user_can_organise_match
 from games.selectors.table_entries import OPEN
@@ -63,40 +62,12 @@ def _told(entry: TableEntry, before: str) -> None:
     )
 
 
-def _action(match: Match, entry: dict[str, Any]) -> A.Action:
-    """The engine's action for an entry, shape-checked as the desk's service checks it."""
-    if entry.get("drawn"):
-        return A.RecordDrawnHand()
-    knocker = entry.get("knocker")
-    seat = match.seat_of(knocker.pk) if knocker is not None else None
-    if seat is None:
-        raise ValidationError(
-            "the knocker must be a player of the match",
-            extra={"fields": {"knocker": ["not a player of the match"]}, "reason": "not_a_player"},
-        )
-    counts = (entry.get("knocker_deadwood"), entry.get("defender_deadwood"))
-    if any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in counts):
-        raise ValidationError(
-            "knocker_deadwood and defender_deadwood are counts of 0 or more", code="deadwood"
-        )
-    return A.RecordHand(
-        knocker=seat,
-        gin=bool(entry.get("gin")),
-        knocker_deadwood=counts[0],
-        defender_deadwood=counts[1],
-    )
-
-
 @write_service
 def table_entry_submit(
     *,
     match_id: uuid.UUID | str,
     player: Player,
-    drawn: bool = False,
-    knocker: Player | None = None,
-    gin: bool = False,
-    knocker_deadwood: int | None = None,
-    defender_deadwood: int | None = None,
+    hand: HandEntry,
 ) -> TableEntry:
     """A player of a table match enters the next hand. It is checked against the rules now
     (the same engine decision as recording it, nothing stored in the match) and waits for
@@ -113,27 +84,13 @@ def table_entry_submit(
         raise ConflictError(
             "a hand entered at this table waits for confirmation", code="entry_open"
         )
-    entry = {
-        "drawn": drawn,
-        "knocker": knocker,
-        "gin": gin,
-        "knocker_deadwood": knocker_deadwood,
-        "defender_deadwood": defender_deadwood,
-    }
-    decide(write.state, _action(match, entry))  # a rule error here: nothing is written
+    decide(write.state, hand.action(match))  # a rule error here: nothing is written
     _announce(match)
-    created = TableEntry.objects.create(
-        match=match,
-        version=write.version,
-        entered_by=player,
-        drawn=bool(drawn),
-        knocker=None if drawn else knocker,
-        gin=bool(gin) and not drawn,
-        knocker_deadwood=None if drawn else knocker_deadwood,
-        defender_deadwood=None if drawn else defender_deadwood,
-    )
-    _told(created, "")
-    return created
+    entry = TableEntry(match=match, version=write.version, entered_by=player)
+    entry.set_entry(hand)
+    entry.save(force_insert=True)
+    _told(entry, "")
+    return entry
 
 
 def _entry_lock(entry_id: int) -> TableEntry:
@@ -165,11 +122,7 @@ def _record(entry: TableEntry, *, by: AbstractBaseUser, confirmed_by: Player | N
         match_record_hand_in_tx(
             match_id=entry.match_id,
             by=by,
-            drawn=entry.drawn,
-            knocker=entry.knocker,
-            gin=entry.gin,
-            knocker_deadwood=entry.knocker_deadwood,
-            defender_deadwood=entry.defender_deadwood,
+            hand=entry.as_entry(),
             expected_version=entry.version,
             entered_by=entry.entered_by,
             confirmed_by=confirmed_by,
@@ -278,38 +231,23 @@ def table_entry_amend(
     *,
     entry_id: int,
     by: AbstractBaseUser,
+    hand: HandEntry,
     note: str = "",
-    drawn: bool = False,
-    knocker: Player | None = None,
-    gin: bool = False,
-    knocker_deadwood: int | None = None,
-    defender_deadwood: int | None = None,
 ) -> TableEntry:
     """An organiser settles an open entry (pending or disputed) with the right values
     instead of accepting the wrong ones: the amended hand is recorded (checked by the same
     rules; who entered it and the organiser in the event's metadata) and the entry keeps
     what was entered in its note. Stale (nothing recorded) if the scoresheet moved on."""
     entry = _entry_lock(entry_id)
-    values = {
-        "drawn": drawn,
-        "knocker": knocker,
-        "gin": gin,
-        "knocker_deadwood": knocker_deadwood,
-        "defender_deadwood": defender_deadwood,
-    }
-    _amend_in_tx(entry, by, note, values)
+    _amend_in_tx(entry, by, note, hand)
     return entry
 
 
-def _amend_in_tx(entry: TableEntry, by: AbstractBaseUser, note: str, values: dict) -> None:
+def _amend_in_tx(entry: TableEntry, by: AbstractBaseUser, note: str, hand: HandEntry) -> None:
     _may_settle(entry, by)
-    _action(entry.match, values)  # the shape checked before anything changes
-    drawn = bool(values["drawn"])
+    hand.action(entry.match)  # the shape checked before anything changes
     was = _entry_text(entry)
-    entry.drawn, entry.gin = drawn, bool(values["gin"]) and not drawn
-    entry.knocker = None if drawn else values["knocker"]
-    entry.knocker_deadwood = None if drawn else values["knocker_deadwood"]
-    entry.defender_deadwood = None if drawn else values["defender_deadwood"]
+    entry.set_entry(hand)
     recorded = _record(entry, by=by, confirmed_by=None)
     entry.save(update_fields=["drawn", "gin", "knocker", "knocker_deadwood", "defender_deadwood"])
     text = f"entered as: {was}" + (f"; {note.strip()}" if note and note.strip() else "")
@@ -317,39 +255,17 @@ def _amend_in_tx(entry: TableEntry, by: AbstractBaseUser, note: str, values: dic
     _close(entry, status, by, text)
 
 
-def _entry_values(entry: TableEntry) -> tuple[Any, ...]:
-    if entry.drawn:
-        return (True,)
-    return (False, entry.knocker_id, entry.knocker_deadwood, entry.defender_deadwood)
-
-
 def table_entry_settle_in_tx(
     *,
     entry: TableEntry,
     by: AbstractBaseUser,
+    hand: HandEntry,
     note: str = "",
-    drawn: bool = False,
-    knocker: Player | None = None,
-    gin: bool = False,
-    knocker_deadwood: int | None = None,
-    defender_deadwood: int | None = None,
 ) -> None:
-    """The desk's sheet settles an open entry (locked by the caller) with the values of its
+    """The desk's sheet settles an open entry (locked by the caller) with the hand of its
     row: as entered, it is accepted; otherwise amended (games.services.sheet)."""
-    values = {
-        "drawn": drawn,
-        "knocker": knocker,
-        "gin": gin,
-        "knocker_deadwood": knocker_deadwood,
-        "defender_deadwood": defender_deadwood,
-    }
-    typed = (
-        (True,)
-        if drawn
-        else (False, getattr(knocker, "pk", None), knocker_deadwood, defender_deadwood)
-    )
-    if typed != _entry_values(entry):
-        _amend_in_tx(entry, by, note, values)
+    if hand.values() != entry.as_entry().values():
+        _amend_in_tx(entry, by, note, hand)
         return
     _may_settle(entry, by)
     _accept(entry, by, note)

@@ -42,7 +42,11 @@ def test_anyone_reads_a_public_tournament_and_its_lists_in_one_envelope(tourname
 
 
 def test_a_private_tournament_is_404_to_anyone_who_may_not_see_it(tournament, make_player):
-    type(tournament).objects.filter(pk=tournament.pk).update(is_public=False)
+    from tournaments.services import tournament_settings_change
+
+    tournament_settings_change(
+        tournament_id=tournament.pk, by=tournament.created_by, changes={"is_public": False}
+    )
     base = f"/api/tournaments/{tournament.pk}/"
     for client in (APIClient(), token_client(make_player().user)):
         assert client.get(base).status_code == 404

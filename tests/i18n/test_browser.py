@@ -10,6 +10,7 @@ import datetime as dt
 import pytest
 from django.conf import settings
 
+from games.hand_entries import HandEntry
 from players.services import player_create
 from tests.fixtures.desk import sign_in
 from tests.web.desk.helpers import no_sideways_scroll, organiser, shoot
@@ -35,7 +36,7 @@ def _persian_evening(td) -> Tournament:
         starts_at=dt.datetime(2026, 12, 1, 16, 0, tzinfo=dt.UTC),
         ruleset={"games": 1, "game_target": 10},
     )
-    Tournament.objects.filter(pk=t.pk).update(language="fa")
+    services.tournament_settings_change(tournament_id=t.pk, by=td, changes={"language": "fa"})
     for name in PERSIAN_NAMES:
         player = player_create(name=name, username=f"p{PERSIAN_NAMES.index(name)}",
                                password="pw-desk-123")  # fmt: skip
@@ -117,9 +118,12 @@ def _evening_with_a_played_match(td) -> tuple[Tournament, Pairing]:
     from games.services import match_record_hand
 
     match_record_hand(
-        match_id=pairing.match_id, by=td, knocker=pairing.player1, gin=False,
-        knocker_deadwood=4, defender_deadwood=30,
-    )  # fmt: skip
+        match_id=pairing.match_id,
+        by=td,
+        hand=HandEntry(
+            knocker=pairing.player1.pk, gin=False, knocker_deadwood=4, defender_deadwood=30
+        ),
+    )
     return Tournament.objects.get(pk=t.pk), pairing
 
 

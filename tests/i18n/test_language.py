@@ -10,7 +10,7 @@ from django.conf import settings
 
 from players.models import Club, Player
 from tests.web.desk.helpers import organiser, started
-from tournaments.models import Tournament
+from tournaments.services import tournament_settings_change
 
 pytestmark = pytest.mark.django_db
 
@@ -64,20 +64,21 @@ def test_the_switcher_keeps_a_players_choice_on_the_account(client, django_user_
 def test_a_page_of_a_tournament_falls_back_to_its_clubs_language(client):
     td = organiser()
     club = Club.objects.create(name="Clubul Bucureşti", slug="buc", language="ro")
-    t = started(td, players=2)
-    Tournament.objects.filter(pk=t.pk).update(club=club)
+    club.organisers.add(td)  # the club's director makes the club's tournament
+    t = started(td, players=2, club=club)
     client.force_login(td)
     desk = client.get(f"/desk/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ja")
     assert _lang(desk) == "ro"  # neither the person nor the browser chose
     assert _lang(client.get(f"/desk/{t.pk}/", HTTP_ACCEPT_LANGUAGE="de")) == "de"
-    Tournament.objects.filter(pk=t.pk).update(language="lt")  # its own beats its club's
+    tournament_settings_change(tournament_id=t.pk, by=td, changes={"language": "lt"})
+    # its own beats its club's
     assert _lang(client.get(f"/desk/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ja")) == "lt"
 
 
 def test_prints_and_the_wall_screen_use_the_tournaments_language_with_a_switch(client):
     td = organiser()
     t = started(td, players=2)
-    Tournament.objects.filter(pk=t.pk).update(language="fa")
+    tournament_settings_change(tournament_id=t.pk, by=td, changes={"language": "fa"})
     client.force_login(td)
     url = f"/desk/{t.pk}/rounds/1/pairings/print/"
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
@@ -93,7 +94,7 @@ def test_the_public_page_on_a_persons_device_follows_the_person(client):
     tournament's language) on everyone's phone; the wall keeps it at `/wall/`."""
     td = organiser()
     t = started(td, players=2)
-    Tournament.objects.filter(pk=t.pk).update(language="fa")
+    tournament_settings_change(tournament_id=t.pk, by=td, changes={"language": "fa"})
     page = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ro")
     assert _lang(page) == "ro"
     unchosen = client.get(f"/tournaments/{t.pk}/")  # neither the person nor the browser
@@ -118,9 +119,9 @@ def test_an_api_validation_error_in_german_keeps_its_code(organiser_client):
 
 
 def test_the_api_uses_the_accounts_choice_without_accept_language(api_client, alice):
-    from players.services import auth_token_issue
+    from players.services import auth_token_issue, player_language_set
 
-    Player.objects.filter(pk=alice.pk).update(language="lt")
+    player_language_set(user=alice.user, language="lt")
     api_client.credentials(HTTP_AUTHORIZATION=f"Token {auth_token_issue(user=alice.user).key}")
     response = api_client.get("/api/tournaments/999999/")
     assert response.status_code == 404

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from games.hand_entries import HandEntry
 from games.services.table_entries import table_entry_submit
 from players.services import auth_token_issue
 from tests.helpers import openapi_validator
@@ -57,7 +58,9 @@ def test_what_the_streams_send_matches_the_schema(settings):
         none_yet = phone.take(1, event="entry")[0].data
         entry_schema.validate(none_yet)
         table_entry_submit(
-            match_id=match.pk, player=anna, knocker=anna, knocker_deadwood=4, defender_deadwood=20
+            match_id=match.pk,
+            player=anna,
+            hand=HandEntry(knocker=anna.pk, knocker_deadwood=4, defender_deadwood=20),
         )
         pending = phone.take(1, event="entry")[0].data
         assert pending is not None

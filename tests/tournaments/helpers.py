@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from games.hand_entries import HandEntry
 from players.models import Player
 from tournaments import services
 from tournaments.models import Tournament
@@ -101,8 +102,5 @@ def record_gins(match_id: Any, organiser: Any, knocker: Player, hands: int = 2) 
         match_record_hand(
             match_id=match_id,
             by=organiser,
-            knocker=knocker,
-            gin=True,
-            knocker_deadwood=0,
-            defender_deadwood=30,
+            hand=HandEntry(knocker=knocker.pk, gin=True, knocker_deadwood=0, defender_deadwood=30),
         )

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.services import match_record_hand, match_rule
 from players.models import Player
@@ -42,10 +43,7 @@ def test_a_corrected_last_result_flows_into_the_standings(organiser):
         type="correct_hand",
         reason="hand 1 was Ann's gin",
         hand_number=1,
-        knocker=ann,
-        gin=True,
-        knocker_deadwood=0,
-        defender_deadwood=30,
+        hand=HandEntry(knocker=ann.pk, gin=True, knocker_deadwood=0, defender_deadwood=30),
     )
     pairing.refresh_from_db()
     ann_games = pairing.games1 if seat_of_ann == 0 else pairing.games2
@@ -102,10 +100,9 @@ def test_once_the_next_round_has_started_its_pairings_stand(organiser):
     match_record_hand(
         match_id=second[0].match_id,
         by=organiser,
-        knocker=second[0].player1,
-        gin=False,
-        knocker_deadwood=5,
-        defender_deadwood=20,
+        hand=HandEntry(
+            knocker=second[0].player1.pk, gin=False, knocker_deadwood=5, defender_deadwood=20
+        ),
     )
     before = {row.player_id: row.match_wins for row in tournament_standings(tournament=tournament)}
     loser = first[0].player2
@@ -117,10 +114,7 @@ def test_once_the_next_round_has_started_its_pairings_stand(organiser):
             type="correct_hand",
             reason="entered the wrong way round",
             hand_number=hand,
-            knocker=loser,
-            gin=True,
-            knocker_deadwood=0,
-            defender_deadwood=30,
+            hand=HandEntry(knocker=loser.pk, gin=True, knocker_deadwood=0, defender_deadwood=30),
         )
     corrected = [e for e in _events(tournament) if e.type == "ResultCorrected"]
     assert corrected[-1].data["next_round"] == 2

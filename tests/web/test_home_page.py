@@ -5,15 +5,13 @@ import datetime as dt
 import pytest
 
 from tests.web.desk.helpers import organiser, started
-from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
 
 def test_home_shows_each_start_in_the_tournaments_zone(client):
-    berlin = started(organiser("td"), players=4, time_zone="Europe/Berlin")
     at = dt.datetime(2026, 12, 8, 18, 30, tzinfo=dt.UTC)
-    Tournament.objects.filter(pk=berlin.pk).update(starts_at=at)
+    started(organiser("td"), players=4, time_zone="Europe/Berlin", starts_at=at)
     page = client.get("/").content.decode()
     assert "Tue 8 Dec 2026 19:30 CET (Europe/Berlin)" in page
     assert "6:30 p.m." not in page and "18:30" not in page

@@ -4,6 +4,7 @@ alone when asked with HX-Request, and reload nothing by themselves."""
 
 import pytest
 
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.services import match_record_hand
 from tests.web.desk.helpers import organiser, started, started_with_logins
@@ -35,9 +36,12 @@ def _gin(td, match, capture) -> None:
     commit (the match-finished job, run in process)."""
     with capture(execute=True):
         match_record_hand(
-            match_id=match.pk, by=td, knocker=match.player1, knocker_deadwood=0,
-            defender_deadwood=30, gin=True,
-        )  # fmt: skip
+            match_id=match.pk,
+            by=td,
+            hand=HandEntry(
+                knocker=match.player1.pk, knocker_deadwood=0, defender_deadwood=30, gin=True
+            ),
+        )
 
 
 def test_the_tournament_page_updates_what_a_result_changes(

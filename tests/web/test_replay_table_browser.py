@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from games.hand_entries import HandEntry
 from games.services import match_record_hand
 from games.services.table_entries import table_entry_confirm, table_entry_submit
 from tests.web.desk.helpers import (
@@ -35,16 +36,18 @@ def _table_match():
     first, second = pairing.player1, pairing.player2
     # Hand 1 on the phones: entered by the first player, confirmed by the second.
     entry = table_entry_submit(
-        match_id=pairing.match_id, player=first, knocker=first, knocker_deadwood=4,
-        defender_deadwood=30,
-    )  # fmt: skip
+        match_id=pairing.match_id,
+        player=first,
+        hand=HandEntry(knocker=first.pk, knocker_deadwood=4, defender_deadwood=30),
+    )
     table_entry_confirm(entry_id=entry.pk, player=second)
     # Hand 2 at the desk, hand 3 drawn.
     match_record_hand(
-        match_id=pairing.match_id, by=td, knocker=second, gin=True, knocker_deadwood=0,
-        defender_deadwood=20,
-    )  # fmt: skip
-    match_record_hand(match_id=pairing.match_id, by=td, drawn=True)
+        match_id=pairing.match_id,
+        by=td,
+        hand=HandEntry(knocker=second.pk, gin=True, knocker_deadwood=0, defender_deadwood=20),
+    )
+    match_record_hand(match_id=pairing.match_id, by=td, hand=HandEntry(drawn=True))
     return pairing, first, second
 
 

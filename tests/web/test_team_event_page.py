@@ -10,7 +10,8 @@ import pytest
 
 from tests.tournaments.exchange.helpers import exchange_text, random_team_event
 from tournaments.exchange.imports import team_event_import
-from tournaments.teams.models import Team, TeamEvent
+from tournaments.teams.models import Team
+from tournaments.teams.services import team_event_create
 
 SHOTS = Path(
     os.environ.get("TEAM_SHOTS", Path(__file__).resolve().parents[1] / "artifacts" / "screenshots")
@@ -33,9 +34,11 @@ def test_the_page_shows_team_standings_and_boards(client, event) -> None:
 
 
 @pytest.mark.django_db
-def test_a_private_event_is_not_found_by_visitors(client, event) -> None:
-    TeamEvent.objects.filter(pk=event.pk).update(is_public=False)  # as if made private
-    assert client.get(f"/team-events/{event.pk}/").status_code == 404
+def test_a_private_event_is_not_found_by_visitors(client, organiser) -> None:
+    private = team_event_create(
+        name="Club only", format="team_swiss", created_by=organiser, is_public=False
+    )
+    assert client.get(f"/team-events/{private.pk}/").status_code == 404
     assert client.get("/team-events/999999/").status_code == 404
 
 

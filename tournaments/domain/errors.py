@@ -1,6 +1,7 @@
-"""The named errors `decide` raises. The services turn them into the API's errors
-(core.errors) with the same code, reason and extra fields: a domain error says what rule
-refused the command, not how the API shows it."""
+"""The named errors `decide` raises. The services let them through; the API shows each as
+tournaments.errors says (registered with the kernel at start-up: core.errors), with the
+same code, reason and extra fields: a domain error says what rule refused the command, not
+how the API shows it."""
 
 from __future__ import annotations
 

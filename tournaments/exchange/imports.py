@@ -14,11 +14,12 @@ from core.transactions import write_service
 from players.services import player_create_in_tx
 from tournaments.exchange.hgx import Exchange, ExchangeFormatError, parse
 from tournaments.federation.selectors import players_by_federation_id
+from tournaments.teams.domain import decide
 from tournaments.teams.domain.commands import CreateTeamEvent, ImportRound, RegisterTeam
 from tournaments.teams.domain.events import BoardEntry, BoardResult, TeamPairingEntry
 from tournaments.teams.models import TeamEvent
 from tournaments.teams.repository import team_event_new, team_event_save
-from tournaments.teams.services import decided_or_error, require_creator
+from tournaments.teams.services import require_creator
 
 
 def _players(x: Exchange) -> dict[int, int]:
@@ -75,6 +76,6 @@ def team_event_import(*, text: str, by: AbstractBaseUser, name: str = "") -> Tea
     ]
     commands += [_round(x, n, ids) for n in range(1, x.rounds + 1)]
     for command in commands:
-        team_event_save(write, decided_or_error(write.state, command), by=by)
+        team_event_save(write, decide(write.state, command), by=by)
     write.row.refresh_from_db()
     return write.row

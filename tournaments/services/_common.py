@@ -1,5 +1,6 @@
-"""What every tournament service shares: run a command on a loaded tournament (decide, with
-the domain's errors turned into the API's), and who may act."""
+"""What every tournament service shares: run a command on a loaded tournament (decide; the
+domain's errors go through as they are, shown at the API as tournaments.errors says), and
+who may act."""
 
 from __future__ import annotations
 
@@ -7,35 +8,14 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from core.errors import ConflictError, PermissionDeniedError, ValidationError, VersionConflictError
-from tournaments.domain import (
-    TournamentConflictError,
-    TournamentError,
-    TournamentEvent,
-    TournamentInputError,
-    decide,
-)
+from core.errors import PermissionDeniedError, ValidationError
+from tournaments.domain import TournamentError, TournamentEvent, decide
 from tournaments.domain.commands import TournamentCommand
-from tournaments.domain.errors import SettingFixedError
 from tournaments.models import Tournament
 from tournaments.repository import TournamentSaved, TournamentWrite, tournament_save
 from tournaments.selectors import user_can_organise
-from tournaments.setting_labels import setting_label
 
 ORGANISERS_ONLY = "only the tournament's organisers may do this"
-
-
-def api_error(exc: TournamentError) -> Exception:
-    """The API's error for a domain error: the same message, code (as reason) and extra."""
-    template, params = exc.template, exc.params or None  # the reader's words at the API
-    if isinstance(exc, SettingFixedError):  # the setting by its label, not its key
-        params = {"setting": setting_label(exc.name)}
-    if exc.code == "version_conflict":
-        return VersionConflictError(template, extra=exc.extra, params=params)
-    if isinstance(exc, TournamentInputError):
-        return ValidationError(template, code=exc.code, extra=exc.extra or None, params=params)
-    assert isinstance(exc, TournamentConflictError)
-    return ConflictError(template, code=exc.code, extra=exc.extra or None, params=params)
 
 
 def decided(write: TournamentWrite, command: TournamentCommand) -> list[TournamentEvent]:
@@ -47,7 +27,7 @@ def decided(write: TournamentWrite, command: TournamentCommand) -> list[Tourname
             expected = getattr(command, "expected_version", None)
             if expected is not None:
                 exc.extra["expected_version"] = expected
-        raise api_error(exc) from exc
+        raise
 
 
 def run(

@@ -20,6 +20,7 @@ from games.selectors import MatchOutcome, match_get, match_outcomes, user_can_or
 from games.services import match_rule_in_tx
 from players.models import Player
 from tournaments.domain.commands import MoveDeadline, RuleResult, StartRoundClock
+from tournaments.domain.errors import TournamentConflictError
 from tournaments.domain.state import PAIRED, PENDING, Table, TournamentState
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.repository import TournamentWrite, system_user, tournament_load, tournament_save
@@ -185,6 +186,6 @@ def tournament_deadlines_enforce(*, now: dt.datetime | None = None) -> list[int]
         try:
             if _deadline_forfeit(str(match_id), tournament_id, number, table_no, now):
                 ruled.append(pk)
-        except ConflictError:
+        except (ConflictError, TournamentConflictError):
             log.warning("deadline forfeit of pairing %s lost a race; next run retries", pk)
     return ruled

@@ -15,11 +15,9 @@ from games.selectors import match_outcomes, ruleset_normalise
 from games.services import match_create_in_tx
 from players.models import Club, Player
 from players.selectors import user_is_organiser
-from tournaments.domain.errors import TournamentError
 from tournaments.ratings.selectors import seeding_ratings
 from tournaments.repository import system_user
-from tournaments.services._common import api_error
-from tournaments.teams.domain import TeamEvent, TeamEventState, decide
+from tournaments.teams.domain import TeamEventState, decide
 from tournaments.teams.domain.commands import (
     CreateTeamEvent,
     ForbidTeams,
@@ -27,7 +25,6 @@ from tournaments.teams.domain.commands import (
     RecordBoard,
     RegisterTeam,
     SetLineup,
-    TeamCommand,
 )
 from tournaments.teams.domain.events import BoardResult, TeamRoundPaired
 from tournaments.teams.domain.pairing import boards_needed
@@ -42,14 +39,6 @@ from tournaments.teams.repository import (
 from tournaments.teams.selectors import user_can_organise_team_event, user_is_captain
 
 ORGANISERS_ONLY = "only the team event's organisers may do this"
-
-
-def decided_or_error(state: TeamEventState, command: TeamCommand) -> list[TeamEvent]:
-    """decide, with the domain's errors turned into the API's (same code and message)."""
-    try:
-        return decide(state, command)
-    except TournamentError as exc:
-        raise api_error(exc) from exc
 
 
 def _organiser(user: AbstractBaseUser | None, write: TeamEventWrite) -> None:
@@ -106,7 +95,7 @@ def team_event_create(
         ruleset=ruleset,
         is_public=is_public,
     )
-    events = decided_or_error(TeamEventState(), command)
+    events = decide(TeamEventState(), command)
     write = team_event_new(name=name, format=format, club_id=club_id, created_by=created_by)
     team_event_save(write, events, by=created_by)
     write.row.refresh_from_db()
@@ -137,7 +126,7 @@ def team_register(
         ratings = seeding_ratings(club=write.row.club, player_ids=roster)
         ordered.sort(key=lambda p: (-ratings.get(p, 1500.0), roster.index(p)))
     command = RegisterTeam(name=name, club=club_id, captain=captain, roster=tuple(ordered))
-    state = team_event_save(write, decided_or_error(write.state, command), by=by)
+    state = team_event_save(write, decide(write.state, command), by=by)
     return max(state.teams)
 
 
@@ -151,14 +140,14 @@ def team_lineup_set(
     if not user_is_captain(user=by, event=write.row, team=team):
         _organiser(by, write)
     command = SetLineup(team=team, round=round_number, players=tuple(players))
-    team_event_save(write, decided_or_error(write.state, command), by=by)
+    team_event_save(write, decide(write.state, command), by=by)
 
 
 @write_service
 def team_pair_forbid(*, event_id: int, teams: tuple[int, int], by: AbstractBaseUser) -> None:
     write = team_event_load(event_id=event_id)
     _organiser(by, write)
-    team_event_save(write, decided_or_error(write.state, ForbidTeams(teams=teams)), by=by)
+    team_event_save(write, decide(write.state, ForbidTeams(teams=teams)), by=by)
 
 
 @write_service
@@ -176,7 +165,7 @@ def team_round_pair(
         match_ids=ids,
         ratings=seeding_ratings(club=write.row.club, player_ids=players),
     )
-    events = decided_or_error(write.state, command)
+    events = decide(write.state, command)
     paired = [e for e in events if isinstance(e, TeamRoundPaired)]
     if not paired:
         return False
@@ -226,6 +215,6 @@ def team_board_record(*, match_id: str) -> bool:
         points2=p2,
         result="forfeit" if outcome.finish_reason == "forfeit" else "played",
     )
-    events = decided_or_error(write.state, RecordBoard(result))
+    events = decide(write.state, RecordBoard(result))
     team_event_save(write, events)
     return bool(events)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.admin import ServiceAdmin
-from core.errors import ApplicationError, translated_message
+from core.errors import refusals, translated_message
 from tournaments.domain import EVENT_TYPES
 from tournaments.webhooks import guard, services
 from tournaments.webhooks.models import Delivery, WebhookEndpoint
@@ -63,7 +63,7 @@ def _call(request: HttpRequest, what: str, fn: Any, **kwargs: Any) -> Any:
     """Run a service and turn its domain error into an admin message."""
     try:
         return fn(by=request.user, **kwargs)
-    except ApplicationError as exc:
+    except refusals() as exc:
         message = translated_message(exc)
         messages.error(
             request, gettext("%(action)s: %(error)s") % {"action": what, "error": message}

@@ -15,13 +15,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from core.errors import ApplicationError, NotFoundError, translated_message
 from games.errors import RuleError
 from players.selectors import user_is_organiser
+from tournaments.errors import TournamentError
 from tournaments.selectors import tournament_get, user_can_organise
 from web.language import tournament_page_language
 
 LOGIN_URL = "/desk/login/"
 
-# The errors a desk form shows to the organiser (a clear message, nothing written).
-FORM_ERRORS = (ApplicationError, RuleError)
+# The errors a desk form shows to the organiser (a clear message, nothing written): the
+# kernel's, the rules', and the tournament domain's (shown as the API shows them).
+FORM_ERRORS = (ApplicationError, RuleError, TournamentError)
 
 
 def error_message(exc: Exception) -> str:

@@ -35,8 +35,8 @@ def entry_amend(
             table_entry_amend(
                 entry_id=entry.pk,
                 by=request.user,
+                hand=form.entry((match.player1_id, match.player2_id)),
                 note=request.POST.get("note", ""),
-                **form.entry((match.player1, match.player2)),
             )
             return redirect("desk-table", tournament_id=tournament.pk, number=number, table=table)
         except FORM_ERRORS as exc:

@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.text import FreeTextField
+from games.hand_entries import HandEntry
 from games.selectors import MAX_DEADWOOD
 from web.desk.forms import IntegerField, isolated
 
@@ -68,17 +69,21 @@ class HandForm(forms.Form):
             _needed_unless_drawn(self, data)
         return data
 
-    def entry(self, players: tuple[Any, Any]) -> dict[str, Any]:
-        """The service's keyword arguments for this hand."""
-        d = self.cleaned_data
-        if d["result"] == "drawn":
-            return {"drawn": True}
-        return {
-            "knocker": players[0] if d["result"] == "p1" else players[1],
-            "gin": bool(d.get("gin")),
-            "knocker_deadwood": d["knocker_deadwood"],
-            "defender_deadwood": d["defender_deadwood"],
-        }
+    def entry(self, players: tuple[int, int]) -> HandEntry:
+        """This hand, `players` the ids of the match's two players."""
+        return _hand(self.cleaned_data, players)
+
+
+def _hand(d: dict[str, Any], players: tuple[int, int]) -> HandEntry:
+    """The hand a form's `result` (p1, p2: who knocked; drawn), gin and deadwoods say."""
+    if d["result"] == "drawn":
+        return HandEntry(drawn=True)
+    return HandEntry(
+        knocker=players[0] if d["result"] == "p1" else players[1],
+        gin=bool(d.get("gin")),
+        knocker_deadwood=d["knocker_deadwood"],
+        defender_deadwood=d["defender_deadwood"],
+    )
 
 
 class CorrectionForm(HandForm):
@@ -168,15 +173,7 @@ class RulingForm(forms.Form):
         if d["type"] in ("void_hand", "correct_hand"):
             out["hand_number"] = d["hand_number"]
         if d["type"] == "correct_hand":
-            if d["result"] == "drawn":
-                out["drawn"] = True
-            else:
-                out |= {
-                    "knocker": pick[d["result"]],
-                    "gin": bool(d.get("gin")),
-                    "knocker_deadwood": d["knocker_deadwood"],
-                    "defender_deadwood": d["defender_deadwood"],
-                }
+            out["hand"] = _hand(d, (players[0].pk, players[1].pk))
         if d["type"] in ("adjust_score", "forfeit"):
             out["player"] = pick[d["player"]]
         if d["type"] == "adjust_score":

@@ -14,9 +14,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from core.errors import ConflictError
+from core.errors import ConflictError, application_error
 from core.text import FreeTextField
 from tournaments import services
+from tournaments.errors import TournamentConflictError
 from tournaments.selectors import (
     tournament_forbidden_pairs,
     tournament_pairings,
@@ -193,9 +194,10 @@ def round_pairings_by_hand(request: HttpRequest, tournament: Any, number: int) -
             expected_version=_int(request.POST.get("version")),
             confirm=request.POST.get("confirm") == "1",
         )  # fmt: skip
-    except ConflictError as exc:
-        found = exc.extra.get("conflicts")
-        if exc.extra.get("reason") in ("rematch", "forbidden_pair") and found:
+    except (ConflictError, TournamentConflictError) as exc:
+        extra = getattr(application_error(exc), "extra", {})
+        found = extra.get("conflicts")
+        if extra.get("reason") in ("rematch", "forbidden_pair") and found:
             context["conflicts"] = [
                 {
                     "forbidden": c["reason"] == "forbidden_pair",

@@ -79,7 +79,9 @@ def table_entry_page(request: HttpRequest, match_id: Any) -> HttpResponse:
                 form = HandForm(request.POST, names=names)
                 if form.is_valid():
                     table_entry_submit(
-                        match_id=match.pk, player=me, **form.entry((match.player1, match.player2))
+                        match_id=match.pk,
+                        player=me,
+                        hand=form.entry((match.player1_id, match.player2_id)),
                     )
                     return redirect("table-entry", match_id=match.pk)
             elif action in ("confirm", "dispute", "withdraw") and entry is not None:

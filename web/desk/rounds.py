@@ -299,7 +299,7 @@ def table_view(request: HttpRequest, tournament: Any, number: int, table: int) -
                 match_id=match.pk,
                 by=request.user,
                 expected_version=_int(request.POST.get("version")),
-                **form.entry((match.player1, match.player2)),
+                hand=form.entry((match.player1_id, match.player2_id)),
             )
             return redirect("desk-table", tournament_id=tournament.pk, number=number, table=table)
         except VersionConflictError:
@@ -371,7 +371,7 @@ def hand_correct(
                 kwargs |= {"type": "void_hand", "reason": void_form.cleaned_data["reason"]}
             else:
                 kwargs |= {"type": "correct_hand", "reason": form.cleaned_data["reason"]}
-                kwargs |= form.entry((match.player1, match.player2))
+                kwargs["hand"] = form.entry((match.player1_id, match.player2_id))
             try:
                 match_rule(match_id=match.pk, by=request.user, **kwargs)
                 return redirect(

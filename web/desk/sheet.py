@@ -19,11 +19,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
+from games.hand_entries import HandEntry
 from games.selectors import MAX_DEADWOOD, match_get, table_entry_open
 from games.services.sheet import (
     MAX_ROWS,
     RowChecked,
-    SheetRow,
     match_sheet_check,
     match_sheet_record,
 )
@@ -56,20 +56,23 @@ def _count(value: str, cell: str) -> int:
     return number
 
 
-def knocker_keys(names: tuple[str, str]) -> dict[str, int | None]:
+def knocker_keys(match: Any) -> dict[str, int | None]:
     """What the knocker cell takes: 1 or 2 (the sheet's columns), 0, - or d for a drawn
-    hand, and a player's initial when the two differ."""
-    keys: dict[str, int | None] = {"1": 0, "2": 1, **{k: None for k in DRAWN_KEYS}}
-    initials = [n[:1].casefold() for n in names]
+    hand, and a player's initial when the two differ; each to the knocker's id (None: a
+    drawn hand)."""
+    players = (match.player1_id, match.player2_id)
+    keys: dict[str, int | None] = {"1": players[0], "2": players[1]}
+    keys |= {k: None for k in DRAWN_KEYS}
+    initials = [n[:1].casefold() for n in (match.player1.name, match.player2.name)]
     if all(initials) and initials[0] != initials[1]:
-        for seat, initial in enumerate(initials):
-            keys.setdefault(initial, seat)
+        for player, initial in zip(players, initials, strict=True):
+            keys.setdefault(initial, player)
     return keys
 
 
 def parse_row(
     data: Any, i: int, keys: dict[str, int | None]
-) -> tuple[dict[str, str], SheetRow | None]:
+) -> tuple[dict[str, str], HandEntry | None]:
     """Row `i` of the posted sheet: its cells as typed, and the row (None when empty).
     RowError if it is typed wrong."""
     cells = {name: str(data.get(f"{name}-{i}", "")).strip() for name in ("k", "kd", "dd")}
@@ -79,9 +82,9 @@ def parse_row(
     key = latin_digits(cells["k"]).casefold()
     if key not in keys:
         raise RowError("k", gettext("1 or 2 (who knocked), or 0 for a drawn hand"))
-    seat = keys[key]
-    if seat is None:
-        return cells, SheetRow(drawn=True)
+    knocker = keys[key]
+    if knocker is None:
+        return cells, HandEntry(drawn=True)
     if cells["g"] and not cells["kd"]:
         cells["kd"] = "0"
     kd = _count(cells["kd"], "kd") if cells["kd"] else None
@@ -91,8 +94,11 @@ def parse_row(
         raise RowError("kd", gettext("gin is a deadwood of 0"))
     if not cells["dd"]:
         raise RowError("dd", gettext("the defender's deadwood"))
-    return cells, SheetRow(
-        knocker=seat, knocker_deadwood=kd, defender_deadwood=_count(cells["dd"], "dd")
+    return cells, HandEntry(  # gin is a knocker's deadwood of 0 (RULES 6)
+        knocker=knocker,
+        gin=kd == 0,
+        knocker_deadwood=kd,
+        defender_deadwood=_count(cells["dd"], "dd"),
     )
 
 
@@ -103,10 +109,10 @@ def _row_count(data: Any) -> int:
         return 0
 
 
-def parse_sheet(data: Any, names: tuple[str, str]) -> list[dict[str, Any]]:
-    """Every posted row up to the last one typed: {"i", "cells", "row", "error"} (an empty
-    row before a typed one is an error: hands are numbered in order)."""
-    keys = knocker_keys(names)
+def parse_sheet(data: Any, match: Any) -> list[dict[str, Any]]:
+    """Every posted row of `match`'s sheet up to the last one typed: {"i", "cells", "row",
+    "error"} (an empty row before a typed one is an error: hands are numbered in order)."""
+    keys = knocker_keys(match)
     out = []
     for i in range(_row_count(data)):
         try:
@@ -197,7 +203,6 @@ def _entry_cells(match: Any, entry: Any) -> dict[str, str]:
 def _context(
     tournament: Any, number: int, pairing: Any, match: Any, lines: list | None = None
 ) -> dict[str, Any]:
-    names = (match.player1.name, match.player2.name)
     entry = table_entry_open(match=match)
     entry_current = entry is not None and entry.version == match.version
     if lines is None:
@@ -206,7 +211,7 @@ def _context(
             cells = _entry_cells(match, entry)
             data = {f"{k}-0": v for k, v in cells.items()}
             try:
-                row, error = parse_row(data, 0, knocker_keys(names))[1], None
+                row, error = parse_row(data, 0, knocker_keys(match))[1], None
             except RowError as exc:
                 row, error = None, exc
             lines.append({"i": 0, "cells": cells, "row": row, "error": error})
@@ -239,8 +244,7 @@ def sheet_view(request: HttpRequest, tournament: Any, number: int, table: int) -
     match = match_get(match_id=pairing.match_id)
     if request.method != "POST":
         return render(request, "desk/sheet.html", _context(tournament, number, pairing, match))
-    names = (match.player1.name, match.player2.name)
-    lines = parse_sheet(request.POST, names)
+    lines = parse_sheet(request.POST, match)
     error = None
     if not lines:
         error = gettext("nothing typed: one line a hand")
@@ -283,5 +287,5 @@ def sheet_check(request: HttpRequest, tournament: Any, number: int, table: int) 
     {"rows": [{"i", "ok", "hand", "cell", "error", "result", "games", "won", "finished"}]}."""
     pairing = _pairing(tournament, number, table)
     match = match_get(match_id=pairing.match_id)
-    lines = parse_sheet(request.POST, (match.player1.name, match.player2.name))
+    lines = parse_sheet(request.POST, match)
     return JsonResponse({"rows": check_lines(match, lines), "next_hand": match.hand_number + 1})

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from core.errors import ApplicationError, translated_message
+from core.errors import application_error, refusals, translated_message
 from players.selectors import player_for_user
 from tournaments import services
 from tournaments.entries.services import calendar_feed_of, calendar_feed_renew
@@ -68,9 +68,11 @@ def my_entry_act(request: HttpRequest, tournament_id: int, action: str) -> HttpR
     try:
         tournament = tournament_get(tournament_id=tournament_id, user=request.user)
         act[action](tournament_id=tournament.pk, player=me, by=request.user)
-    except ApplicationError as exc:
-        context = _context(request, me, error=translated_message(exc))
-        return render(request, "play/entries.html", context, status=exc.status)
+    except refusals() as exc:
+        error = application_error(exc)
+        assert error is not None  # a refusal
+        context = _context(request, me, error=translated_message(error))
+        return render(request, "play/entries.html", context, status=error.status)
     return redirect("my-entries")
 
 

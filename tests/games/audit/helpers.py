@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from demo.bots import match_play_bots
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.selectors import match_state_at
 from games.services import match_act, match_create
@@ -73,11 +74,19 @@ def table_match_with_corrections(alice: Player, bob: Player, organiser) -> Match
     match = match_create(player1=alice, player2=bob, mode="table", ruleset={"games": 1},
                          organisers=[organiser], first_dealer=alice)  # fmt: skip
     for knocker, k, d in ((alice, 5, 20), (bob, 3, 30), (alice, 4, 12)):
-        match_record_hand(match_id=match.id, by=organiser, knocker=knocker,
-                          knocker_deadwood=k, defender_deadwood=d)  # fmt: skip
-    match_rule(match_id=match.id, by=organiser, type="correct_hand", hand_number=1,
-               knocker=alice, knocker_deadwood=2, defender_deadwood=20,
-               reason="deadwood miscounted")  # fmt: skip
+        match_record_hand(
+            match_id=match.id,
+            by=organiser,
+            hand=HandEntry(knocker=knocker.pk, knocker_deadwood=k, defender_deadwood=d),
+        )
+    match_rule(
+        match_id=match.id,
+        by=organiser,
+        type="correct_hand",
+        hand_number=1,
+        hand=HandEntry(knocker=alice.pk, knocker_deadwood=2, defender_deadwood=20),
+        reason="deadwood miscounted",
+    )
     match_rule(match_id=match.id, by=organiser, type="void_hand", hand_number=2,
                reason="misdeal")  # fmt: skip
     return Match.objects.get(pk=match.pk)

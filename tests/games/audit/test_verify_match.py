@@ -9,6 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from demo.bots import match_play_bots, match_play_bots_batched
+from games.hand_entries import HandEntry
 from games.services import match_create, match_record_hand, match_rule
 from tests.games.audit.helpers import (
     SHORT,
@@ -161,10 +162,7 @@ def test_rulings_disputes_and_corrections_replay(alice, bob, organiser, alice_cl
         match_record_hand(
             match_id=table.id,
             by=organiser,
-            knocker=bob,
-            gin=True,
-            knocker_deadwood=0,
-            defender_deadwood=30,
+            hand=HandEntry(knocker=bob.pk, gin=True, knocker_deadwood=0, defender_deadwood=30),
         )
     bundle = _bundle(alice_client, table)
     assert bundle["match"]["status"] == "finished"

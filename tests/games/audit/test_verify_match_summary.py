@@ -8,6 +8,7 @@ import copy
 import pytest
 
 from demo.bots import match_play_bots_batched
+from games.hand_entries import HandEntry
 from games.services import match_create, match_record_hand, match_rule
 from tests.games.audit.helpers import play_until_hand, table_match_with_corrections, verifier_run
 
@@ -43,8 +44,11 @@ def table(alice, bob, organiser, alice_client):
     """A finished table match: hand 1 corrected, hand 2 voided afterwards."""
     match = table_match_with_corrections(alice, bob, organiser)
     for _ in range(2):  # 55 points each: Bob reaches 100
-        match_record_hand(match_id=match.id, by=organiser, knocker=bob, gin=True,
-                          knocker_deadwood=0, defender_deadwood=30)  # fmt: skip
+        match_record_hand(
+            match_id=match.id,
+            by=organiser,
+            hand=HandEntry(knocker=bob.pk, gin=True, knocker_deadwood=0, defender_deadwood=30),
+        )
     return _bundle(alice_client, match)
 
 

@@ -9,6 +9,7 @@ import pytest
 from core.errors import PermissionDeniedError, ValidationError
 from games import projections
 from games.errors import IllegalActionError
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.services import match_create, match_record_hand, match_rule
 from games.signals import match_finished, match_reopened
@@ -31,10 +32,9 @@ def _record(match: Match, organiser, players, hands) -> None:
         match_record_hand(
             match_id=match.id,
             by=organiser,
-            knocker=players[seat],
-            gin=kd == 0,
-            knocker_deadwood=kd,
-            defender_deadwood=dd,
+            hand=HandEntry(
+                knocker=players[seat].pk, gin=kd == 0, knocker_deadwood=kd, defender_deadwood=dd
+            ),
         )
 
 
@@ -64,9 +64,7 @@ def test_a_corrected_entry_gives_the_match_recorded_right_from_the_start(alice, 
         type="correct_hand",
         reason="hand 1 was Alice's knock, not Bob's",
         hand_number=1,
-        knocker=alice,
-        knocker_deadwood=5,
-        defender_deadwood=40,
+        hand=HandEntry(knocker=alice.pk, knocker_deadwood=5, defender_deadwood=40),
     )
     assert [e.type for e in saved.events][0] == "HandCorrected"
     assert _sheet(wrong) == _sheet(right)
@@ -133,13 +131,23 @@ def test_corrections_are_refused_with_a_clear_error(alice, bob, organiser):
     with pytest.raises(PermissionDeniedError):
         match_rule(match_id=match.id, by=alice.user, type="void_hand", reason="x", hand_number=1)
     with pytest.raises(ValidationError) as caught:
-        match_rule(match_id=match.id, by=organiser, type="correct_hand", reason="x", drawn=True)
+        match_rule(
+            match_id=match.id,
+            by=organiser,
+            type="correct_hand",
+            reason="x",
+            hand=HandEntry(drawn=True),
+        )
     assert caught.value.code == "hand_number"
     with pytest.raises(IllegalActionError):  # there is no hand 9
         match_rule(
-            match_id=match.id, by=organiser, type="correct_hand", reason="x", hand_number=9,
-            drawn=True,
-        )  # fmt: skip
+            match_id=match.id,
+            by=organiser,
+            type="correct_hand",
+            reason="x",
+            hand_number=9,
+            hand=HandEntry(drawn=True),
+        )
     with pytest.raises(ValidationError) as caught:
         match_rule(match_id=match.id, by=organiser, type="correct_hand", reason=" ", hand_number=1)
     assert caught.value.code == "reason_required"
@@ -154,9 +162,7 @@ def test_the_match_page_shows_a_correction_as_a_crossed_out_line(alice, bob, org
         type="correct_hand",
         reason="it was Alice's knock",
         hand_number=1,
-        knocker=alice,
-        knocker_deadwood=5,
-        defender_deadwood=40,
+        hand=HandEntry(knocker=alice.pk, knocker_deadwood=5, defender_deadwood=40),
     )
     client.force_login(organiser)
     page = client.get(f"/matches/{match.id}/").content.decode()
@@ -176,9 +182,7 @@ def test_the_match_view_lists_corrections_with_player_ids(alice, bob, organiser)
         type="correct_hand",
         reason="it was Alice's knock",
         hand_number=1,
-        knocker=alice,
-        knocker_deadwood=5,
-        defender_deadwood=40,
+        hand=HandEntry(knocker=alice.pk, knocker_deadwood=5, defender_deadwood=40),
     )
     view = match_view_for(match=match_get(match_id=match.id), user=organiser)
     [correction] = view["hands"][0]["corrections"]

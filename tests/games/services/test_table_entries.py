@@ -7,6 +7,7 @@ import pytest
 import eventstore
 from core.errors import ConflictError, PermissionDeniedError
 from games.engine.errors import RuleError
+from games.hand_entries import HandEntry
 from games.models import Match, TableEntry
 from games.services import match_create, match_record_hand
 from games.services.table_entries import (
@@ -33,7 +34,9 @@ def _last_event(match):
 
 def test_entered_by_one_confirmed_by_the_other(table, alice, bob):
     entry = table_entry_submit(
-        match_id=table.id, player=alice, knocker=alice, knocker_deadwood=4, defender_deadwood=20
+        match_id=table.id,
+        player=alice,
+        hand=HandEntry(knocker=alice.pk, knocker_deadwood=4, defender_deadwood=20),
     )
     assert entry.status == "pending" and not Match.objects.get(pk=table.pk).hands.exists()
     with pytest.raises(PermissionDeniedError):
@@ -50,28 +53,32 @@ def test_entered_by_one_confirmed_by_the_other(table, alice, bob):
 def test_rules_are_checked_at_entry(table, alice):
     with pytest.raises(RuleError):
         table_entry_submit(
-            match_id=table.id, player=alice, knocker=alice, knocker_deadwood=11,
-            defender_deadwood=30,
-        )  # fmt: skip
+            match_id=table.id,
+            player=alice,
+            hand=HandEntry(knocker=alice.pk, knocker_deadwood=11, defender_deadwood=30),
+        )
     with pytest.raises(RuleError):
         table_entry_submit(
-            match_id=table.id, player=alice, knocker=alice, gin=True, knocker_deadwood=3,
-            defender_deadwood=30,
-        )  # fmt: skip
+            match_id=table.id,
+            player=alice,
+            hand=HandEntry(knocker=alice.pk, gin=True, knocker_deadwood=3, defender_deadwood=30),
+        )
     assert not TableEntry.objects.exists()
 
 
 def test_only_the_players_enter_and_one_entry_at_a_time(table, alice, bob):
     with pytest.raises(PermissionDeniedError):
-        table_entry_submit(match_id=table.id, player=PlayerFactory(), drawn=True)
-    table_entry_submit(match_id=table.id, player=alice, drawn=True)
+        table_entry_submit(match_id=table.id, player=PlayerFactory(), hand=HandEntry(drawn=True))
+    table_entry_submit(match_id=table.id, player=alice, hand=HandEntry(drawn=True))
     with pytest.raises(ConflictError):
-        table_entry_submit(match_id=table.id, player=bob, drawn=True)
+        table_entry_submit(match_id=table.id, player=bob, hand=HandEntry(drawn=True))
 
 
 def test_disputed_then_settled_by_an_organiser(table, alice, bob, organiser):
     entry = table_entry_submit(
-        match_id=table.id, player=bob, knocker=bob, knocker_deadwood=2, defender_deadwood=9
+        match_id=table.id,
+        player=bob,
+        hand=HandEntry(knocker=bob.pk, knocker_deadwood=2, defender_deadwood=9),
     )
     entry = table_entry_dispute(entry_id=entry.pk, player=alice, note="I had 7, not 9")
     assert entry.status == "disputed"
@@ -83,22 +90,24 @@ def test_disputed_then_settled_by_an_organiser(table, alice, bob, organiser):
     meta = _last_event(match).metadata
     assert meta["entered_by"] == f"player:{bob.pk}"
     assert meta["confirmed_by"] == f"user:{organiser.pk}"
-    second = table_entry_submit(match_id=table.id, player=alice, drawn=True)
+    second = table_entry_submit(match_id=table.id, player=alice, hand=HandEntry(drawn=True))
     table_entry_dispute(entry_id=second.pk, player=bob, note="no")
     assert table_entry_decide(entry_id=second.pk, by=organiser, accept=False).status == "rejected"
     assert match.hands.count() == 1
 
 
 def test_an_entry_overtaken_by_the_desk_is_stale(table, alice, bob, organiser):
-    entry = table_entry_submit(match_id=table.id, player=alice, drawn=True)
-    match_record_hand(match_id=table.id, by=organiser, drawn=True)  # the desk entered it
+    entry = table_entry_submit(match_id=table.id, player=alice, hand=HandEntry(drawn=True))
+    match_record_hand(
+        match_id=table.id, by=organiser, hand=HandEntry(drawn=True)
+    )  # the desk entered it
     entry = table_entry_confirm(entry_id=entry.pk, player=bob)
     assert entry.status == "stale"
     assert Match.objects.get(pk=table.pk).hands.count() == 1
 
 
 def test_withdraw_own_entry_only(table, alice, bob):
-    entry = table_entry_submit(match_id=table.id, player=alice, drawn=True)
+    entry = table_entry_submit(match_id=table.id, player=alice, hand=HandEntry(drawn=True))
     with pytest.raises(PermissionDeniedError):
         table_entry_withdraw(entry_id=entry.pk, player=bob)
     assert table_entry_withdraw(entry_id=entry.pk, player=alice).status == "withdrawn"

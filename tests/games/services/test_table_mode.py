@@ -6,6 +6,7 @@ import eventstore
 from core.errors import PermissionDeniedError, ValidationError
 from demo.bots import match_play_bots_batched
 from games.engine.errors import IllegalActionError
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.services import match_create, match_record_hand
 from tests.factories import BotPlayerFactory
@@ -24,10 +25,9 @@ def test_recording_scores_like_the_rules(table, alice, bob, organiser):
         match_record_hand(
             match_id=table.id,
             by=organiser,
-            knocker=knocker,
-            gin=kd == 0,
-            knocker_deadwood=kd,
-            defender_deadwood=dd,
+            hand=HandEntry(
+                knocker=knocker.pk, gin=kd == 0, knocker_deadwood=kd, defender_deadwood=dd
+            ),
         )
     row = Match.objects.get(pk=table.pk)
     scores = [g["scores"] for g in row.scoresheet["games"]]
@@ -37,37 +37,34 @@ def test_recording_scores_like_the_rules(table, alice, bob, organiser):
 
 
 def test_a_drawn_hand_and_invalid_records(table, alice, organiser):
-    match_record_hand(match_id=table.id, by=organiser, drawn=True)
+    match_record_hand(match_id=table.id, by=organiser, hand=HandEntry(drawn=True))
     assert eventstore.load(stream_id=table.stream_id)[-1].type == "HandDrawn"
     with pytest.raises(IllegalActionError) as caught:
         match_record_hand(
             match_id=table.id,
             by=organiser,
-            knocker=alice,
-            knocker_deadwood=11,
-            defender_deadwood=20,
+            hand=HandEntry(knocker=alice.pk, knocker_deadwood=11, defender_deadwood=20),
         )
     assert caught.value.rule == "6 knocking"
     with pytest.raises(IllegalActionError):
         match_record_hand(
             match_id=table.id,
             by=organiser,
-            knocker=alice,
-            gin=True,
-            knocker_deadwood=3,
-            defender_deadwood=20,
+            hand=HandEntry(knocker=alice.pk, gin=True, knocker_deadwood=3, defender_deadwood=20),
         )
     with pytest.raises(ValidationError):
-        match_record_hand(match_id=table.id, by=organiser, knocker=alice, knocker_deadwood=3)
+        match_record_hand(
+            match_id=table.id, by=organiser, hand=HandEntry(knocker=alice.pk, knocker_deadwood=3)
+        )
     with pytest.raises(PermissionDeniedError):
-        match_record_hand(match_id=table.id, by=alice.user, drawn=True)
+        match_record_hand(match_id=table.id, by=alice.user, hand=HandEntry(drawn=True))
     assert eventstore.stream_version(stream_id=table.stream_id) == 2
 
 
 def test_online_matches_do_not_record_hands(alice, bob, organiser):
     match = match_create(player1=alice, player2=bob, organisers=[organiser])
     with pytest.raises(ValidationError):
-        match_record_hand(match_id=match.id, by=organiser, drawn=True)
+        match_record_hand(match_id=match.id, by=organiser, hand=HandEntry(drawn=True))
 
 
 @pytest.mark.parametrize("ruleset", [None, {"games": 1, "gin_bonus": 20}])
@@ -81,15 +78,17 @@ def test_the_same_hand_results_give_the_same_standings_as_online_play(organiser,
     players = {a.pk: a, b.pk: b}
     for hand in online.hands.order_by("hand_number"):
         if hand.kind == "draw":
-            match_record_hand(match_id=table.id, by=organiser, drawn=True)
+            match_record_hand(match_id=table.id, by=organiser, hand=HandEntry(drawn=True))
             continue
         match_record_hand(
             match_id=table.id,
             by=organiser,
-            knocker=players[hand.knocker_id],
-            gin=hand.kind == "gin",
-            knocker_deadwood=hand.knocker_deadwood,
-            defender_deadwood=hand.defender_deadwood,
+            hand=HandEntry(
+                knocker=players[hand.knocker_id].pk,
+                gin=hand.kind == "gin",
+                knocker_deadwood=hand.knocker_deadwood,
+                defender_deadwood=hand.defender_deadwood,
+            ),
         )
     online_row = Match.objects.get(pk=online.pk)
     table_row = Match.objects.get(pk=table.pk)

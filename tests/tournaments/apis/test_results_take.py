@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from players.models import Player
+from players.services import player_login_code_issue, player_login_code_use
 from tests.tournaments.helpers import record_gins, table_tournament
 from tournaments import jobs
 from tournaments.models import Pairing, Tournament
@@ -77,12 +78,12 @@ def test_nothing_to_take_is_200_with_an_empty_list(organiser):
 
 
 @pytest.mark.parametrize("who", ["anonymous", "player", "stranger"])
-def test_only_organisers_may_and_a_refusal_writes_nothing(stuck, who):
+def test_only_organisers_may_and_a_refusal_writes_nothing(stuck, organiser, who):
     tournament, pairing = stuck
     user = None
-    if who == "player":
-        user = get_user_model().objects.create_user(username="ann", password="pw-ann-1234")
-        Player.objects.filter(pk=pairing.player1_id).update(user=user)
+    if who == "player":  # the player's own login, opened with a code from the desk
+        issued = player_login_code_issue(player_id=pairing.player1_id, by=organiser)
+        user = player_login_code_use(code=issued.code)
     elif who == "stranger":
         user = get_user_model().objects.create_user(username="x", password="pw-x-123456")
     version = Tournament.objects.get(pk=tournament.pk).version

@@ -9,6 +9,7 @@ from unittest import mock
 
 import pytest
 
+from games.hand_entries import HandEntry
 from games.services import match_rule
 from players.models import Club, Player
 from tests.tournaments.helpers import record_gins, table_tournament
@@ -66,10 +67,13 @@ def test_a_finished_evening_is_rated_by_its_job_and_a_later_correction_rerates(o
     loser = pairing.player2
     for hand in (1, 2):
         match_rule(
-            match_id=pairing.match_id, by=organiser, type="correct_hand", reason="typo",
-            hand_number=hand, knocker=loser, gin=True, knocker_deadwood=0,
-            defender_deadwood=30,
-        )  # fmt: skip
+            match_id=pairing.match_id,
+            by=organiser,
+            type="correct_hand",
+            reason="typo",
+            hand_number=hand,
+            hand=HandEntry(knocker=loser.pk, gin=True, knocker_deadwood=0, defender_deadwood=30),
+        )
     pairing.refresh_from_db()
     assert pairing.winner_id == loser.pk
     after = ratings_snapshot(club.pk)

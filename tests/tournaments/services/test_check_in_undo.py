@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import ConflictError, PermissionDeniedError
+from core.errors import PermissionDeniedError
 from tests.tournaments.helpers import make_bots, make_tournament
 from tournaments import services
+from tournaments.domain.errors import TournamentConflictError
 from tournaments.models import Registration
 from tournaments.repository import tournament_load
 from tournaments.selectors import tournament_stream_events
@@ -55,11 +56,11 @@ def test_a_paired_or_withdrawn_player_s_check_in_is_not_undone(organiser, jobs):
     t = make_tournament(organiser, players)
     with jobs():
         services.tournament_start(tournament_id=t.pk, by=organiser)
-    with pytest.raises(ConflictError) as paired:
+    with pytest.raises(TournamentConflictError) as paired:
         services.tournament_check_in_undo(tournament_id=t.pk, player=players[0], by=organiser)
     assert "withdraw them instead" in paired.value.message
     services.tournament_withdraw(tournament_id=t.pk, player=players[1], by=organiser)
-    with pytest.raises(ConflictError):
+    with pytest.raises(TournamentConflictError):
         services.tournament_check_in_undo(tournament_id=t.pk, player=players[1], by=organiser)
 
 

@@ -11,9 +11,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from core.errors import ConflictError, NotFoundError, PermissionDeniedError
+from core.errors import NotFoundError, PermissionDeniedError, application_error
 from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
 from tournaments import services
+from tournaments.domain.errors import TournamentConflictError
 
 pytestmark = pytest.mark.django_db
 
@@ -51,18 +52,22 @@ COMMANDS = {
 def test_a_round_not_in_play_is_a_conflict_with_the_commands_own_message(name, organiser, jobs):
     command, message = COMMANDS[name]
     t = make_tournament(organiser, make_bots(2), rounds=1)
-    with pytest.raises(ConflictError) as unpaired:
+    with pytest.raises(TournamentConflictError) as unpaired:
         command(t, 1, organiser)
-    assert (unpaired.value.message, unpaired.value.code) == (message, "conflict")
-    assert unpaired.value.extra == {"reason": "round_not_in_play"}
+    refused = application_error(unpaired.value)  # as the API shows it
+    assert refused is not None
+    assert (refused.message, refused.code) == (message, "conflict")
+    assert refused.extra == {"reason": "round_not_in_play"}
     with jobs():
         services.tournament_start(tournament_id=t.pk, by=organiser)
     with jobs():
         forfeit_round(t, organiser)
-    with pytest.raises(ConflictError) as completed:
+    with pytest.raises(TournamentConflictError) as completed:
         command(t, 1, organiser)
-    assert (completed.value.message, completed.value.code) == (message, "conflict")
-    assert completed.value.extra == {"reason": "round_not_in_play"}
+    refused = application_error(completed.value)
+    assert refused is not None
+    assert (refused.message, refused.code) == (message, "conflict")
+    assert refused.extra == {"reason": "round_not_in_play"}
 
 
 @pytest.mark.parametrize("name", COMMANDS)

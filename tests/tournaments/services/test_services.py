@@ -9,12 +9,14 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 import eventstore
-from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from core.errors import PermissionDeniedError, ValidationError
 from games.engine.errors import IllegalActionError
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.services import match_act
 from tests.tournaments.helpers import FAST_RULES, forfeit_round, make_bots, make_tournament
 from tournaments import services
+from tournaments.domain.errors import TournamentConflictError, TournamentInputError
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.projections import standings_rebuild
 from tournaments.repository import SYSTEM_USERNAME
@@ -52,7 +54,7 @@ def test_create_checks_the_settings_and_the_creator(organiser):
 def test_registration_check_in_and_withdrawal_are_logged_with_who_and_why(organiser):
     players = make_bots(3)
     t = make_tournament(organiser, players[:2])
-    with pytest.raises(ConflictError):
+    with pytest.raises(TournamentConflictError):
         services.tournament_register(tournament_id=t.pk, player=players[0], by=organiser)
     # Checking in twice changes nothing and logs nothing.
     before = len(event_types(t))
@@ -126,9 +128,9 @@ def test_a_round_cannot_be_paired_while_the_previous_one_is_in_play(organiser, j
     t = make_tournament(organiser, make_bots(4))
     with jobs():
         services.tournament_start(tournament_id=t.pk, by=organiser)
-    with pytest.raises(ConflictError):
+    with pytest.raises(TournamentConflictError):
         services.tournament_round_pair(tournament_id=t.pk, round_number=2, by=organiser)
-    with pytest.raises(ConflictError):
+    with pytest.raises(TournamentConflictError):
         services.tournament_round_pair(tournament_id=t.pk, round_number=3, by=organiser)
 
 
@@ -197,7 +199,7 @@ def test_late_entry_joins_the_next_swiss_round_only(organiser, jobs):
     rr = make_tournament(organiser, make_bots(4, prefix="RR"), format="round_robin", rounds=None)
     with jobs():
         services.tournament_start(tournament_id=rr.pk, by=organiser)
-    with pytest.raises(ConflictError):
+    with pytest.raises(TournamentConflictError):
         services.tournament_register(tournament_id=rr.pk, player=players[4], by=organiser)
 
 
@@ -207,7 +209,7 @@ def test_re_pairing_is_allowed_only_before_play_starts(organiser, jobs):
     with jobs():
         services.tournament_start(tournament_id=t.pk, by=organiser)
     a, b, c, d = (p.pk for p in players)
-    with pytest.raises(ValidationError):
+    with pytest.raises(TournamentInputError):
         services.tournament_round_repair(
             tournament_id=t.pk, round_number=1, by=organiser, reason="x", pairs=[(a, b)]
         )
@@ -228,7 +230,7 @@ def test_re_pairing_is_allowed_only_before_play_starts(organiser, jobs):
 
     pairing = Pairing.objects.filter(round__tournament=t).first()
     match_play_bots(match_id=pairing.match_id, max_actions=1)
-    with pytest.raises(ConflictError):
+    with pytest.raises(TournamentConflictError):
         services.tournament_round_repair(
             tournament_id=t.pk, round_number=1, by=organiser, reason="again"
         )
@@ -254,7 +256,7 @@ def test_a_ruling_is_an_event_with_the_organiser_and_reason(organiser, jobs):
     assert ruled[0].data["by"]["id"] == organiser.pk and ruled[0].data["reason"] == "no-show"
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
-    with pytest.raises(ConflictError):
+    with pytest.raises(TournamentConflictError):
         services.tournament_result_rule(
             tournament_id=t.pk,
             round_number=1,
@@ -357,9 +359,12 @@ def test_a_table_tournament_takes_results_from_scoresheets(organiser, jobs):
     assert services.tournament_deadlines_enforce(now=timezone.now() + dt.timedelta(hours=2)) == []
     with jobs():
         match_record_hand(
-            match_id=pairing.match_id, by=organiser, knocker=pairing.player1, gin=True,
-            knocker_deadwood=0, defender_deadwood=12,
-        )  # fmt: skip
+            match_id=pairing.match_id,
+            by=organiser,
+            hand=HandEntry(
+                knocker=pairing.player1.pk, gin=True, knocker_deadwood=0, defender_deadwood=12
+            ),
+        )
     pairing.refresh_from_db()
     assert pairing.status == Pairing.Status.FINISHED and pairing.winner_id == pairing.player1_id
     assert pairing.points1 == 37 and pairing.games1 == 1
@@ -492,7 +497,7 @@ def test_a_refused_re_pairing_cancels_nothing(organiser, jobs):
     with jobs():
         services.tournament_start(tournament_id=t.pk, by=organiser)
     a, b = players[0].pk, players[1].pk
-    with pytest.raises(ValidationError):
+    with pytest.raises(TournamentInputError):
         services.tournament_round_repair(
             tournament_id=t.pk, round_number=1, by=organiser, reason="x", pairs=[(a, b)]
         )

@@ -10,10 +10,12 @@ import pytest
 
 import eventstore
 from core.errors import ConflictError, PermissionDeniedError, ValidationError
+from games.hand_entries import HandEntry
 from games.services import match_rule
 from players.models import Player
 from tests.tournaments.helpers import record_gins, table_tournament
 from tournaments import services
+from tournaments.domain.errors import TournamentConflictError
 from tournaments.models import Pairing, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +61,7 @@ def test_what_may_no_longer_change_after_the_start_is_refused(organiser):
     players = [Player.objects.create(name=n) for n in ("Ann", "Ben")]
     tournament = _tournament(organiser, players)
     services.tournament_start(tournament_id=tournament.pk, by=organiser)
-    with pytest.raises(ConflictError) as caught:
+    with pytest.raises(TournamentConflictError) as caught:
         services.tournament_settings_change(
             tournament_id=tournament.pk, by=organiser, changes={"ruleset": {"game_target": 50}}
         )
@@ -129,10 +131,9 @@ def test_a_knockout_correction_cannot_change_who_advanced_while_they_play_on(
         type="correct_hand",
         reason="more deadwood",
         hand_number=1,
-        knocker=pairing.player1,
-        gin=True,
-        knocker_deadwood=0,
-        defender_deadwood=40,
+        hand=HandEntry(
+            knocker=pairing.player1.pk, gin=True, knocker_deadwood=0, defender_deadwood=40
+        ),
     )
 
 
@@ -145,7 +146,7 @@ def test_concurrent_repairs_with_the_same_version_repair_once(organiser):
 
     from django.db import connection
 
-    from core.errors import VersionConflictError
+    from core.errors import application_error
 
     players = [Player.objects.create(name=n) for n in ("Ann", "Ben", "Cy", "Di")]
     tournament = _tournament(organiser, players)
@@ -162,7 +163,9 @@ def test_concurrent_repairs_with_the_same_version_repair_once(organiser):
                 expected_version=version,
             )
             return "repaired"
-        except VersionConflictError:
+        except TournamentConflictError as exc:  # a version conflict, as the API shows it
+            error = application_error(exc)
+            assert error is not None and error.code == "version_conflict"
             return "conflict"
         finally:
             connection.close()

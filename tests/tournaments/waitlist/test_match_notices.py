@@ -11,6 +11,7 @@ import pytest
 from django.core import mail
 
 from core.models import OutboxMessage
+from games.hand_entries import HandEntry
 from games.services.disputes import match_dispute_open, match_dispute_resolve
 from games.services.table_entries import (
     table_entry_decide,
@@ -45,7 +46,9 @@ def test_an_entry_awaiting_confirmation_tells_the_opponent_once(organiser: Any, 
     mail.outbox.clear()
     with jobs():
         entry = table_entry_submit(
-            match_id=match_id, player=en, knocker=en, knocker_deadwood=4, defender_deadwood=23
+            match_id=match_id,
+            player=en,
+            hand=HandEntry(knocker=en.pk, knocker_deadwood=4, defender_deadwood=23),
         )
     (notice,) = Notice.objects.filter(kind="confirm")
     assert notice.player == fa and notice.data["entry"] == entry.pk
@@ -67,9 +70,10 @@ def test_a_disputed_entry_ruled_tells_both_players(organiser: Any, jobs: Any) ->
     match_id, en, fa = _seated(organiser, jobs)
     with jobs():
         entry = table_entry_submit(
-            match_id=match_id, player=fa, knocker=fa, gin=True, knocker_deadwood=0,
-            defender_deadwood=30,
-        )  # fmt: skip
+            match_id=match_id,
+            player=fa,
+            hand=HandEntry(knocker=fa.pk, gin=True, knocker_deadwood=0, defender_deadwood=30),
+        )
         table_entry_dispute(entry_id=entry.pk, player=en, note="it was a knock")
     mail.outbox.clear()
     with jobs():
@@ -104,7 +108,9 @@ def test_a_friendly_match_tells_no_one(organiser: Any, jobs: Any) -> None:
     match = match_create(player1=en, player2=fa, created_by=organiser, mode="table")
     with jobs():
         table_entry_submit(
-            match_id=match.pk, player=en, knocker=en, knocker_deadwood=4, defender_deadwood=23
+            match_id=match.pk,
+            player=en,
+            hand=HandEntry(knocker=en.pk, knocker_deadwood=4, defender_deadwood=23),
         )
     assert not Notice.objects.exists()
     assert not OutboxMessage.objects.filter(task="tournaments.notices_match").exists()
@@ -127,13 +133,16 @@ def test_an_entry_rolled_back_announces_nothing(organiser: Any, jobs: Any) -> No
         with jobs():
             with pytest.raises(RuntimeError), transaction.atomic():
                 table_entry_submit.in_tx(
-                    match_id=match_id, player=en, knocker=en, knocker_deadwood=4,
-                    defender_deadwood=23,
-                )  # fmt: skip
+                    match_id=match_id,
+                    player=en,
+                    hand=HandEntry(knocker=en.pk, knocker_deadwood=4, defender_deadwood=23),
+                )
                 raise RuntimeError("rolled back")
             assert heard == []
             table_entry_submit(
-                match_id=match_id, player=en, knocker=en, knocker_deadwood=4, defender_deadwood=23
+                match_id=match_id,
+                player=en,
+                hand=HandEntry(knocker=en.pk, knocker_deadwood=4, defender_deadwood=23),
             )
     finally:
         table_entry_changed.disconnect(listen)

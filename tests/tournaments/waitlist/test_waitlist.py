@@ -14,6 +14,7 @@ import eventstore
 from core.errors import ConflictError, PermissionDeniedError
 from players.models import Player
 from tournaments import services
+from tournaments.domain.errors import TournamentConflictError
 from tournaments.models import Registration, Tournament
 from tournaments.serializers.rounds import waitlist_place
 from tournaments.services import waitlist
@@ -137,7 +138,7 @@ def test_a_raised_capacity_promotes_and_approval_and_eligibility(organiser: Any,
     )
     services.tournament_register(tournament_id=t.pk, player=players[3], by=players[3].user)
     assert _statuses(t)["P4"] == "requested"
-    with pytest.raises(ConflictError) as refused:
+    with pytest.raises(TournamentConflictError) as refused:
         services.tournament_check_in(tournament_id=t.pk, player=players[3], by=organiser)
     assert refused.value.code == "no_place"
     waitlist.tournament_entry_approve(tournament_id=t.pk, player=players[3], by=organiser)

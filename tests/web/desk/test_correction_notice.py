@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games.hand_entries import HandEntry
 from games.services import match_record_hand, match_rule
 from tests.tournaments.helpers import record_gins, table_tournament
 from tests.web.desk.helpers import organiser
@@ -37,10 +38,9 @@ def test_a_late_correction_is_shown_on_the_next_round(client, django_capture_on_
             type="correct_hand",
             reason="wrong way round",
             hand_number=1,
-            knocker=first[0].player2,
-            gin=True,
-            knocker_deadwood=0,
-            defender_deadwood=30,
+            hand=HandEntry(
+                knocker=first[0].player2.pk, gin=True, knocker_deadwood=0, defender_deadwood=30
+            ),
         )
     page = client.get(url).content.decode()
     assert "Round 1, table 1: a result was corrected after this round was paired" in page
@@ -51,10 +51,9 @@ def test_a_late_correction_is_shown_on_the_next_round(client, django_capture_on_
     match_record_hand(
         match_id=second.match_id,
         by=td,
-        knocker=second.player1,
-        gin=False,
-        knocker_deadwood=4,
-        defender_deadwood=20,
+        hand=HandEntry(
+            knocker=second.player1.pk, gin=False, knocker_deadwood=4, defender_deadwood=20
+        ),
     )
     assert "its pairings stand" in client.get(url).content.decode()
 
@@ -76,7 +75,9 @@ def _round_two_corrected(client, django_capture_on_commit_callbacks, **correctio
             type="correct_hand",
             reason="counted again",
             hand_number=1,
-            **{"knocker": first[0].player1, "gin": True, "knocker_deadwood": 0} | correction,
+            hand=HandEntry(
+                **{"knocker": first[0].player1_id, "gin": True, "knocker_deadwood": 0} | correction
+            ),
         )
     client.force_login(td)
     return client.get(reverse("desk-round", args=[tournament.pk, 2])).content.decode()

@@ -6,6 +6,7 @@ services; organisers only; the player sees the outcome on the match page."""
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.services import match_record_hand
 from games.services.disputes import match_dispute_open
@@ -22,9 +23,10 @@ def _disputed(td, *, hands: int = 2, hand_number: int | None = 1, statement: str
     match = Pairing.objects.get(round__tournament=t, table=1).match
     for _ in range(hands):
         match_record_hand(
-            match_id=match.pk, by=td, knocker=match.player1, knocker_deadwood=5,
-            defender_deadwood=25,
-        )  # fmt: skip
+            match_id=match.pk,
+            by=td,
+            hand=HandEntry(knocker=match.player1.pk, knocker_deadwood=5, defender_deadwood=25),
+        )
     boris = match.player2 if match.player2.name == "Boris" else match.player1
     match_dispute_open(
         match_id=match.pk,

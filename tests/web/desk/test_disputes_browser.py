@@ -5,6 +5,7 @@ ruling, and the player's match page shows the outcome without a reload. Screensh
 
 import pytest
 
+from games.hand_entries import HandEntry
 from games.models import Match
 from games.services import match_record_hand
 from tests.fixtures.desk import sign_in
@@ -22,9 +23,12 @@ def test_a_player_disputes_a_hand_and_the_desk_rules_on_it(live_server, browser,
     match = Pairing.objects.get(round__tournament=t, table=1).match
     for deadwood in (5, 7):
         match_record_hand(
-            match_id=match.pk, by=td, knocker=match.player1, knocker_deadwood=deadwood,
-            defender_deadwood=25,
-        )  # fmt: skip
+            match_id=match.pk,
+            by=td,
+            hand=HandEntry(
+                knocker=match.player1.pk, knocker_deadwood=deadwood, defender_deadwood=25
+            ),
+        )
     player = match.player2.user.username
 
     # The player, on a phone: the replay page's "Open a dispute".
@@ -91,7 +95,9 @@ def test_the_dispute_page_fits_a_phone_while_open(live_server, browser):
     t = started_with_logins(td)
     match = Pairing.objects.get(round__tournament=t, table=1).match
     match_record_hand(
-        match_id=match.pk, by=td, knocker=match.player1, knocker_deadwood=3, defender_deadwood=20
+        match_id=match.pk,
+        by=td,
+        hand=HandEntry(knocker=match.player1.pk, knocker_deadwood=3, defender_deadwood=20),
     )
     match_dispute_open(
         match_id=match.pk, player=match.player1, hand_number=None,

@@ -6,15 +6,13 @@ import datetime as dt
 import pytest
 
 from tests.web.desk.helpers import no_sideways_scroll, organiser, shoot, started
-from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_home_page_fits_a_phone(live_server, browser):
-    tournament = started(organiser("td"), players=4)
     at = dt.datetime(2026, 12, 8, 18, 30, tzinfo=dt.UTC)
-    Tournament.objects.filter(pk=tournament.pk).update(starts_at=at)
+    started(organiser("td"), players=4, starts_at=at)
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     page = context.new_page()
     page.goto(f"{live_server.url}/")

@@ -6,6 +6,7 @@ tests/artifacts/screenshots/. Run alone: pytest -m browser."""
 
 import pytest
 
+from games.hand_entries import HandEntry
 from games.services import match_record_hand
 from tests.web.desk.helpers import (
     no_sideways_scroll,
@@ -23,9 +24,12 @@ SHORT = {"game_target": 10, "games": 1}  # one gin wins the match
 def _gin(by, tournament, table: int = 1) -> None:
     match = Pairing.objects.get(round__tournament=tournament, round__number=1, table=table).match
     match_record_hand(
-        match_id=match.pk, by=by, knocker=match.player1, knocker_deadwood=0,
-        defender_deadwood=30, gin=True,
-    )  # fmt: skip
+        match_id=match.pk,
+        by=by,
+        hand=HandEntry(
+            knocker=match.player1.pk, knocker_deadwood=0, defender_deadwood=30, gin=True
+        ),
+    )
 
 
 def _mark(page) -> None:

@@ -6,6 +6,7 @@ round page's warning of a late correction (a visible box saying what changed).""
 import pytest
 from django.test import Client
 
+from games.hand_entries import HandEntry
 from games.services import match_rule
 from tests.tournaments.helpers import record_gins, table_tournament
 from tests.web.desk.helpers import no_sideways_scroll, organiser, shoot
@@ -32,10 +33,9 @@ def _evening():
         type="correct_hand",
         reason="counted again",
         hand_number=1,
-        knocker=first[0].player1,
-        gin=True,
-        knocker_deadwood=0,
-        defender_deadwood=40,
+        hand=HandEntry(
+            knocker=first[0].player1.pk, gin=True, knocker_deadwood=0, defender_deadwood=40
+        ),
     )
     return td, tournament
 

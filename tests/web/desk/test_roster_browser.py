@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from games.hand_entries import HandEntry
 from games.services.disputes import match_dispute_open, match_dispute_resolve
 from players.models import Player
 from tests.fixtures.desk import sign_in
@@ -138,8 +139,8 @@ def test_the_prints_and_the_dispute_page_at_390_1280_and_a4(live_server, browser
     match_dispute_resolve(
         match_id=pairing.match_id, by=td, dispute=1, outcome="ruled", reason="Ben's gin.",
         ruling={"type": "correct_hand", "reason": "Ben's gin.", "hand_number": 1,
-                "knocker": pairing.player2, "gin": True, "knocker_deadwood": 0,
-                "defender_deadwood": 30},
+                "hand": HandEntry(knocker=pairing.player2_id, gin=True, knocker_deadwood=0,
+                                  defender_deadwood=30)},
     )  # fmt: skip
     t = f"/desk/{tournament.pk}"
     _three_ways(browser, live_server.url, [

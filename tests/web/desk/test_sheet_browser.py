@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from games.hand_entries import HandEntry
 from tests.fixtures.desk import sign_in
 from tests.web.desk.helpers import EIGHT_HANDS, no_sideways_scroll, organiser, shoot, started
 from tournaments.models import Pairing
@@ -168,9 +169,10 @@ def test_a_phone_entry_is_settled_from_the_sheet(live_server, browser):
     services.tournament_start(tournament_id=tournament.pk, by=user)
     pairing = Pairing.objects.get(round__tournament=tournament)
     entry = table_entry_submit(
-        match_id=pairing.match_id, player=pairing.player1, knocker=pairing.player1,
-        knocker_deadwood=3, defender_deadwood=25,
-    )  # fmt: skip
+        match_id=pairing.match_id,
+        player=pairing.player1,
+        hand=HandEntry(knocker=pairing.player1.pk, knocker_deadwood=3, defender_deadwood=25),
+    )
     table_entry_dispute(entry_id=entry.pk, player=pairing.player2, note="I had 35")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     url = _sheet_url(live_server.url, tournament, 1)

@@ -4,6 +4,7 @@ lands a player there and an organiser on the desk."""
 
 import pytest
 
+from games.hand_entries import HandEntry
 from games.services.table_entries import table_entry_decide, table_entry_submit
 from tests.web.desk.helpers import organiser, started_with_logins
 from tournaments.models import Pairing
@@ -43,7 +44,9 @@ def test_what_awaits_me_an_entry_to_confirm_and_a_rejected_one(client, td):
     if anna.name != "Anna":
         anna, boris = boris, anna
     entry = table_entry_submit(
-        match_id=match.pk, player=anna, knocker=anna, knocker_deadwood=4, defender_deadwood=20
+        match_id=match.pk,
+        player=anna,
+        hand=HandEntry(knocker=anna.pk, knocker_deadwood=4, defender_deadwood=20),
     )
     page = _login(client, "boris").get("/me/").content.decode()
     assert 'data-await="confirm"' in page and "<bdi>Anna</bdi> entered a hand" in page

@@ -4,6 +4,7 @@ public standings fit the phone's width instead of running off the screen (they w
 
 import pytest
 
+from games.hand_entries import HandEntry
 from games.services import match_record_hand
 from tests.web.desk.helpers import organiser, shoot, started_with_logins
 from tests.web.play.browser import sign_in
@@ -23,7 +24,9 @@ def test_the_hands_and_the_standings_fit_a_phone(live_server, browser):
     for pairing in Pairing.objects.filter(round__tournament=t):
         m = pairing.match
         match_record_hand(
-            match_id=m.pk, by=td, knocker=m.player1, knocker_deadwood=3, defender_deadwood=25
+            match_id=m.pk,
+            by=td,
+            hand=HandEntry(knocker=m.player1.pk, knocker_deadwood=3, defender_deadwood=25),
         )
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.goto(f"{live_server.url}/tournaments/{t.pk}/")

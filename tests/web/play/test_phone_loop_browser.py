@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from django.db.models import Q
 
+from games.hand_entries import HandEntry
 from games.selectors import match_get, table_entry_open
 from games.services import match_record_hand
 from games.services.table_entries import table_entry_decide, table_entry_submit
@@ -112,9 +113,12 @@ def test_the_phone_loop(asgi, browser):
     for pairing in Pairing.objects.filter(round__tournament=t, round__number=1):
         m = pairing.match
         match_record_hand(
-            match_id=m.pk, by=td, knocker=m.player1, gin=True, knocker_deadwood=0,
-            defender_deadwood=30,
-        )  # fmt: skip
+            match_id=m.pk,
+            by=td,
+            hand=HandEntry(
+                knocker=m.player1.pk, gin=True, knocker_deadwood=0, defender_deadwood=30
+            ),
+        )
     a.wait_for_selector("[data-current-table][data-round='2']")
     assert _not_reloaded(a)
     assert "Round 2: table" in a.inner_text("[data-current-table]")
@@ -132,7 +136,9 @@ def test_an_entry_decided_before_the_page_follows_the_stream_is_shown(asgi, brow
     match = Pairing.objects.get(round__tournament=t).match
     anna = match.player1 if match.player1.name == "Anna" else match.player2
     entry = table_entry_submit(
-        match_id=match.pk, player=anna, knocker=anna, knocker_deadwood=4, defender_deadwood=20
+        match_id=match.pk,
+        player=anna,
+        hand=HandEntry(knocker=anna.pk, knocker_deadwood=4, defender_deadwood=20),
     )
     a = _phone(browser, asgi, "anna")
     held = []  # the page's stream request, held until the entry is decided

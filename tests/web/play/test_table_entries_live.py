@@ -5,9 +5,14 @@ with the reason and can be entered again, and the desk amends an open entry."""
 import pytest
 from django.test import Client
 
-from games.models import TableEntry
+from games.hand_entries import HandEntry
 from games.selectors import match_get
-from games.services.table_entries import table_entry_amend, table_entry_decide, table_entry_submit
+from games.services.table_entries import (
+    table_entry_amend,
+    table_entry_decide,
+    table_entry_dispute,
+    table_entry_submit,
+)
 from tests.live.helpers import Follower
 from tests.web.desk.helpers import asgi_server_with_static, organiser, started_with_logins
 from tournaments.models import Pairing
@@ -34,7 +39,9 @@ def _phone(player):
 def test_a_rejected_entry_reaches_both_phones_with_the_reason_and_is_entered_again(table):
     td, t, pairing, match, anna, boris = table
     entry = table_entry_submit(
-        match_id=match.pk, player=anna, knocker=anna, knocker_deadwood=4, defender_deadwood=20
+        match_id=match.pk,
+        player=anna,
+        hand=HandEntry(knocker=anna.pk, knocker_deadwood=4, defender_deadwood=20),
     )
     table_entry_decide(entry_id=entry.pk, by=td, accept=False, note="deadwood was 14")
     url = f"/tables/{match.pk}/"
@@ -43,7 +50,9 @@ def test_a_rejected_entry_reaches_both_phones_with_the_reason_and_is_entered_aga
         assert f'data-rejected-entry="{entry.pk}"' in page and "deadwood was 14" in page
         assert 'id="hand-form"' in page  # entered again from here
     again = table_entry_submit(
-        match_id=match.pk, player=boris, knocker=anna, knocker_deadwood=4, defender_deadwood=14
+        match_id=match.pk,
+        player=boris,
+        hand=HandEntry(knocker=anna.pk, knocker_deadwood=4, defender_deadwood=14),
     )
     page = _phone(anna).get(url).content.decode()
     assert "data-rejected-entry" not in page and f'data-entry="{again.pk}"' in page
@@ -64,9 +73,11 @@ def test_the_phone_page_follows_the_match_stream_and_answers_its_panel(table):
 def test_the_desk_amends_a_disputed_entry_with_the_right_values(table):
     td, t, pairing, match, anna, boris = table
     entry = table_entry_submit(
-        match_id=match.pk, player=anna, knocker=anna, knocker_deadwood=4, defender_deadwood=20
+        match_id=match.pk,
+        player=anna,
+        hand=HandEntry(knocker=anna.pk, knocker_deadwood=4, defender_deadwood=20),
     )
-    TableEntry.objects.filter(pk=entry.pk).update(status="disputed", note="it was 14")
+    table_entry_dispute(entry_id=entry.pk, player=boris, note="it was 14")
     desk = Client()
     desk.force_login(td)
     url = f"/desk/{t.pk}/rounds/1/tables/1/"
@@ -94,11 +105,15 @@ def test_an_amend_the_rules_refuse_records_nothing(table):
 
     td, t, pairing, match, anna, boris = table
     entry = table_entry_submit(
-        match_id=match.pk, player=anna, knocker=anna, knocker_deadwood=4, defender_deadwood=20
+        match_id=match.pk,
+        player=anna,
+        hand=HandEntry(knocker=anna.pk, knocker_deadwood=4, defender_deadwood=20),
     )
     with pytest.raises(RuleError):
         table_entry_amend(
-            entry_id=entry.pk, by=td, knocker=anna, knocker_deadwood=40, defender_deadwood=20
+            entry_id=entry.pk,
+            by=td,
+            hand=HandEntry(knocker=anna.pk, knocker_deadwood=40, defender_deadwood=20),
         )
     entry.refresh_from_db()
     assert entry.status == "pending" and match_get(match_id=match.pk).hand_number == 0
@@ -118,7 +133,9 @@ def test_the_match_stream_carries_the_table_entry_to_the_players_only(table, set
         first = boris_follows.take(1, event="entry")[0]
         assert first.data is None and first.id is None
         entry = table_entry_submit(
-            match_id=match.pk, player=anna, knocker=anna, knocker_deadwood=4, defender_deadwood=20
+            match_id=match.pk,
+            player=anna,
+            hand=HandEntry(knocker=anna.pk, knocker_deadwood=4, defender_deadwood=20),
         )
         pushed = boris_follows.take(1, event="entry")[0]
         assert pushed.data["id"] == entry.pk and pushed.data["status"] == "pending"

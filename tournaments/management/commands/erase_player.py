@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from core.errors import ApplicationError
+from core.errors import application_error, refusals
 from tournaments.privacy.services import player_erase
 
 
@@ -33,8 +33,10 @@ class Command(BaseCommand):
                 raise CommandError(f"no user {options['by']!r}")
         try:
             done = player_erase(player_id=options["player_id"], by=by, reason=options["reason"])
-        except ApplicationError as exc:
-            raise CommandError(f"{exc.code}: {exc.message}") from exc
+        except refusals() as exc:
+            error = application_error(exc)
+            assert error is not None  # a refusal
+            raise CommandError(f"{error.code}: {error.message}") from exc
         self.stdout.write(
             f"erased player {done.player_id}: {done.texts_erased} texts erased,"
             f" {done.events_redacted} old events redacted in {done.streams} streams"

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from core.errors import ApplicationError
+from core.errors import application_error, refusals
 from tournaments.exchange.imports import team_event_import
 
 
@@ -27,6 +27,6 @@ class Command(BaseCommand):
             raise CommandError(f"no user {options['username']!r}")
         try:
             event = team_event_import(text=options["file"].read_text("utf-8"), by=user)
-        except (OSError, UnicodeDecodeError, ApplicationError) as exc:
-            raise CommandError(str(exc)) from exc
+        except (OSError, UnicodeDecodeError, *refusals()) as exc:
+            raise CommandError(str(application_error(exc) or exc)) from exc
         self.stdout.write(f"imported as team event {event.pk}: {event.name}\n")
