@@ -67,14 +67,14 @@ def desk_home(request: HttpRequest) -> HttpResponse:
     context = {
         "tournaments": tournaments,
         "may_create": may_create,
-        "clubs": list(clubs_managed_by(user=user)[:50]),
+        "clubs": clubs_managed_by(user=user, limit=50),
     }
     return render(request, "desk/home.html", context)
 
 
 @desk_user
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    clubs = list(clubs_managed_by(user=request.user)[:50])
+    clubs = clubs_managed_by(user=request.user, limit=50)
     form = TournamentCreateForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
