@@ -59,7 +59,7 @@ def tournament_page(request: HttpRequest, tournament_id: int, wall: bool = False
     # (newest first); a finished tournament's rounds in order.
     current = None
     if tournament.status == "in_progress":
-        current = next((r for r in rounds if r.number == tournament.current_round), None)
+        current = next((r for r in rounds if r.round.number == tournament.current_round), None)
     others = [r for r in rounds if r is not current]
     if current is not None:
         others.reverse()
@@ -69,7 +69,7 @@ def tournament_page(request: HttpRequest, tournament_id: int, wall: bool = False
         "rounds": others,
         "current": current,
         "standings": standings,
-        **_played(tournament, rounds),
+        **_played(tournament, [r.round for r in rounds]),
         "bracket": bracket_drawn(tournament=tournament),
         "by_hand": tournament_rounds_set_by_hand(tournament=tournament),
         "ratings": ratings,

@@ -43,6 +43,7 @@ from tournaments.selectors.history import (
     tournament_stream_heads,
 )
 from tournaments.selectors.pages import (
+    RoundWithPairings,
     matches_followable_newest,
     tournament_pairing_at,
     tournament_pairing_list,
@@ -96,6 +97,7 @@ from tournaments.selectors.schedule import (
 )
 
 __all__ = [
+    "RoundWithPairings",
     "matches_followable_newest",
     "tournament_pairing_at",
     "tournament_pairing_list",

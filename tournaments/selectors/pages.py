@@ -4,6 +4,7 @@ read models. Its names may be imported from `tournaments.selectors` itself."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
@@ -47,12 +48,26 @@ def tournament_round_list(*, tournament: Tournament) -> list[Round]:
     return list(tournament.rounds.order_by("number"))
 
 
-def tournament_rounds_with_pairings(*, tournament: Tournament) -> list[Round]:
-    """Its rounds in order, each with its pairings and their players and winners read."""
-    rounds = tournament.rounds.order_by("number").prefetch_related(
-        "pairings__player1", "pairings__player2", "pairings__winner"
+@dataclass(frozen=True)
+class RoundWithPairings:
+    """A round and its pairings by table (their players and winners read)."""
+
+    round: Round
+    pairings: list[Pairing]
+
+
+def tournament_rounds_with_pairings(*, tournament: Tournament) -> list[RoundWithPairings]:
+    """Its rounds in order, each with its pairings by table: two queries."""
+    pairings = Pairing.objects.filter(round__tournament=tournament).select_related(
+        "player1", "player2", "winner"
     )
-    return list(rounds)
+    by_round: dict[int, list[Pairing]] = {}
+    for p in pairings.order_by("table"):
+        by_round.setdefault(p.round_id, []).append(p)
+    return [
+        RoundWithPairings(round=r, pairings=by_round.get(r.pk, []))
+        for r in tournament.rounds.order_by("number")
+    ]
 
 
 def tournament_round(*, tournament: Tournament, number: int) -> Round | None:

@@ -409,11 +409,11 @@ def match_desk(request: HttpRequest, match_id: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path(), LOGIN_URL)
     try:
         place = match_place(match_id=match_get(match_id=match_id).pk)
-        if place is None:
-            raise NotFoundError("no tournament match")
-        tournament = tournament_get(tournament_id=place.tournament_id)
     except NotFoundError as exc:
         raise Http404("no tournament match") from exc
+    if place is None:
+        raise Http404("no tournament match")
+    tournament = tournament_get(tournament_id=place.tournament_id)  # its pairing's: there
     if not user_can_organise(user=request.user, tournament=tournament):
         raise Http404("no tournament match")
     url = reverse(
