@@ -35,12 +35,15 @@ def _fresh_match_states() -> Iterator[None]:
     is only ever used where the events vouch for it, but a test reads as it would alone)."""
     from games.repository import match_states_forget
     from tournaments.repository import tournament_states_forget
+    from tournaments.teams.repository import team_event_states_forget
 
     match_states_forget()
     tournament_states_forget()
+    team_event_states_forget()
     yield
     match_states_forget()
     tournament_states_forget()
+    team_event_states_forget()
 
 
 @pytest.fixture

@@ -243,7 +243,7 @@ class Pairing(models.Model):
         on_delete=models.PROTECT,
         null=True,
         blank=True,
-        related_name="tournament_pairing",
+        related_name="+",
     )
     # The match stream's version when paired: a higher version means play has started.
     match_version_at_pairing = models.PositiveIntegerField(default=0)

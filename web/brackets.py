@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
-from tournaments.selectors import tournament_bracket, tournament_registrations
+from tournaments.selectors import tournament_bracket, tournament_registration_list
 from web.bracket_cells import DrawnMatch, Side
 from web.bracket_lines import Piece, bracket_connect
 
@@ -72,7 +72,7 @@ def bracket_drawn(*, tournament: Any) -> dict[str, Any] | None:
     data = tournament_bracket(tournament=tournament)
     if not data["matches"]:
         return None
-    entries = tournament_registrations(tournament=tournament)
+    entries = tournament_registration_list(tournament=tournament)
     return bracket_layout(data, {r.player_id: r.player.name for r in entries})
 
 

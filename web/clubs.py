@@ -17,12 +17,10 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     except NotFoundError as exc:
         raise Http404("no such club") from exc
     upcoming, recent = club_tournaments(club=club, user=request.user)
-    ratings = selectors.club_rating_rows(
-        club=club, rows=selectors.club_rating_list(club=club)[:100]
-    )
+    ratings = selectors.club_rating_top(club=club, limit=100)
     seasons = [
-        (season, list(selectors.season_standings(season=season)[:20]))
-        for season in selectors.club_seasons(club=club)[:5]
+        (season, selectors.season_standing_list(season=season, limit=20))
+        for season in selectors.club_season_list(club=club, limit=5)
     ]
     context = {
         "club": club,
@@ -43,7 +41,7 @@ def season_page(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
         raise Http404("no such season") from exc
     if season.club_id != club.pk:
         raise Http404("no such season")
-    table = list(selectors.season_standings(season=season))
+    table = selectors.season_standing_list(season=season)
     names = selectors.season_tournament_names(season=season, user=request.user)
     rows = [
         (s, [(names.get(c["tournament"]), c["place"], c["points"]) for c in s.counted])

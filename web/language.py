@@ -9,6 +9,7 @@ otherwise for that view (`tournament_view_language`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -27,12 +28,19 @@ VIEW = "view"  # the tournament's language, or the page's own switch (?lang=)
 def tournament_page_language(request: HttpRequest, tournament: Any) -> None:
     """A tournament's page: `?lang=` for this view (a link someone shared), else its
     language unless the person or the browser chose one."""
+    page_language(request, lambda: tournament_language(tournament=tournament))
+
+
+def page_language(request: HttpRequest, language: str | Callable[[], str]) -> None:
+    """A page of a tournament whose language is `language` (or what it returns, asked only
+    when needed): `?lang=` for this view, else that language unless the person or the
+    browser chose one."""
     linked = supported(request.GET.get("lang"))
     if linked:
         use(request, linked, VIEW)
         return
     if getattr(request, "language_source", DEFAULT) == DEFAULT:
-        found = supported(tournament_language(tournament=tournament))
+        found = supported(language() if callable(language) else language)
         if found:
             use(request, found, DEFAULT)
 

@@ -18,25 +18,25 @@ from games.audit import match_bundle_allowed, match_disputes, match_may_audit
 from games.selectors import match_get, match_hand_rows, match_has_preset_deals
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
+    MatchPlace,
     match_followable,
-    matches_followable,
+    match_place,
+    matches_followable_newest,
     tournament_get,
-    tournament_list_for,
-    tournament_rounds,
     tournament_rounds_set_by_hand,
+    tournament_rounds_with_pairings,
     tournament_standings,
+    tournaments_newest_for,
 )
 from tournaments.selectors.anchors import tournament_anchors
 from web.brackets import bracket_drawn
-from web.language import tournament_page_language, tournament_view_language
+from web.language import page_language, tournament_page_language, tournament_view_language
 from web.localize import standings_sorted
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = tournament_list_for(user=request.user).order_by("-created_at")[:50]
-    matches = matches_followable(user=request.user).select_related("player1", "player2", "winner")[
-        :20
-    ]
+    tournaments = tournaments_newest_for(user=request.user, limit=50)
+    matches = matches_followable_newest(user=request.user, limit=20)
     return render(request, "pages/home.html", {"tournaments": tournaments, "matches": matches})
 
 
@@ -52,17 +52,14 @@ def tournament_page(request: HttpRequest, tournament_id: int, wall: bool = False
         tournament_view_language(request, tournament)
     else:
         tournament_page_language(request, tournament)
-    rounds = tournament_rounds(tournament=tournament).prefetch_related(
-        "pairings__player1", "pairings__player2", "pairings__winner"
-    )
+    rounds = tournament_rounds_with_pairings(tournament=tournament)
     standings = standings_sorted(tournament_standings(tournament=tournament))
     ratings = tournament_ratings_shown(tournament=tournament)
-    rounds = list(rounds)
     # The wall screen: the round in play beside the standings, the rounds before below it
     # (newest first); a finished tournament's rounds in order.
     current = None
     if tournament.status == "in_progress":
-        current = next((r for r in rounds if r.number == tournament.current_round), None)
+        current = next((r for r in rounds if r.round.number == tournament.current_round), None)
     others = [r for r in rounds if r is not current]
     if current is not None:
         others.reverse()
@@ -72,7 +69,7 @@ def tournament_page(request: HttpRequest, tournament_id: int, wall: bool = False
         "rounds": others,
         "current": current,
         "standings": standings,
-        **_played(tournament, rounds),
+        **_played(tournament, [r.round for r in rounds]),
         "bracket": bracket_drawn(tournament=tournament),
         "by_hand": tournament_rounds_set_by_hand(tournament=tournament),
         "ratings": ratings,
@@ -116,9 +113,9 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         raise Http404("no such match") from exc
     if not match_followable(user=request.user, match=match):
         raise Http404("no such match")
-    tournament = match_tournament(match)
-    if tournament is not None:
-        tournament_page_language(request, tournament)
+    place = match_place(match_id=match.pk)
+    if place is not None:
+        page_language(request, place.language)
     hands = list(match_hand_rows(match=match))
     names = {0: match.player1.name, 1: match.player2.name}
     for hand in hands:
@@ -128,26 +125,17 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         "games": _games(match),
         "hands": hands,
         "disputes": _disputes(match, request.user, names),
-        "zone": match_time_zone(match),
+        "zone": match_time_zone(place),
         "preset_deals": match_has_preset_deals(match=match),
         "may_download_bundle": match_bundle_allowed(user=request.user, match=match),
     }
     return render(request, _live("pages/match.html", request), context)
 
 
-def match_tournament(match: Any) -> Any:
-    """The match's tournament, or None for a friendly."""
-    pairing = getattr(match, "tournament_pairing", None)
-    return pairing.round.tournament if pairing is not None else None
-
-
-def match_time_zone(match: Any) -> str:
+def match_time_zone(place: MatchPlace | None) -> str:
     """The name of the zone the match's times are shown in: its tournament's, or "UTC" for
     a match outside any tournament (the match page and the replay page)."""
-    # A match outside a tournament has no pairing (the reverse one-to-one raises an
-    # AttributeError subclass, which getattr's default covers).
-    pairing = getattr(match, "tournament_pairing", None)
-    return (pairing.round.tournament.time_zone or "UTC") if pairing is not None else "UTC"
+    return place.time_zone if place is not None else "UTC"
 
 
 def _disputes(match: Any, user: Any, names: dict[int, str]) -> list[dict[str, Any]] | None:

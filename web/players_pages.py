@@ -77,7 +77,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         clubs.append({"club": club, "rating": row, "chart": rating_chart(history)})
     places = pages.player_tournament_places(player=player, user=request.user)
     sizes = pages.tournament_field_sizes(tournament_ids=[s.tournament_id for s in places])
-    matches = list(pages.player_matches(player=player, user=request.user)[:200])
+    matches = pages.player_matches(player=player, user=request.user, limit=200)
     context = {
         "player": player,
         "clubs": clubs,

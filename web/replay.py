@@ -16,9 +16,9 @@ from django.utils import translation
 from core.errors import NotFoundError
 from games.audit import match_replay_data
 from games.selectors import match_get
-from tournaments.selectors import match_followable, tournament_jalali_dates
-from web.language import tournament_page_language
-from web.pages import match_time_zone, match_tournament
+from tournaments.selectors import match_followable, match_place
+from web.language import page_language
+from web.pages import match_time_zone
 
 LOGIN_URL = "/api-auth/login/"
 
@@ -33,19 +33,19 @@ def match_replay_page(request: HttpRequest, match_id: str) -> HttpResponse:
             # A player who has not signed in yet: sign in, then come back here.
             return HttpResponseRedirect(f"{LOGIN_URL}?{urlencode({'next': request.path})}")
         raise Http404("no such match")
-    tournament = match_tournament(match)
-    if tournament is not None:
-        tournament_page_language(request, tournament)
+    place = match_place(match_id=match.pk)
+    if place is not None:
+        page_language(request, place.language)
     data = match_replay_data(match=match, user=request.user)
     context = {
         "match": match,
         "replay": data,
         "may_dispute": data["your_seat"] is not None,
         # replay.js shows each event's instant (UTC in the data) in this zone, named.
-        "time_zone": match_time_zone(match),
+        "time_zone": match_time_zone(place),
         # Persian: the Solar Hijri calendar (Intl's "persian") unless the club turned it off.
         "calendar": "persian"
-        if translation.get_language() == "fa" and tournament_jalali_dates(tournament=tournament)
+        if translation.get_language() == "fa" and (place is None or place.jalali_dates)
         else "gregory",
     }
     return render(request, "replay/replay.html", context)

@@ -29,6 +29,7 @@ from games.selectors.lists import (
     match_list_followable,
     match_list_for,
     match_outcomes,
+    matches_online_in_play_of,
     matches_with_preset_deals,
     ruleset_normalise,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "match_list_followable",
     "match_list_for",
     "match_outcomes",
+    "matches_online_in_play_of",
     "match_rating_facts",
     "match_read_models_differences",
     "match_replay",

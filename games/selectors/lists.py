@@ -115,6 +115,16 @@ def match_list_for(
     return qs.order_by("-created_at", "id")
 
 
+def matches_online_in_play_of(*, user: User, first_ids: Any, limit: int) -> list[Match]:
+    """The user's own online matches in play, not practice, newest first, at most `limit`:
+    those whose ids are in `first_ids` (e.g. the user's tournament matches: friendlies
+    never push them past the limit) first, then the others."""
+    qs = match_list_for(user=user, mine=True, status="in_progress", mode="online")
+    qs = qs.filter(practice=False).select_related("player1", "player2")
+    first = list(qs.filter(pk__in=first_ids)[:limit])
+    return first + list(qs.exclude(pk__in=first_ids)[: limit - len(first)])
+
+
 def match_list_followable(*, user: User, also_ids: Any = ()) -> QuerySet[Match]:
     """Matches `user` plays in or organises (every match for staff), plus those whose ids
     are in `also_ids` (e.g. the matches of tournaments the user may see), newest first;

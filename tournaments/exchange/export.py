@@ -8,11 +8,11 @@ from tournaments.exchange.build import exchange_of
 from tournaments.exchange.hgx import write
 from tournaments.federation.selectors import federation_ids_of
 from tournaments.teams.models import TeamEvent
-from tournaments.teams.projections import team_event_state
+from tournaments.teams.repository import team_event_state_of
 
 
 def team_event_exchange_text(*, event: TeamEvent) -> str:
-    state = team_event_state(event=event)
+    state = team_event_state_of(event=event)
     ids = [p for t in state.teams.values() for p in t.roster]
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
     return write(

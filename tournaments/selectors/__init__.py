@@ -5,6 +5,7 @@
   its bracket, its language;
 - `history`: its event stream as each viewer may see it, corrections, round notes;
 - `schedule`: the round clock, what the scheduler must pair, overdue rounds, alerts;
+- `pages`: what the pages (web/) read, as lists and plain values, not querysets;
 - `players`: what the players' pages read: a match's place, a player's evening;
 - `exports`: the standings and results tables, CSV and the JSON Lines export;
 - `anchors`: signed checkpoints handed out with the history; `match_policy`: what
@@ -41,8 +42,27 @@ from tournaments.selectors.history import (
     tournament_stream_events,
     tournament_stream_heads,
 )
+from tournaments.selectors.pages import (
+    RoundWithPairings,
+    matches_followable_newest,
+    tournament_pairing_at,
+    tournament_pairing_list,
+    tournament_pairing_of_match,
+    tournament_player_ids,
+    tournament_registration_list,
+    tournament_registration_of,
+    tournament_registrations_with_accounts,
+    tournament_registrations_with_status,
+    tournament_round,
+    tournament_round_list,
+    tournament_rounds_completed,
+    tournament_rounds_with_pairings,
+    tournaments_newest_for,
+    tournaments_organised_by,
+)
 from tournaments.selectors.players import (
     MatchPlace,
+    match_place,
     match_places,
     player_pairings,
     player_standing,
@@ -77,6 +97,22 @@ from tournaments.selectors.schedule import (
 )
 
 __all__ = [
+    "RoundWithPairings",
+    "matches_followable_newest",
+    "tournament_pairing_at",
+    "tournament_pairing_list",
+    "tournament_pairing_of_match",
+    "tournament_player_ids",
+    "tournament_registration_list",
+    "tournament_registration_of",
+    "tournament_registrations_with_accounts",
+    "tournament_registrations_with_status",
+    "tournament_round",
+    "tournament_round_list",
+    "tournament_rounds_completed",
+    "tournament_rounds_with_pairings",
+    "tournaments_newest_for",
+    "tournaments_organised_by",
     "MatchPlace",
     "RESULTS_COLUMNS",
     "ROUND_OVERDUE_AFTER",
@@ -87,6 +123,7 @@ __all__ = [
     "match_dispute_window",
     "match_followable",
     "match_in_public_tournament",
+    "match_place",
     "match_places",
     "matches_followable",
     "matches_hidden_from",

@@ -12,7 +12,11 @@ from typing import Any
 from django.db.models import Q
 
 from tournaments.models import Pairing, Registration, Standing, Tournament
-from tournaments.selectors.reads import tournament_standings
+from tournaments.selectors.reads import (
+    tournament_jalali_dates,
+    tournament_language,
+    tournament_standings,
+)
 
 
 @dataclass(frozen=True)
@@ -25,12 +29,17 @@ class MatchPlace:
     table: int
     turn_time: dt.timedelta | None
     play_mode: str
+    time_zone: str = "UTC"  # the zone the match's times are shown in: its tournament's
+    language: str = ""  # the tournament's language (tournament_language; "": English)
+    jalali_dates: bool = True  # Persian pages show Solar Hijri dates (tournament_jalali_dates)
 
 
 def match_places(*, match_ids: Any) -> dict[str, MatchPlace]:
     """The tournament place of each of these matches that is a tournament's, by match id
     (as a string); a friendly or a practice match is not in it."""
-    rows = Pairing.objects.filter(match_id__in=list(match_ids)).select_related("round__tournament")
+    rows = Pairing.objects.filter(match_id__in=list(match_ids)).select_related(
+        "round__tournament__club"
+    )
     return {
         str(p.match_id): MatchPlace(
             tournament_id=p.round.tournament_id,
@@ -39,9 +48,17 @@ def match_places(*, match_ids: Any) -> dict[str, MatchPlace]:
             table=p.table,
             turn_time=p.round.tournament.turn_time,
             play_mode=p.round.tournament.play_mode,
+            time_zone=p.round.tournament.time_zone or "UTC",
+            language=tournament_language(tournament=p.round.tournament),
+            jalali_dates=tournament_jalali_dates(tournament=p.round.tournament),
         )
         for p in rows
     }
+
+
+def match_place(*, match_id: Any) -> MatchPlace | None:
+    """The tournament place of this match, or None for a friendly or a practice match."""
+    return match_places(match_ids=[match_id]).get(str(match_id))
 
 
 def player_tournament_match_ids(*, player: Any) -> Any:

@@ -14,3 +14,8 @@ class TeamsConfig(AppConfig):
         from tournaments.teams.receivers import on_board_match_finished
 
         match_finished.connect(on_board_match_finished, dispatch_uid="teams.match_finished")
+        # Team event snapshots of another state shape are superseded (prune_snapshots).
+        import eventstore
+        from tournaments.teams.repository import SNAPSHOT_KIND
+
+        eventstore.snapshot_kind_register(family="team-event-state-v", kind=SNAPSHOT_KIND)

@@ -7,7 +7,7 @@ from typing import Any
 
 from core.errors import PermissionDeniedError
 from games.audit import disputes_open_by_match, disputes_open_sorted, match_disputes
-from tournaments.selectors import tournament_pairings
+from tournaments.selectors import tournament_pairing_list
 
 
 def tournament_disputes_open(*, tournament: Any, user: Any) -> list[dict[str, Any]]:
@@ -17,7 +17,7 @@ def tournament_disputes_open(*, tournament: Any, user: Any) -> list[dict[str, An
     refresh."""
     pairings = {
         str(p.match_id): p
-        for p in tournament_pairings(tournament=tournament, round_number=None)
+        for p in tournament_pairing_list(tournament=tournament, round_number=None)
         if p.match_id
     }
     cases = disputes_open_by_match(match_ids=list(pairings), user=user)

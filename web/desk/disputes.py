@@ -17,7 +17,7 @@ from core.errors import NotFoundError, PermissionDeniedError, translated_message
 from games.audit import match_disputes
 from games.selectors import match_get
 from games.services.disputes import match_dispute_comment, match_dispute_resolve
-from tournaments.selectors import results_corrected_of_table, tournament_pairings
+from tournaments.selectors import results_corrected_of_table, tournament_pairing_of_match
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.cases import tournament_disputes_open
 from web.desk.entry_forms import CommentForm, DismissForm, RulingForm
@@ -43,11 +43,7 @@ def _name(pairing: Any, player_id: int | None) -> str:
 def _case(tournament: Any, match_id: Any, number: int, user: Any) -> tuple[Any, Any, dict]:
     """(the pairing, the match, the dispute): 404 unless the match is one of this
     tournament's and the dispute is one of its cases."""
-    pairing = (
-        tournament_pairings(tournament=tournament, round_number=None)
-        .filter(match_id=match_id)
-        .first()
-    )
+    pairing = tournament_pairing_of_match(tournament=tournament, match_id=match_id)
     if pairing is None:
         raise Http404("no such match in this tournament")
     try:

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from tournaments.selectors import tournament_registrations
+from tournaments.selectors import tournament_registration_of
 from tournaments.selectors.entries import entry_rules_of, tournament_entries_overview
 from tournaments.services import waitlist
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
@@ -132,14 +132,8 @@ _ACTIONS = {
 def entry_act(request: HttpRequest, tournament: Any, player_id: int, action: str) -> HttpResponse:
     """Approve or refuse an entry, or take back a no-show."""
     act = _ACTIONS.get(action)
-    player = next(
-        (
-            r.player
-            for r in tournament_registrations(tournament=tournament)
-            if r.player_id == player_id
-        ),
-        None,
-    )
+    entry = tournament_registration_of(tournament=tournament, player_id=player_id)
+    player = entry.player if entry is not None else None
     if act is None or player is None:
         context = _context(tournament, error=str(_("No such entry.")))
         return render(request, "desk/entries.html", context, status=400)

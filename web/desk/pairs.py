@@ -20,8 +20,9 @@ from tournaments import services
 from tournaments.errors import TournamentConflictError
 from tournaments.selectors import (
     tournament_forbidden_pairs,
-    tournament_pairings,
-    tournament_registrations,
+    tournament_pairing_list,
+    tournament_registration_list,
+    tournament_registrations_with_status,
 )
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.rounds import _round, round_repairable
@@ -49,13 +50,13 @@ class ForbiddenPairForm(forms.Form):
 
 def _entered(tournament: Any) -> list[tuple[int, str]]:
     """The tournament's players who have not withdrawn, by name in the page's language."""
-    entries = tournament_registrations(tournament=tournament).filter(status__in=ACTIVE)
-    rows = sort_by_name(list(entries), lambda r: r.player.name)
+    entries = tournament_registrations_with_status(tournament=tournament, statuses=ACTIVE)
+    rows = sort_by_name(entries, lambda r: r.player.name)
     return [(r.player_id, r.player.name) for r in rows]
 
 
 def _names(tournament: Any) -> dict[int, str]:
-    return {r.player_id: r.player.name for r in tournament_registrations(tournament=tournament)}
+    return {r.player_id: r.player.name for r in tournament_registration_list(tournament=tournament)}
 
 
 def _forbidden_context(
@@ -128,7 +129,7 @@ def _board_rows(tournament: Any, number: int, posted: Any = None) -> list[dict[s
         for i in range(1, min(count, 500) + 1):
             rows.append({"a": posted.get(f"a{i}", ""), "b": posted.get(f"b{i}", "")})
     else:
-        for p in tournament_pairings(tournament=tournament, round_number=number):
+        for p in tournament_pairing_list(tournament=tournament, round_number=number):
             rows.append({"a": str(p.player1_id), "b": str(p.player2_id or "")})
     while len(rows) < (len(players) + 1) // 2:
         rows.append({"a": "", "b": ""})

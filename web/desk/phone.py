@@ -21,7 +21,7 @@ from games.services.table_entries import (
     table_entry_withdraw,
 )
 from players.selectors import player_for_user
-from tournaments.selectors import match_places, tournament_get, tournament_pairings
+from tournaments.selectors import match_places, tournament_get, tournament_pairing_at
 from web.desk.access import FORM_ERRORS, LOGIN_URL, error_message
 from web.desk.entry_forms import HandForm, ReasonForm
 from web.desk.rounds import scoresheet
@@ -37,10 +37,8 @@ def table_short(request: HttpRequest, tournament_id: int, number: int, table: in
         tournament = tournament_get(tournament_id=tournament_id, user=request.user)
     except NotFoundError as exc:
         raise Http404("no such tournament") from exc
-    pairing = (
-        tournament_pairings(tournament=tournament, round_number=number)
-        .filter(table=table, match__isnull=False)
-        .first()
+    pairing = tournament_pairing_at(
+        tournament=tournament, round_number=number, table=table, with_match=True
     )
     if pairing is None:
         raise Http404("no such table")

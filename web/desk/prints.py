@@ -23,9 +23,9 @@ from games.selectors import match_get
 from tournaments.pairing import TIEBREAKS
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
-    tournament_pairings,
+    tournament_pairing_list,
     tournament_results_table,
-    tournament_rounds,
+    tournament_rounds_completed,
     tournament_standings,
     tournament_standings_table,
 )
@@ -91,7 +91,7 @@ def _printed(tournament: Any) -> str:
 def print_pairings(request: HttpRequest, tournament: Any, number: int) -> HttpResponse:
     tournament_view_language(request, tournament)
     round_ = _round(tournament, number)
-    pairings = list(tournament_pairings(tournament=tournament, round_number=number))
+    pairings = tournament_pairing_list(tournament=tournament, round_number=number)
     by_name = []
     for p in pairings:
         by_name.append(
@@ -135,7 +135,7 @@ def print_slips(request: HttpRequest, tournament: Any, number: int) -> HttpRespo
     tournament_view_language(request, tournament)
     round_ = _round(tournament, number)
     slips = []
-    for p in tournament_pairings(tournament=tournament, round_number=number):
+    for p in tournament_pairing_list(tournament=tournament, round_number=number):
         if p.match_id is None:
             continue
         path = reverse("table-entry", kwargs={"match_id": p.match_id})
@@ -154,7 +154,7 @@ def print_standings(request: HttpRequest, tournament: Any) -> HttpResponse:
     context = {
         "tournament": tournament,
         "standings": standings_sorted(tournament_standings(tournament=tournament)),
-        "completed": tournament_rounds(tournament=tournament).filter(status="completed").count(),
+        "completed": tournament_rounds_completed(tournament=tournament),
         "tiebreaks": tiebreak_order(tournament),
         "sep": gettext(", then "),
         "ratings": tournament_ratings_shown(tournament=tournament),

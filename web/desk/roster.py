@@ -24,7 +24,12 @@ from players.services import login_code_display, player_create, player_login_cod
 from tournaments import services
 from tournaments.privacy import selectors as privacy_selectors
 from tournaments.ratings.selectors import tournament_ratings_shown
-from tournaments.selectors import user_may_act_as_player
+from tournaments.selectors import (
+    tournament_registration_of,
+    tournament_registrations_with_accounts,
+    tournament_registrations_with_status,
+    user_may_act_as_player,
+)
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.forms import MemberForm, WithdrawForm
 from web.desk.prints import qr_svg
@@ -36,9 +41,7 @@ def roster_context(tournament: Any, *, user: Any) -> dict[str, Any]:
     Ž after Z...), with the counts and who may be given a phone login code (by `user`: it
     needs authority over the account, tournaments.selectors.user_may_act_as_player)."""
     registrations = sort_by_name(
-        tournament.registrations.select_related("player__user", "player__club").order_by(
-            "player__name"
-        ),
+        tournament_registrations_with_accounts(tournament=tournament),
         lambda r: r.player.name,
     )
     codes = login_codes_active(player_ids=[r.player_id for r in registrations])
@@ -81,9 +84,7 @@ def panel(
 
 
 def _registration(tournament: Any, player_id: int) -> Any:
-    registration = (
-        tournament.registrations.select_related("player").filter(player_id=player_id).first()
-    )
+    registration = tournament_registration_of(tournament=tournament, player_id=player_id)
     if registration is None:
         raise Http404("this player is not entered")
     return registration
@@ -93,7 +94,7 @@ def _registration(tournament: Any, player_id: int) -> Any:
 @desk_tournament
 def check_in_all(request: HttpRequest, tournament: Any) -> HttpResponse:
     """Everyone registered and not withdrawn, in one unit of work (all or none)."""
-    waiting = tournament.registrations.select_related("player").filter(status="registered")
+    waiting = tournament_registrations_with_status(tournament=tournament, statuses=["registered"])
     try:
         with request_transaction():
             for registration in waiting:
@@ -212,7 +213,7 @@ def member_data(request: HttpRequest, tournament: Any, player_id: int) -> HttpRe
     """Everything held about a member of this tournament, as the JSON file they would get
     themselves (GET /api/me/data/): for an organiser acting on the member's request (GDPR
     article 15). Only staff and the organisers of the member's clubs."""
-    if not tournament.registrations.filter(player_id=player_id).exists():
+    if tournament_registration_of(tournament=tournament, player_id=player_id) is None:
         raise Http404("this player is not entered in this tournament")
     try:
         document = privacy_selectors.member_data(player_id=player_id, user=request.user)

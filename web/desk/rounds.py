@@ -10,7 +10,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,12 +24,16 @@ from games.services.table_entries import table_entry_decide
 from tournaments import services
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
+    match_place,
     pairing_overdue,
     results_corrected_after_pairing,
-    tournament_pairings,
-    tournament_registrations,
+    tournament_get,
+    tournament_pairing_at,
+    tournament_pairing_list,
+    tournament_registration_list,
+    tournament_round,
+    tournament_round_list,
     tournament_round_notes,
-    tournament_rounds,
     user_can_organise,
 )
 from web.desk.access import FORM_ERRORS, LOGIN_URL, desk_tournament, error_message
@@ -57,7 +60,7 @@ def table_status(pairing: Any, now: dt.datetime, entry: Any = None) -> str:
 
 
 def _round(tournament: Any, number: int) -> Any:
-    round_ = tournament_rounds(tournament=tournament).filter(number=number).first()
+    round_ = tournament_round(tournament=tournament, number=number)
     if round_ is None:
         raise Http404("no such round")
     return round_
@@ -74,7 +77,7 @@ def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
     round_ = _round(tournament, number)
     now = timezone.now()
     tables = []
-    pairings = list(tournament_pairings(tournament=tournament, round_number=number))
+    pairings = tournament_pairing_list(tournament=tournament, round_number=number)
     entries = table_entries_open(match_ids=[p.match_id for p in pairings if p.match_id])
     disputes = tournament_disputes_open(tournament=tournament, user=user)
     for p in pairings:
@@ -94,7 +97,7 @@ def _round_context(tournament: Any, number: int, user: Any) -> dict[str, Any]:
     counts: dict[str, int] = {}
     for t in tables:
         counts[t["status"]] = counts.get(t["status"], 0) + 1
-    rounds = list(tournament_rounds(tournament=tournament))
+    rounds = tournament_round_list(tournament=tournament)
     return {
         "tournament": tournament,
         "round": round_,
@@ -122,7 +125,7 @@ def _notes(tournament: Any, number: int) -> dict[str, Any]:
     note = tournament_round_notes(tournament=tournament).get(number) or {}
     names: dict[int, str] = {}
     if note.get("forbidden_met"):
-        entries = tournament_registrations(tournament=tournament)
+        entries = tournament_registration_list(tournament=tournament)
         names = {r.player_id: r.player.name for r in entries}
     met = [[names.get(p, "?") for p in pair] for pair in note.get("forbidden_met", ())]
     return {"by_hand": note.get("by_hand", False), "forbidden_met": met}
@@ -139,7 +142,7 @@ def round_repairable(tournament: Any, number: int) -> bool:
     is what the desk offers.)"""
     round_ = _round(tournament, number)
     now = timezone.now()
-    pairings = list(tournament_pairings(tournament=tournament, round_number=number))
+    pairings = tournament_pairing_list(tournament=tournament, round_number=number)
     return _repairable(round_, [table_status(p, now) for p in pairings])
 
 
@@ -230,8 +233,7 @@ def round_results_take(request: HttpRequest, tournament: Any, number: int) -> Ht
 
 
 def _pairing(tournament: Any, number: int, table: int) -> Any:
-    pairing = tournament_pairings(tournament=tournament, round_number=number).filter(table=table)
-    pairing = pairing.first()
+    pairing = tournament_pairing_at(tournament=tournament, round_number=number, table=table)
     if pairing is None or pairing.match_id is None:
         raise Http404("no match at this table")
     return pairing
@@ -406,18 +408,20 @@ def match_desk(request: HttpRequest, match_id: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), LOGIN_URL)
     try:
-        match = match_get(match_id=match_id)
-        pairing = match.tournament_pairing
-    except (NotFoundError, ObjectDoesNotExist) as exc:
+        place = match_place(match_id=match_get(match_id=match_id).pk)
+    except NotFoundError as exc:
         raise Http404("no tournament match") from exc
-    if not user_can_organise(user=request.user, tournament=pairing.round.tournament):
+    if place is None:
+        raise Http404("no tournament match")
+    tournament = tournament_get(tournament_id=place.tournament_id)  # its pairing's: there
+    if not user_can_organise(user=request.user, tournament=tournament):
         raise Http404("no tournament match")
     url = reverse(
         "desk-table",
         kwargs={
-            "tournament_id": pairing.round.tournament_id,
-            "number": pairing.round.number,
-            "table": pairing.table,
+            "tournament_id": place.tournament_id,
+            "number": place.round_number,
+            "table": place.table,
         },
     )
     return redirect(url)

@@ -109,7 +109,7 @@ def club_seasons(request: HttpRequest, club_id: int) -> HttpResponse:
             form.add_error(None, error_message(exc))
         else:
             return redirect("desk-season", club_id=club.pk, season_id=season.pk)
-    context = {"club": club, "seasons": list(selectors.club_seasons(club=club)), "form": form}
+    context = {"club": club, "seasons": selectors.club_season_list(club=club), "form": form}
     status = 400 if request.method == "POST" else 200
     return render(request, "desk/seasons.html", context, status=status)
 
@@ -129,7 +129,7 @@ def season_desk(request: HttpRequest, club_id: int, season_id: int) -> HttpRespo
             form.add_error(None, error_message(exc))
         else:
             return redirect("desk-season", club_id=club.pk, season_id=season.pk)
-    standings = list(selectors.season_standings(season=season))
+    standings = selectors.season_standing_list(season=season)
     context = {"club": club, "season": season, "form": form, "standings": standings}
     status = 400 if request.method == "POST" else 200
     return render(request, "desk/season.html", context, status=status)

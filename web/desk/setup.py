@@ -11,7 +11,6 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,7 +26,10 @@ from tournaments.ratings.selectors import clubs_managed_by
 from tournaments.ratings.selectors.names import SimilarPlayer, club_players, club_players_like
 from tournaments.selectors import (
     tournament_forbidden_pairs,
-    tournament_list_for,
+    tournament_player_ids,
+    tournament_registration_of,
+    tournament_round_list,
+    tournaments_organised_by,
     user_may_act_as_player,
 )
 from web.brackets import bracket_drawn
@@ -58,24 +60,21 @@ def desk_home(request: HttpRequest) -> HttpResponse:
     user = request.user
     if not user.is_authenticated:
         return redirect_to_login(request.get_full_path(), LOGIN_URL)
-    tournaments = tournament_list_for(user=user)
-    if not user.is_staff:
-        tournaments = tournaments.filter(Q(organisers=user) | Q(club__organisers=user))
-    tournaments = tournaments.distinct().order_by("-created_at")
+    tournaments = tournaments_organised_by(user=user, limit=100)
     may_create = user_is_organiser(user=user)
-    if not may_create and not tournaments.exists():
+    if not may_create and not tournaments:
         raise PermissionDenied("the desk is for organisers")
     context = {
-        "tournaments": tournaments[:100],
+        "tournaments": tournaments,
         "may_create": may_create,
-        "clubs": list(clubs_managed_by(user=user)[:50]),
+        "clubs": clubs_managed_by(user=user, limit=50),
     }
     return render(request, "desk/home.html", context)
 
 
 @desk_user
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    clubs = list(clubs_managed_by(user=request.user)[:50])
+    clubs = clubs_managed_by(user=request.user, limit=50)
     form = TournamentCreateForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
@@ -109,7 +108,7 @@ def _tournament_context(user: Any, tournament: Any, **forms: Any) -> dict[str, A
     )
     return {
         "tournament": tournament,
-        "rounds": list(tournament.rounds.order_by("number")),
+        "rounds": tournament_round_list(tournament=tournament),
         "walk_in": walk_in,
         "walk_in_similar": forms.get("walk_in_similar") or [],
         "paste_review": forms.get("paste_review") or [],
@@ -310,7 +309,7 @@ def paste_names(request: HttpRequest, tournament: Any) -> HttpResponse:
 @require_POST
 @desk_tournament
 def add_player(request: HttpRequest, tournament: Any) -> HttpResponse:
-    entered = tournament.registrations.values_list("player_id", flat=True)
+    entered = tournament_player_ids(tournament=tournament)
     players = [
         (p.pk, p.name) for p in sort_by_name(player_list(exclude_ids=entered), lambda p: p.name)
     ]
@@ -336,7 +335,7 @@ def check_in(request: HttpRequest, tournament: Any) -> HttpResponse:
 @require_POST
 @desk_tournament
 def check_in_player(request: HttpRequest, tournament: Any, player_id: int) -> HttpResponse:
-    registration = tournament.registrations.filter(player_id=player_id).first()
+    registration = tournament_registration_of(tournament=tournament, player_id=player_id)
     if registration is None:
         return panel(request, tournament, error=gettext("this player is not entered"), status=404)
     try:
@@ -354,12 +353,10 @@ def check_in_player(request: HttpRequest, tournament: Any, player_id: int) -> Ht
 def login_code_issue(request: HttpRequest, tournament: Any, player_id: int) -> HttpResponse:
     """A one-time code for a player of this tournament to sign in on a phone, shown once
     (only its hash is kept): a new one replaces the last."""
-    registration = tournament.registrations.select_related("player__club").filter(
-        player_id=player_id
-    )
-    if not registration.exists():
+    registration = tournament_registration_of(tournament=tournament, player_id=player_id)
+    if registration is None:
         raise Http404("this player is not entered in this tournament")
-    if not user_may_act_as_player(user=request.user, player=registration.get().player):
+    if not user_may_act_as_player(user=request.user, player=registration.player):
         # A code signs in as the person: entering them in one's evening is no authority.
         raise PermissionDenied("only staff or the organisers of the player's club may")
     try:

@@ -16,7 +16,12 @@ from django.views.decorators.http import require_POST
 
 from core.errors import NotFoundError
 from core.throttles import PracticeRateThrottle
-from games.selectors import match_get, match_list_for, match_seat_for, match_view_for
+from games.selectors import (
+    match_get,
+    match_seat_for,
+    match_view_for,
+    matches_online_in_play_of,
+)
 from games.services.practice import practice_bot_nudge, practice_matches_of, practice_start
 from players.selectors import player_for_user
 from tournaments.selectors import match_places, player_tournament_match_ids
@@ -90,11 +95,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def _lobby_rows(user: Any, me: Any) -> dict[str, list[Any]]:
     """My online matches in play, the tournaments' first whatever else there is (their own
     query: friendlies never push them past the page's 100), then my practice matches."""
-    qs = match_list_for(user=user, mine=True, status="in_progress", mode="online")
-    qs = qs.filter(practice=False).select_related("player1", "player2")
     in_tournaments = player_tournament_match_ids(player=me)
-    mine = list(qs.filter(pk__in=in_tournaments)[:LOBBY_MATCHES])
-    mine += list(qs.exclude(pk__in=in_tournaments)[: LOBBY_MATCHES - len(mine)])
+    mine = matches_online_in_play_of(user=user, first_ids=in_tournaments, limit=LOBBY_MATCHES)
     places = match_places(match_ids=[m.pk for m in mine])
     matches = sorted(
         ({"match": m, "place": places.get(str(m.pk))} for m in mine),

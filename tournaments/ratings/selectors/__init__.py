@@ -254,6 +254,17 @@ def club_seasons(*, club: Club) -> QuerySet[Season]:
     return Season.objects.filter(club=club).order_by("-starts_on", "pk")
 
 
+def club_season_list(*, club: Club, limit: int | None = None) -> list[Season]:
+    """The club's seasons, latest first (at most `limit`): a page's list."""
+    seasons = club_seasons(club=club)
+    return list(seasons if limit is None else seasons[:limit])
+
+
+def club_rating_top(*, club: Club, limit: int) -> list[dict[str, Any]]:
+    """The first `limit` entries of the club's rating list as the pages show them."""
+    return club_rating_rows(club=club, rows=club_rating_list(club=club)[:limit])
+
+
 def season_get(*, season_id: Any) -> Season:
     try:
         return Season.objects.select_related("club").get(pk=int(season_id))
@@ -263,6 +274,12 @@ def season_get(*, season_id: Any) -> Season:
 
 def season_standings(*, season: Season) -> QuerySet[SeasonStanding]:
     return SeasonStanding.objects.filter(season=season).select_related("player")
+
+
+def season_standing_list(*, season: Season, limit: int | None = None) -> list[SeasonStanding]:
+    """The season's standings in their order (the first `limit`): a page's table."""
+    standings = season_standings(season=season)
+    return list(standings if limit is None else standings[:limit])
 
 
 SEASON_TABLE_COLUMNS = ["rank", "player_id", "player", "points", "played", "counted",
@@ -280,13 +297,14 @@ def season_standings_table(*, season: Season) -> tuple[list[str], list[list[Any]
     return list(SEASON_TABLE_COLUMNS), rows
 
 
-def clubs_managed_by(*, user: User) -> QuerySet[Club]:
-    """The clubs the user organises (staff: every club)."""
+def clubs_managed_by(*, user: User, limit: int) -> list[Club]:
+    """The clubs the user organises (staff: every club), by name, at most `limit`."""
     if user is None or not user.is_authenticated:
-        return Club.objects.none()
-    if user.is_staff or user.is_superuser:
-        return club_list()
-    return club_list().filter(organisers=user)
+        return []
+    clubs = club_list()
+    if not (user.is_staff or user.is_superuser):
+        clubs = clubs.filter(organisers=user)
+    return list(clubs[:limit])
 
 
 # --- players' pages --------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 
 from games.selectors import PlayerMatchStats, player_match_stats
 from players.models import Club, Player
@@ -37,12 +37,12 @@ def tournament_field_sizes(*, tournament_ids: list[int]) -> dict[int, int]:
     return dict(counts)
 
 
-def player_matches(*, player: Player, user: User) -> QuerySet:
-    """The player's matches the viewer may follow, newest first."""
-    return (
+def player_matches(*, player: Player, user: User, limit: int) -> list[Any]:
+    """The player's matches the viewer may follow, newest first, at most `limit`."""
+    return list(
         matches_followable(user=user)
         .filter(Q(player1=player) | Q(player2=player))
-        .select_related("player1", "player2", "winner")
+        .select_related("player1", "player2", "winner")[:limit]
     )
 
 

@@ -40,26 +40,27 @@ _CLASSES: dict[str, type[Any]] = {
 }
 
 
-def _json(value: Any) -> Any:
+def as_json(value: Any) -> Any:
+    """A dataclass, tuple or dict as JSON values (dataclasses by field, tuples as lists)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: as_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, tuple | list):
-        return [_json(v) for v in value]
+        return [as_json(v) for v in value]
     if isinstance(value, dict):
-        return {k: _json(v) for k, v in value.items()}
+        return {k: as_json(v) for k, v in value.items()}
     return value
 
 
 def event_to_stored(event: TeamEvent) -> tuple[str, dict[str, Any]]:
     data = {
-        f.name: _json(getattr(event, f.name))
+        f.name: as_json(getattr(event, f.name))
         for f in dataclasses.fields(event)
         if f.name not in ("by", "at")
     }
     return type(event).__name__, data
 
 
-def _pairing(d: dict[str, Any]) -> TeamPairingEntry:
+def pairing_from_json(d: dict[str, Any]) -> TeamPairingEntry:
     boards = tuple(BoardEntry(**b) for b in d.get("boards", ()))
     return TeamPairingEntry(table=d["table"], team1=d["team1"], team2=d["team2"], boards=boards)
 
@@ -71,7 +72,7 @@ def event_from_stored(
     names = {f.name for f in dataclasses.fields(cls)} - {"by", "at"}
     values = {k: v for k, v in data.items() if k in names}
     if cls is TeamRoundPaired:
-        values["pairings"] = tuple(_pairing(p) for p in values["pairings"])
+        values["pairings"] = tuple(pairing_from_json(p) for p in values["pairings"])
         values["seeds"] = tuple(values.get("seeds", ()))
     elif cls in (BoardResultRecorded, BoardResultCorrected):
         values["result"] = BoardResult(**values["result"])
