@@ -1,6 +1,9 @@
 """Celery application. Without CELERY_BROKER_URL tasks run eagerly in process."""
 
+import logging
+
 from celery import Celery
+from django.conf import settings  # lazy object: reading it configures Django, not importing it
 
 from config.entry import settings_module_choose
 
@@ -79,8 +82,6 @@ def _job_failed_for_good(
     try:
         job_failed_for_good(task=name, args=tuple(args or ()), error=exception or Exception())
     except Exception:  # noqa: BLE001 - the hook must never take the worker down
-        import logging
-
         logging.getLogger(__name__).warning("alert for %s not raised", name, exc_info=True)
 
 
@@ -95,8 +96,6 @@ def _worker_metrics_fresh(**kwargs: Any) -> None:
 @worker_ready.connect
 def _worker_metrics_served(**kwargs: Any) -> None:
     """A worker's own metrics (its pool's, added up) on WORKER_METRICS_PORT, if set."""
-    from django.conf import settings
-
     port = getattr(settings, "WORKER_METRICS_PORT", 0)
     if port:
         from core.metrics import worker_metrics_serve  # lazy: before Django

@@ -16,6 +16,8 @@ DEFAULT = "config.settings.production"
 
 
 def settings_module_choose() -> str:
-    import config.env  # noqa: F401 - reads .env into the environment (without overriding it)
+    # Lazy on purpose: reads .env into the environment (without overriding it) when an entry
+    # point chooses its settings, not when a test or a docs hook imports this module.
+    import config.env  # noqa: F401
 
     return os.environ.setdefault("DJANGO_SETTINGS_MODULE", DEFAULT)

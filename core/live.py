@@ -21,12 +21,21 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+import environ
 import orjson
+import psycopg
+import psycopg.conninfo
 from django.conf import settings
+from django.contrib.auth import get_user
+from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, connection, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext
+from rest_framework.authentication import get_authorization_header
+from rest_framework.exceptions import AuthenticationFailed
 
+from core.authentication import ProfileTokenAuthentication
+from core.live_tickets import ticket_user
 from core.metrics import stream_followers
 
 log = logging.getLogger(__name__)
@@ -118,8 +127,6 @@ class Waker:
             self.task = loop.create_task(self._listen())
 
     async def _listen(self) -> None:
-        import psycopg
-
         while True:
             try:
                 conn = await psycopg.AsyncConnection.connect(database_conninfo(), autocommit=True)
@@ -198,10 +205,6 @@ def database_conninfo() -> str:
     """The default database's connection string for psycopg, from Django's settings; or
     DATABASE_DIRECT_URL's when it is set: the primary itself, for the LISTEN connection,
     which needs a session of its own that a pooler in transaction mode would not keep."""
-    import environ
-    import psycopg.conninfo
-    from django.conf import settings
-
     db_settings = (
         environ.Env.db_url_config(settings.DATABASE_DIRECT_URL)
         if settings.DATABASE_DIRECT_URL
@@ -364,12 +367,6 @@ def authenticate(request: HttpRequest) -> Any:
     `Authorization` header, or a stream ticket (`?ticket=`), else the session (a browser's
     EventSource sends the cookie). Run it with `db`. Raises AuthenticationFailed for a bad
     token or ticket."""
-    from django.contrib.auth import get_user
-    from rest_framework.authentication import get_authorization_header
-
-    from core.authentication import ProfileTokenAuthentication
-    from core.live_tickets import ticket_user
-
     ticket = request.GET.get("ticket")
     if ticket:
         return ticket_user(request, ticket)
@@ -382,8 +379,6 @@ def authenticate(request: HttpRequest) -> Any:
 
 async def caller(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
     """(the caller, None), or (None, the 401 to answer) for a bad token."""
-    from rest_framework.exceptions import AuthenticationFailed
-
     try:
         return await db(lambda: authenticate(request)), None
     except AuthenticationFailed as exc:
@@ -443,8 +438,6 @@ def refuse_unless_asgi(request: HttpRequest) -> JsonResponse | None:
     """A 503 for a stream asked of a WSGI server (gunicorn, runserver), which would hold a
     worker for as long as the stream stays open, buffering it; None under ASGI. A browser's
     EventSource does not retry after an error status."""
-    from django.core.handlers.asgi import ASGIRequest
-
     if isinstance(request, ASGIRequest):
         return None
     return error(503, "stream_unavailable", "Live streams are served by the ASGI service.")

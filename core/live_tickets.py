@@ -7,8 +7,10 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core import signing
 from django.http import HttpRequest
+from rest_framework.exceptions import AuthenticationFailed
 
 _TICKET_SALT = "core.live.stream_ticket"
 STREAM_PATH = re.compile(r"^/api/(matches/[0-9a-fA-F-]{1,64}|tournaments/\d{1,19})/stream/$")
@@ -28,9 +30,6 @@ def stream_ticket_issue(*, user: Any, path: str) -> str:
 def ticket_user(request: HttpRequest, ticket: str) -> Any:
     """The active user a ticket for this request's stream names; AuthenticationFailed
     for an expired, forged or other stream's ticket."""
-    from django.contrib.auth import get_user_model
-    from rest_framework.exceptions import AuthenticationFailed
-
     try:
         data = signing.loads(ticket, salt=_TICKET_SALT, max_age=ticket_lifetime())
     except signing.SignatureExpired:

@@ -17,6 +17,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -64,8 +65,6 @@ def heartbeats_prune() -> int:
 
 def sessions_prune() -> int:
     """Browser sessions past their expiry (Django keeps them until `clearsessions`)."""
-    from django.contrib.sessions.models import Session
-
     return delete_in_batches(Session.objects.filter(expire_date__lt=timezone.now()))
 
 

@@ -114,10 +114,11 @@ class Snapshot(models.Model):
     key_id = models.CharField(max_length=40, null=True, blank=True)  # of the seal's key
 
     class Meta:
-        db_table = "games_snapshot"
+        db_table = "eventstore_snapshot"
         constraints = [
             models.UniqueConstraint(
-                fields=["stream_id", "kind", "version"], name="games_snapshot_stream_kind_version"
+                fields=["stream_id", "kind", "version"],
+                name="eventstore_snapshot_stream_kind_version",
             )
         ]
 
@@ -160,7 +161,7 @@ class Subscription(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        db_table = "games_subscription"
+        db_table = "eventstore_subscription"
 
     def __str__(self) -> str:
         return gettext("%(name)s at %(position)s") % {"name": self.name, "position": self.position}

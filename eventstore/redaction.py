@@ -34,6 +34,7 @@ from eventstore.models import StoredEvent
 from eventstore.personal import resolve
 from eventstore.read import stream_version
 from eventstore.records import NewEvent, RecordedEvent
+from eventstore.write import append
 
 __all__ = [
     "REDACTED",
@@ -131,8 +132,6 @@ def redact_in_tx(
             models.QuerySet(model=StoredEvent).filter(pk=row.pk).update(
                 data=data, metadata=metadata
             )
-    from eventstore.write import append  # write imports this module's neighbours
-
     target = REDACTIONS_PREFIX + stream_id
     return append(
         stream_id=target,

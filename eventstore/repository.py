@@ -32,18 +32,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
 
-import eventstore  # its names load on first use: no model is imported with this module
 from core.memo import Memo
+from eventstore import read
 from eventstore.records import ConcurrencyError, NewEvent, RecordedEvent
-
-if TYPE_CHECKING:
-    from eventstore.tail import StreamTail
-    from eventstore.write import Statement
+from eventstore.snapshots import snapshot_save
+from eventstore.tail import StreamTail, load_from, read_tail
+from eventstore.write import Statement, append
 
 R = TypeVar("R")  # the aggregate's row (the lock's)
 S = TypeVar("S")  # the aggregate's state
@@ -176,20 +175,18 @@ class StreamRepository(Generic[R, S]):
         aggregate = self.aggregate
         remembered = aggregate.remembered.get(stream_id)
         if remembered is not None:
-            rows, events = eventstore.load_from(
-                stream_id=stream_id, version=remembered[0], first=lock
-            )
+            rows, events = load_from(stream_id=stream_id, version=remembered[0], first=lock)
             if not rows:
                 return rows, aggregate.initial(), 0, ""
             found = self._from_remembered(remembered, events)
             if found is not None:
                 return (rows, *found)
             # Not vouched for (rolled back, rewritten): the snapshot's way, under the lock.
-            tail = eventstore.read_tail(
+            tail = read_tail(
                 stream_id=stream_id, kind=aggregate.snapshot_kind, without=aggregate.unread
             )[1]
         else:
-            first_rows, tail = eventstore.read_tail(
+            first_rows, tail = read_tail(
                 stream_id=stream_id,
                 kind=aggregate.snapshot_kind,
                 without=aggregate.unread,
@@ -208,11 +205,11 @@ class StreamRepository(Generic[R, S]):
         kept = self.aggregate.remembered.get(stream_id) if remembered else None
         if kept is not None:
             found = self._from_remembered(
-                kept, eventstore.load(stream_id=stream_id, after_version=kept[0] - 1)
+                kept, read.load(stream_id=stream_id, after_version=kept[0] - 1)
             )
             if found is not None:
                 return found[0], found[1]
-        tail = eventstore.read_tail(
+        tail = read_tail(
             stream_id=stream_id, kind=self.aggregate.snapshot_kind, without=self.aggregate.unread
         )[1]
         return self.state_from_tail(stream_id=stream_id, tail=tail, remembered=remembered)
@@ -234,7 +231,7 @@ class StreamRepository(Generic[R, S]):
         else:
             start = aggregate.from_snapshot(stream_id, at, tail.snapshot[1])
             if start is None:  # a snapshot that cannot be used: every event
-                state, later = aggregate.initial(), eventstore.load(stream_id=stream_id)
+                state, later = aggregate.initial(), read.load(stream_id=stream_id)
             else:
                 state, later = start, tail.events
         if later:
@@ -300,7 +297,7 @@ class StreamRepository(Generic[R, S]):
         ]
         projected = aggregate.project(write, stand_ins)
         try:
-            recorded = eventstore.append(
+            recorded = append(
                 stream_id=write.stream_id,
                 expected_version=write.version,
                 events=write.pending,
@@ -315,7 +312,7 @@ class StreamRepository(Generic[R, S]):
             raise error from exc
         state = aggregate.settle(write, recorded)
         for version, snapshot in aggregate.snapshots(write, state):
-            eventstore.snapshot_save(
+            snapshot_save(
                 stream_id=write.stream_id,
                 version=version,
                 state=aggregate.to_snapshot(snapshot),

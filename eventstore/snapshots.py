@@ -184,7 +184,7 @@ def snapshot_load(
         sql = (
             f"SELECT version, state - %s::text[], {SEAL_COLUMNS}, (SELECT e.hash FROM"
             " eventstore_event AS e WHERE e.stream_id = s.stream_id AND e.version = s.version)"
-            " FROM games_snapshot AS s WHERE stream_id = %s"
+            " FROM eventstore_snapshot AS s WHERE stream_id = %s"
         )
         params: list[Any] = [list(without), stream_id]
         sql, params = sql + " AND kind = %s", [*params, kind]
@@ -229,7 +229,7 @@ def snapshot_part(*, stream_id: str, kind: str, version: int, key: str) -> Any:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT state -> %s, {SEAL_COLUMNS} FROM games_snapshot"
+                f"SELECT state -> %s, {SEAL_COLUMNS} FROM eventstore_snapshot"
                 " WHERE stream_id = %s AND kind = %s AND version = %s",
                 [key, stream_id, kind, version],
             )

@@ -81,7 +81,7 @@ def read_tail(
 # every action runs them, and planning them cost PostgreSQL more than running them.
 _PG_TAIL_SNAPSHOT = PreparedStatement(
     "eventstore_tail_snapshot",
-    f"SELECT version, state - $1::text[], {SEAL_COLUMNS} FROM games_snapshot"
+    f"SELECT version, state - $1::text[], {SEAL_COLUMNS} FROM eventstore_snapshot"
     " WHERE stream_id = $2 AND kind = $3 ORDER BY version DESC LIMIT 1",
     3,
 )
@@ -111,7 +111,8 @@ def _tail_without_snapshot(stream_id: str) -> StreamTail:
 
 _PG_TAIL_EVENTS = PreparedStatement(
     "eventstore_tail_events",
-    PG_SELECT + "stream_id = $1 AND version >= COALESCE((SELECT max(version) FROM games_snapshot"
+    PG_SELECT
+    + "stream_id = $1 AND version >= COALESCE((SELECT max(version) FROM eventstore_snapshot"
     " WHERE stream_id = $1 AND kind = $2), 0) ORDER BY version",
     2,
 )

@@ -114,7 +114,7 @@ def test_integers_beyond_64_bits_still_read_back():
 
 def _note(name: str, version: int, at):
     """A statement to run with the append: a row in a table of the same database."""
-    sql = "INSERT INTO games_subscription (name, position, updated_at) VALUES (%s, %s, %s)"
+    sql = "INSERT INTO eventstore_subscription (name, position, updated_at) VALUES (%s, %s, %s)"
     return (sql, [name, version, at])
 
 

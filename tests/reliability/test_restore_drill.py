@@ -110,7 +110,7 @@ def test_a_backup_restores_into_a_new_database_identical_and_verified(tmp_path, 
     with connection.cursor() as cursor:
         original = tables_digest(cursor)
     assert restored == original
-    assert {"eventstore_event", "games_snapshot", "eventstore_checkpoint"} <= set(original)
+    assert {"eventstore_event", "eventstore_snapshot", "eventstore_checkpoint"} <= set(original)
     assert restored_standings == standings
 
     # A second restore into the same (no longer empty) database is refused.

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.sessions.models import Session
@@ -34,6 +35,7 @@ from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext_noop
+from rest_framework.authtoken.models import Token
 
 import eventstore
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
@@ -240,8 +242,6 @@ def _account_erase(player: Player, user: AbstractBaseUser | None, terms: list[st
 
 
 def _drf_tokens_delete(user: AbstractBaseUser) -> None:
-    from rest_framework.authtoken.models import Token
-
     Token.objects.filter(user=user).delete()
 
 
@@ -258,8 +258,6 @@ def _sessions_delete(user: AbstractBaseUser) -> None:
 
 
 def _failed_logins_delete(username: str) -> None:
-    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
-
     for model in (AccessAttempt, AccessFailureLog, AccessLog):
         model.objects.filter(username=username).delete()
 

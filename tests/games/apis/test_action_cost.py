@@ -58,7 +58,7 @@ def test_an_action_reads_the_match_once_and_the_player_with_the_token(
     # The state is loaded once: the events since the state this worker remembers of the
     # match (eventstore.repository), no snapshot; the answer is built from the state the
     # service committed, not reloaded.
-    assert read.count("games_snapshot") == 0, read
+    assert read.count("eventstore_snapshot") == 0, read
     assert read.count("eventstore_event") == 1, read
     if connection.vendor == "postgresql":
         # Round trips: the token; the locked match with the events since its remembered state;
