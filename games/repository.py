@@ -125,12 +125,6 @@ class MatchSaved:
         return _finished(self.events)
 
     @property
-    def result_changed(self) -> bool:
-        """True if these events ended the match, or corrected a match that stays finished
-        (its games or points, perhaps its winner, are now different)."""
-        return _result_changed(self.state, self.events)
-
-    @property
     def reopened(self) -> bool:
         """True if these events put a finished match back into play (a correction)."""
         return _reopened(self.events)
@@ -141,10 +135,17 @@ def _finished(events: Sequence[RecordedEvent]) -> bool:
 
 
 def _result_changed(state: MatchState, events: Sequence[RecordedEvent]) -> bool:
+    """These events ended the match, or corrected one that stays finished (its games or
+    points, perhaps its winner, are now different)."""
     if _finished(events):
         return True
     corrections = ("HandCorrected", "HandVoided")
     return state.status == "finished" and any(e.type in corrections for e in events)
+
+
+def _each(calls: Sequence[Callable[[], Any]]) -> None:
+    for call in calls:
+        call()
 
 
 def _reopened(events: Sequence[RecordedEvent]) -> bool:
@@ -218,14 +219,7 @@ class _Matches(Aggregate[Match, MatchState]):
             sends.append(functools.partial(match_reopened.send, sender=Match, match_id=match_id))
         elif _result_changed(state, recorded):
             sends.append(functools.partial(match_finished.send, sender=Match, match_id=match_id))
-        if not sends:
-            return None
-
-        def send_all() -> None:
-            for send in sends:
-                send()
-
-        return send_all
+        return functools.partial(_each, sends) if sends else None
 
     def conflict(self, exc: eventstore.ConcurrencyError) -> Exception:
         return VersionConflictError(
