@@ -19,3 +19,7 @@ class TeamsConfig(AppConfig):
         from tournaments.teams.repository import SNAPSHOT_KIND
 
         eventstore.snapshot_kind_register(family="team-event-state-v", kind=SNAPSHOT_KIND)
+        # The event store finds a team event's stream cut short by the version its record holds.
+        from tournaments.teams.selectors import team_event_stream_heads
+
+        eventstore.recorded_heads_register("team_events", team_event_stream_heads)

@@ -86,3 +86,16 @@ def team_event_page(*, event_id: Any, user: Any = None) -> dict[str, Any]:
         "rounds": sorted(rounds.items()),
         "names": names,
     }
+
+
+def team_event_stream_heads(*, stream_id: str | None = None) -> list[tuple[str, int]]:
+    """(stream id, version the team event's record holds) of every team event (or of the one
+    with that stream): registered with the event store, which finds a stream cut short by
+    them (TeamsConfig.ready())."""
+    events = TeamEvent.objects.all()
+    if stream_id is not None:
+        number = stream_id.removeprefix("team-event-")
+        if not number.isdigit() or stream_id == number:
+            return []
+        events = events.filter(pk=int(number))
+    return [(f"team-event-{pk}", version) for pk, version in events.values_list("pk", "version")]

@@ -67,3 +67,20 @@ def test_a_forged_snapshot_is_ignored(long_team_event: Any) -> None:
     loaded = team_event_state_of(event=event, remembered=False)
     assert loaded == team_event_state(event=event)
     assert {t.name for t in loaded.teams.values()} == {"Side 1", "Side 2"}
+
+
+def test_a_team_event_stream_cut_short_is_caught(long_team_event: Any) -> None:
+    """The store checks a team event's stream against the version its record holds, as it
+    does a tournament's: the last event deleted behind its back is reported."""
+    from django.db import connection
+
+    assert eventstore.streams_cut_short(stream_id=long_team_event.stream_id) == []
+    with eventstore.immutability_suspended(), connection.cursor() as cursor:
+        cursor.execute(
+            "DELETE FROM eventstore_event WHERE stream_id = %s AND version = %s",
+            [long_team_event.stream_id, long_team_event.version],
+        )
+    (cut,) = eventstore.streams_cut_short(stream_id=long_team_event.stream_id)
+    assert cut == (
+        long_team_event.stream_id, long_team_event.version - 1, long_team_event.version,
+    )  # fmt: skip
