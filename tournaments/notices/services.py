@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -98,7 +99,11 @@ def notice_text(notice: Notice) -> dict[str, str]:
     }
 
     def name(text: str) -> str:
-        return isolate(text) if persian and text else text
+        """Set apart where its direction may differ from the sentence's: in a Persian
+        notice, and a right-to-left name in any other."""
+        if text and (persian or any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)):
+            return isolate(text)
+        return text
 
     def number(value: Any) -> str:
         text = "" if value is None else str(value)

@@ -148,3 +148,21 @@ def test_an_entry_rolled_back_announces_nothing(organiser: Any, jobs: Any) -> No
         table_entry_changed.disconnect(listen)
     assert [h["status"] for h in heard] == ["pending"] and heard[0]["before"] == ""
     assert Notice.objects.filter(kind="confirm").count() == 1
+
+
+def test_a_right_to_left_name_is_set_apart_in_a_latin_notice(organiser: Any, jobs: Any) -> None:
+    en, fa = players_with_logins(("en", "fa"), name="ژاله")
+    with jobs():
+        tournament = table_tournament(organiser, [en, fa])
+    match_id = Pairing.objects.get(round__tournament=tournament).match_id
+    mail.outbox.clear()
+    with jobs():
+        table_entry_submit(
+            match_id=match_id,
+            player=fa,
+            hand=HandEntry(knocker=fa.pk, knocker_deadwood=4, defender_deadwood=23),
+        )
+    (message,) = mail.outbox
+    assert message.to == ["en@example.org"]
+    assert "\u2068ژاله fa\u2069 entered a hand" in message.body, message.body
+    assert "4 against 23" in message.body  # Latin digits for the English reader
