@@ -15,6 +15,7 @@ import datetime as dt
 import logging
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import asdict
 from typing import Any
 
 from django.conf import settings
@@ -186,11 +187,13 @@ def tournament_notices_send(*, tournament_id: int, first: int, last: int) -> int
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
         return 0
-    events = eventstore.load(stream_id=tournament.stream_id, after_version=first - 1)
+    events = eventstore.load(
+        stream_id=tournament.stream_id, after_version=first - 1, up_to_version=last
+    )
     notices = []
     with transaction.atomic():
         for event in events:
-            if event.version > last or event.type not in NOTICE_EVENT_TYPES:
+            if event.type not in NOTICE_EVENT_TYPES:
                 continue
             for kind, player_id, data in _notices_of(event):
                 key = f"{tournament.stream_id}:{event.version}:{kind}:{player_id}"
@@ -199,8 +202,15 @@ def tournament_notices_send(*, tournament_id: int, first: int, last: int) -> int
                         tournament=tournament, key=key, kind=kind, player_id=player_id, data=data
                     )
                 )
-    ids = [n.pk for n in notices]
-    fresh = Notice.objects.filter(pk__in=ids).select_related("player__user", "tournament__club")
+    return _email_each(notices)
+
+
+def _email_each(notices: list[Notice]) -> int:
+    """E-mail each of these notices that nobody has yet (read afresh, with who gets them):
+    how many this call sent."""
+    fresh = Notice.objects.filter(pk__in=[n.pk for n in notices]).select_related(
+        "player__user", "tournament__club"
+    )
     return sum(notice_email_send(n) for n in fresh)
 
 
@@ -271,19 +281,6 @@ ENTRY_RULINGS = frozenset(
 )
 
 
-def _entry_data(entry: Any) -> dict[str, Any]:
-    """The hand as entered (a games TableEntry): ids and numbers, names rendered when sent."""
-    if entry.drawn:
-        return {"drawn": True}
-    return {
-        "drawn": False,
-        "knocker": entry.knocker_id,
-        "gin": entry.gin,
-        "knocker_deadwood": entry.knocker_deadwood,
-        "defender_deadwood": entry.defender_deadwood,
-    }
-
-
 def _told(pairing: Pairing, what: str, ref: int) -> tuple[str, list[int], dict[str, Any]]:
     """(the key's stem, who is told, the data) of one change; no one if it calls for none."""
     match_id = pairing.match_id
@@ -292,7 +289,9 @@ def _told(pairing: Pairing, what: str, ref: int) -> tuple[str, list[int], dict[s
         entry = table_entry_of(entry_id=ref, match_id=match_id)
         if entry is None:
             return "", [], {}
-        data = {"entry": entry.pk, "by": entry.entered_by_id, **_entry_data(entry)}
+        # The hand as entered (games.hand_entries.HandEntry): ids and numbers; names are
+        # rendered when sent.
+        data = {"entry": entry.pk, "by": entry.entered_by_id, **asdict(entry.as_entry())}
         if what == CONFIRM:
             if entry.status != EntryStatus.PENDING:
                 return "", [], {}  # settled before the job ran: nothing waits for anyone
@@ -303,8 +302,8 @@ def _told(pairing: Pairing, what: str, ref: int) -> tuple[str, list[int], dict[s
     stream_id = f"match-{match_id}"
     resolved = [
         e
-        for e in eventstore.load(stream_id=stream_id, after_version=ref - 1)[:1]
-        if e.version == ref and e.type == "DisputeResolved"
+        for e in eventstore.load(stream_id=stream_id, after_version=ref - 1, up_to_version=ref)
+        if e.type == "DisputeResolved"
     ]
     if not resolved:
         return "", [], {}
@@ -336,7 +335,4 @@ def match_notices_send(*, match_id: str, what: str, ref: int) -> int:
         )  # fmt: skip
         for player_id in players
     ]
-    fresh = Notice.objects.filter(pk__in=[n.pk for n in notices]).select_related(
-        "player__user", "tournament__club"
-    )
-    return sum(notice_email_send(n) for n in fresh)
+    return _email_each(notices)
