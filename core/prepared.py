@@ -84,6 +84,20 @@ def model_columns(model: type[models.Model], alias: str) -> str:
     return ", ".join(f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields)
 
 
+def row_lock(model: type[models.Model], pk: Any) -> tuple[str, list[Any]]:
+    """The query (and its parameters) that reads the row `pk` of `model` as `model_columns`
+    lists it and locks it until the end of the transaction, where the database locks rows:
+    a stream repository's `lock` (eventstore.repository)."""
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {model_columns(model, 't')} FROM {quote(model._meta.db_table)} AS t"
+        " WHERE t.id = %s"
+    )
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE OF t"
+    return sql, [pk]
+
+
 def model_from_row(model: type[models.Model], values: Sequence[Any]) -> models.Model:
     """An instance from the values of `model_columns` (extra trailing values are ignored),
     converted as the ORM converts what it reads (the backend's and the fields'

@@ -29,12 +29,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection
 from django.utils import timezone
 
 from core.errors import NotFoundError
 from core.memo import Memo
-from core.prepared import model_columns, model_from_row
+from core.prepared import model_from_row, row_lock
 from core.text import free_text_check
 from eventstore import (
     Aggregate,
@@ -221,7 +220,9 @@ def tournament_load(*, tournament_id: Any) -> TournamentWrite:
     except (ValueError, TypeError) as exc:
         raise NotFoundError("no such tournament") from exc
     stream_id = f"tournament-{pk}"
-    rows, state, version, head_hash = _REPOSITORY.load(stream_id=stream_id, lock=_lock(pk))
+    rows, state, version, head_hash = _REPOSITORY.load(
+        stream_id=stream_id, lock=row_lock(Tournament, pk)
+    )
     if not rows:
         raise NotFoundError("no such tournament")
     row = model_from_row(Tournament, rows[0])
@@ -229,18 +230,6 @@ def tournament_load(*, tournament_id: Any) -> TournamentWrite:
     return TournamentWrite(
         row=row, stream_id=stream_id, state=state, version=version, head_hash=head_hash
     )
-
-
-def _lock(pk: int) -> tuple[str, list[Any]]:
-    """The tournament's row, locked (where the database locks rows)."""
-    quote = connection.ops.quote_name
-    sql = (
-        f"SELECT {model_columns(Tournament, 't')} FROM {quote(Tournament._meta.db_table)} AS t"
-        " WHERE t.id = %s"
-    )
-    if connection.features.has_select_for_update:
-        sql += " FOR UPDATE OF t"
-    return sql, [pk]
 
 
 def tournament_new(*, name: str, format: str, created_by: AbstractBaseUser) -> TournamentWrite:  # noqa: A002

@@ -25,11 +25,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection
 
 from core.errors import NotFoundError
 from core.memo import Memo
-from core.prepared import model_columns, model_from_row
+from core.prepared import model_from_row, row_lock
 from eventstore import (
     Aggregate,
     NewEvent,
@@ -170,7 +169,9 @@ def team_event_load(*, event_id: Any) -> TeamEventWrite:
     except (ValueError, TypeError) as exc:
         raise NotFoundError("no such team event") from exc
     stream_id = f"team-event-{pk}"
-    rows, state, version, head_hash = _REPOSITORY.load(stream_id=stream_id, lock=_lock(pk))
+    rows, state, version, head_hash = _REPOSITORY.load(
+        stream_id=stream_id, lock=row_lock(TeamEventRow, pk)
+    )
     if not rows:
         raise NotFoundError("no such team event")
     row = model_from_row(TeamEventRow, rows[0])
@@ -178,18 +179,6 @@ def team_event_load(*, event_id: Any) -> TeamEventWrite:
     return TeamEventWrite(
         row=row, stream_id=stream_id, state=state, version=version, head_hash=head_hash
     )
-
-
-def _lock(pk: int) -> tuple[str, list[Any]]:
-    """The team event's row, locked (where the database locks rows)."""
-    quote = connection.ops.quote_name
-    sql = (
-        f"SELECT {model_columns(TeamEventRow, 't')} FROM {quote(TeamEventRow._meta.db_table)}"
-        " AS t WHERE t.id = %s"
-    )
-    if connection.features.has_select_for_update:
-        sql += " FOR UPDATE OF t"
-    return sql, [pk]
 
 
 def team_event_new(
