@@ -172,6 +172,7 @@ def table_entry_dispute(*, entry_id: int, player: Player, note: str) -> TableEnt
     _opponent_check(entry, player)
     entry.status, entry.note = TableEntry.Status.DISPUTED, note.strip()
     entry.save(update_fields=["status", "note"])
+    _told(entry, TableEntry.Status.PENDING)
     _announce(entry.match)
     return entry
 
