@@ -13,6 +13,7 @@ import jdatetime
 from django import forms
 from django.conf import settings
 from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
 from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -43,6 +44,14 @@ def _tiebreak_slot(n: int) -> forms.ChoiceField:
         required=False,
         label=format_lazy(_("Tiebreak {number}"), number=n),
     )
+
+
+class DeskAuthenticationForm(AuthenticationForm):
+    """Django's sign-in form; the username's digits as a Persian or Arabic keyboard types
+    them are taken as the Latin ones the account has ("ژاله-رضایی-۱۷")."""
+
+    def clean_username(self) -> str:
+        return latin_digits(self.cleaned_data.get("username") or "")
 
 
 def isolated(text: str) -> str:
