@@ -9,6 +9,8 @@ import io
 from typing import Any
 
 import openpyxl
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
 import segno
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -266,7 +268,7 @@ def tournament_xlsx(request: HttpRequest, tournament: Any) -> HttpResponse:
         (gettext("Standings"), tournament_standings_table(tournament=tournament)),
         (gettext("Results"), tournament_results_table(tournament=tournament)),
     ]
-    return xlsx_response(f"tournament-{tournament.pk}.xlsx", sheets)
+    return xlsx_response(f"tournament-{tournament.pk}.xlsx", sheets, title=tournament.name)
 
 
 def csv_response(filename: str, header: list[str], rows: list[list[Any]]) -> HttpResponse:
@@ -275,18 +277,30 @@ def csv_response(filename: str, header: list[str], rows: list[list[Any]]) -> Htt
 
 
 def xlsx_response(
-    filename: str, sheets: list[tuple[str, tuple[list[str], list[list[Any]]]]]
+    filename: str, sheets: list[tuple[str, tuple[list[str], list[list[Any]]]]], *, title: str = ""
 ) -> HttpResponse:
-    """Tables as one .xlsx (openpyxl): a sheet each (title, (column codes, rows)),
-    headings in words, numbers as numbers (the spreadsheet formats them in the viewer's
-    locale), right to left in a right-to-left language."""
+    """Tables as one .xlsx (openpyxl): a sheet each (title, (column codes, rows)), as a
+    person opens it: the sheet's title in its first row ("Tuesday Swiss · Standings"), the
+    headings in words in bold below it, frozen and filterable, columns as wide as what they
+    hold; numbers as numbers (the spreadsheet formats them in the viewer's locale), right to
+    left in a right-to-left language."""
     book = openpyxl.Workbook()
     book.remove(book.active)
-    for title, (header, rows) in sheets:
-        sheet = book.create_sheet(title=printable(title)[:31])
+    if title:
+        book.properties.title = printable(title)
+    for name, (header, rows) in sheets:
+        sheet = book.create_sheet(title=printable(name)[:31])
+        sheet.append([printable(f"{title} · {name}" if title else name)])
+        sheet["A1"].font = Font(bold=True, size=14)
         sheet.append(_headings(header))
+        for cell in sheet[2]:
+            cell.font = Font(bold=True)
         for row in _worded(header, rows, booleans=False):
             sheet.append([_cell(v) if isinstance(v, str) else _xlsx_value(v) for v in row])
+        sheet.freeze_panes = "A3"
+        if header:
+            sheet.auto_filter.ref = f"A2:{get_column_letter(len(header))}{sheet.max_row}"
+        _fit_columns(sheet)
         if translation.get_language_bidi():
             sheet.sheet_view.rightToLeft = True
     out = io.BytesIO()
@@ -297,6 +311,18 @@ def xlsx_response(
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _fit_columns(sheet: Any) -> None:
+    """Each column as wide as its widest heading or value (the title row aside), within
+    reason: 6 to 40 characters."""
+    widths: dict[int, int] = {}
+    for row in sheet.iter_rows(min_row=2):
+        for cell in row:
+            if cell.value is not None:
+                widths[cell.column] = max(widths.get(cell.column, 0), len(str(cell.value)))
+    for column, width in widths.items():
+        sheet.column_dimensions[get_column_letter(column)].width = min(max(width + 2, 6), 40)
 
 
 def _xlsx_value(value: Any) -> Any:
