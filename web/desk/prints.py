@@ -9,8 +9,6 @@ import io
 from typing import Any
 
 import openpyxl
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
 import segno
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -19,6 +17,8 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
 
 from core.text import printable
 from games.selectors import match_get

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.alerts import alert_message, alerts_open
 from players.selectors import user_is_organiser
-from web.localize import format_day, format_local
+from web.localize import format_day, format_local, persian_digits
 from web.zones import zone_label, zone_place
 
 register = template.Library()
@@ -60,8 +60,12 @@ def _jalali(where: Any) -> bool:
 
 @register.filter
 def zone_name(zone: str) -> str:
-    """A zone in the page's language with its offset today: "Tehran — Iran (GMT+03:30)"."""
-    return zone_label(zone, translation.get_language() or "en")
+    """A zone in the page's language with its offset today: "Tehran — Iran (GMT+03:30)",
+    in Persian with Persian digits (it is set apart in a <bdi>, which the page's digits
+    leave alone as a name)."""
+    language = translation.get_language() or "en"
+    label = zone_label(zone, language)
+    return persian_digits(label) if language == "fa" else label
 
 
 @register.filter
@@ -124,8 +128,12 @@ def _with_zone(when: str, local: dt.datetime, zone: ZoneInfo) -> str:
         text = escape(when)
         if abbreviation:
             text += f" {_code(abbreviation)}"
+        if abbreviation == place:
+            return mark_safe(text)  # noqa: S308 - every part escaped
         return mark_safe(f"{text} ({escape(place)})")  # noqa: S308 - every part escaped
-    return f"{when} {abbreviation} ({place})" if abbreviation else f"{when} ({place})"
+    if not abbreviation or abbreviation == place:  # "13:34 UTC", not "13:34 UTC (UTC)"
+        return f"{when} ({place})" if abbreviation != place else f"{when} {place}"
+    return f"{when} {abbreviation} ({place})"
 
 
 def _code(text: str) -> str:
