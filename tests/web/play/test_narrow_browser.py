@@ -35,8 +35,14 @@ def test_the_hands_and_the_standings_fit_a_phone(live_server, browser):
     shoot(page, "narrow-390-standings")
     sign_in(page, live_server.url, "anna", "pw-desk-123")
     mine = Pairing.objects.get(round__tournament=t, player1__name="Anna").match
+    page.goto(f"{live_server.url}/me/")
+    evening_bar = page.evaluate("document.querySelector('header').getBoundingClientRect().height")
     page.goto(f"{live_server.url}/tables/{mine.pk}/")
     page.wait_for_selector("table.hands")
+    # Issue 37, item 7: the table's phone page has the players' bar of "my evening", not
+    # the desk's header (225 px high at 390 px).
+    bar = page.evaluate("document.querySelector('header').getBoundingClientRect().height")
+    assert page.locator("header.bar").count() == 1 and bar == evening_bar and bar < 100, bar
     assert page.evaluate(FITS, "table.hands")
     assert "22" in page.inner_text("table.hands [data-label=Points]")
     shoot(page, "narrow-390-hands")
