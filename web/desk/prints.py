@@ -42,7 +42,7 @@ from web.templatetags.desk import in_zone
 # The desk's spreadsheets' column headings (the API's CSV keeps the English codes).
 COLUMN_LABELS = {
     "rank": _("Rank"),
-    "place": _("Place"),
+    "place": _("Place (shared on a tie)"),
     "player_id": _("Player id"),
     "player": _("Player"),
     "played": _("Played"),
@@ -301,6 +301,11 @@ def xlsx_response(
         if header:
             sheet.auto_filter.ref = f"A2:{get_column_letter(len(header))}{sheet.max_row}"
         _fit_columns(sheet)
+        # Printed: one page wide, landscape, the headings again on every page.
+        sheet.page_setup.orientation = "landscape"
+        sheet.sheet_properties.pageSetUpPr.fitToPage = True
+        sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight = 1, 0
+        sheet.print_title_rows = "1:2"
         if translation.get_language_bidi():
             sheet.sheet_view.rightToLeft = True
     out = io.BytesIO()
