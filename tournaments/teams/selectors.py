@@ -8,14 +8,19 @@ from django.db.models import QuerySet
 
 from core.errors import NotFoundError
 from players.models import Player
+from tournaments.selectors import tournament_get
 from tournaments.teams.models import Team, TeamBoard, TeamEvent, TeamMatch, TeamStanding
+from tournaments.teams.repository import team_event_state_of
 
 
 def user_can_organise_team_event(*, user: Any, event: TeamEvent) -> bool:
-    """Staff, the event's creator and its club's organisers."""
+    """Staff, the event's creator, its club's organisers and, of a team tournament's
+    event, the tournament's organisers."""
     if user is None or not user.is_authenticated:
         return False
     if user.is_staff or user.is_superuser or event.created_by_id == user.pk:
+        return True
+    if event.tournament_id is not None and event.tournament.organisers.filter(pk=user.pk).exists():
         return True
     return event.club is not None and event.club.organisers.filter(pk=user.pk).exists()
 
@@ -32,6 +37,39 @@ def team_event_get(*, event_id: Any, user: Any = None) -> TeamEvent:
     if not event.is_public and not user_can_organise_team_event(user=user, event=event):
         raise TeamEvent.DoesNotExist
     return event
+
+
+def team_event_of_tournament(*, tournament_id: Any, user: Any = None) -> TeamEvent:
+    """The team event a team format's tournament owns, if `user` may see the tournament
+    (its visibility is the tournament's); NotFoundError otherwise, and for a tournament of
+    single players (reason not_a_team_tournament)."""
+    tournament = tournament_get(tournament_id=tournament_id, user=user)
+    event = TeamEvent.objects.select_related("club", "tournament").filter(tournament=tournament)
+    found = event.first()
+    if found is None:
+        raise NotFoundError(
+            "this tournament has no teams", extra={"reason": "not_a_team_tournament"}
+        )
+    return found
+
+
+def team_event_lineups(
+    *, event: TeamEvent, round_number: int | None = None
+) -> list[dict[str, Any]]:
+    """Each team's players in board order for a round (default: the next to be paired):
+    the captain's lineup where one was set (`set`), else the roster's first boards."""
+    state = team_event_state_of(event=event)
+    number = round_number if round_number is not None else state.current_round + 1
+    return [
+        {
+            "team": team,
+            "round": number,
+            "players": list(state.lineup(team, number)),
+            "set": (team, number) in state.lineups,
+            "fixed": number <= state.current_round or state.finished,
+        }
+        for team in sorted(state.teams)
+    ]
 
 
 def team_event_list(*, user: Any = None) -> QuerySet[TeamEvent]:
