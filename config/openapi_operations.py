@@ -314,6 +314,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
         "The tournament's organisers: remove a forbidden pair.",
     ),
     "tournaments_stream_retrieve": ("", ""),  # config/openapi.py describes the streams
+    "tournaments_teams_stream_retrieve": ("", ""),
+    "team_events_stream_retrieve": ("", ""),
     # -- Webhooks -----------------------------------------------------------------------
     "tournaments_webhooks_list": (
         "List a tournament's webhooks",

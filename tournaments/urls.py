@@ -3,6 +3,7 @@ from django.urls import path
 from tournaments import apis, streams
 from tournaments.apis import waitlist as waitlist_apis
 from tournaments.teams import apis as team_apis
+from tournaments.teams import streams as team_streams
 from tournaments.webhooks import apis as webhook_apis
 
 urlpatterns = [
@@ -172,6 +173,11 @@ urlpatterns = [
         "<int:tournament_id>/team-matches/",
         team_apis.TournamentTeamMatchesApi.as_view(),
         name="api-tournament-team-matches",
+    ),
+    path(
+        "<int:tournament_id>/teams/stream/",
+        team_streams.tournament_team_stream,
+        name="api-tournament-team-stream",
     ),
     path(
         "<int:tournament_id>/team-rounds/",

@@ -428,6 +428,8 @@ ROWS: dict[str, tuple] = {
         {"POST": (NOT_THE_TOURNAMENT_S, {"team": 1, "round": 1, "players": [1, 2]}, False)},
     ),
     "api/tournaments/<int:tournament_id>/team-standings/": (everyone(404), {}),
+    "api/tournaments/<int:tournament_id>/teams/stream/": (live, {}),
+    "api/team-events/<int:event_id>/stream/": (live, {}),
     "api/tournaments/<int:tournament_id>/team-matches/": (everyone(404), {}),
     "api/tournaments/<int:tournament_id>/team-rounds/": (
         no_get,
