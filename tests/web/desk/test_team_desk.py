@@ -136,6 +136,11 @@ def test_standings_exports_and_the_wall_show_the_board_results(client):
     assert 'class="wall in-play"' in wall and f"/api/team-events/{event.pk}/stream/" in wall
     for b in played:
         assert f'<td class="num">{b.points1}</td>' in wall
+    # The owning tournament's public page and wall lead to the team event's.
+    tid = event.tournament_id
+    assert client.get(f"/tournaments/{tid}/")["Location"] == f"/team-events/{event.pk}/"
+    wall_url = client.get(f"/tournaments/{tid}/wall/?lang=fa")["Location"]
+    assert wall_url == f"/team-events/{event.pk}/wall/?lang=fa"
     live = client.get(f"/team-events/{event.pk}/", HTTP_HX_REQUEST="true").content.decode()
     assert live.startswith('<div id="team-live">')
 
