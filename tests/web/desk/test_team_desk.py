@@ -41,6 +41,7 @@ def test_a_team_tournament_run_at_the_desk(client):
     # The tournament's own desk page leads to its team event's.
     assert client.get(f"/desk/{tournament.pk}/")["Location"] == f"/desk/team-events/{event.pk}/"
     url = f"/desk/team-events/{event.pk}/"
+    assert f'href="{url}"' in client.get("/desk/team-events/").content.decode()
     known = Player.objects.create(name="Known Player")
     reply = client.post(url + "teams/", {"name": "Lions", "roster": f"Ann\nBen\n#{known.pk}"})
     assert reply.status_code == 302

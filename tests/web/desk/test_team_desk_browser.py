@@ -8,7 +8,13 @@ from __future__ import annotations
 import pytest
 
 from tests.fixtures.desk import sign_in
-from tests.web.desk.helpers import no_sideways_scroll, organiser, shoot, team_tournament_in_play
+from tests.web.desk.helpers import (
+    SCREENSHOTS,
+    no_sideways_scroll,
+    organiser,
+    shoot,
+    team_tournament_in_play,
+)
 from tournaments.teams.models import Team, TeamBoard
 from tournaments.teams.selectors import team_event_lineups
 
@@ -68,4 +74,24 @@ def test_the_team_wall_shows_the_round_in_play_beside_the_standings(live_server,
     assert page.locator("table.team-standings tr").count() == 5
     assert no_sideways_scroll(page)
     shoot(page, "team-wall-fa-1920", full_page=False)
+    context.close()
+
+
+def test_the_team_standings_print_on_a4_with_the_board_results(live_server, browser):
+    td = organiser("td")
+    event = team_tournament_in_play(td)
+    context = browser.new_context(viewport={"width": 718, "height": 1040})
+    page = context.new_page()
+    page.emulate_media(media="print")
+    page.goto(f"{live_server.url}/team-events/{event.pk}/")
+    assert not page.locator("#live").is_visible()  # the live badge is not printed
+    assert not page.locator("body > header").is_visible()  # nor the site's header
+    assert page.locator("table.team-standings tr").count() == 5
+    finished = TeamBoard.objects.filter(event=event).exclude(result="")
+    text = page.locator("#team-live").inner_text()
+    for board in finished:
+        assert str(board.points1) in text and str(board.points2) in text
+    assert no_sideways_scroll(page)
+    shoot(page, "team-print-a4")
+    page.pdf(path=str(SCREENSHOTS / "team-print-a4.pdf"), format="A4")
     context.close()
