@@ -70,6 +70,18 @@ COLUMN_LABELS = {
     "counted": _("Counted"),
     "tournaments_won": _("Tournaments won"),
     "shared": _("Shared"),
+    # A team event's tables (issue 39).
+    "team": _("Team"),
+    "team_name": _("Team name"),
+    "match_points": _("Match points"),
+    "board_points": _("Board points"),
+    "hollywood_points": _("Hollywood points"),
+    "won": _("Won"),
+    "drawn": _("Drawn"),
+    "lost": _("Lost"),
+    "board": _("Board"),
+    "team1": _("Team 1"),
+    "team2": _("Team 2"),
 }
 # Excel's list separator where the decimal sign is a comma (its CSV import splits on it).
 CSV_SEPARATORS = {"ro": ";", "de": ";", "lt": ";"}
