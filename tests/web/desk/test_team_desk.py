@@ -129,8 +129,9 @@ def test_standings_exports_and_the_wall_show_the_board_results(client):
     book = openpyxl.load_workbook(io.BytesIO(client.get(url + "standings.xlsx").content))
     assert book.sheetnames == ["Team standings", "Boards"]
     played = TeamBoard.objects.filter(event=event).exclude(result="")
-    assert book["Boards"].max_row == 1 + TeamBoard.objects.filter(event=event).count()
-    assert [c.value for c in book["Team standings"][2]][:4] == [
+    # a title row, the headings, a row a board
+    assert book["Boards"].max_row == 2 + TeamBoard.objects.filter(event=event).count()
+    assert [c.value for c in book["Team standings"][3]][:4] == [
         1, standings[0].team, names[standings[0].team], standings[0].match_points
     ]  # fmt: skip
     wall = client.get(f"/team-events/{event.pk}/wall/").content.decode()

@@ -104,7 +104,10 @@ def test_a_tournament_match_label_is_in_the_page_language(client, td):
     t = started_with_logins(td)
     match = Pairing.objects.get(round__tournament=t, table=1).match
     _login(client, "anna")
-    page = client.get(f"/tables/{match.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Schweizer System, Runde 1, Tisch 1" in page and "Swiss R1 T1" not in page
+    # The table's own page says its round and table once, in words (not the label again).
+    table = client.get(f"/tables/{match.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Runde 1, Tisch 1" in table and "Swiss R1 T1" not in table
     page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
     assert "Sistem elvețian, runda 1, masa 1" in page
