@@ -297,6 +297,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     ),
     "tournaments_standings_csv": ("A tournament's standings as CSV", ""),
     "tournaments_results_csv": ("A tournament's results as CSV", ""),
+    "tournaments_exchange_retrieve": (
+        "A finished tournament's results exchange file",
+        "HGX 2 (text/plain): players with federation ids, rounds, tables, dealers, results "
+        "and standings; checked by tools/check_exchange.py (docs/explanation/exchange-format.md).",
+    ),
     "tournaments_bracket_retrieve": ("A tournament's bracket", ""),
     "tournaments_forbidden_pairs_retrieve": (
         "List the pairs kept apart",

@@ -165,6 +165,11 @@ def tournament(role, public):
     return 200 if public or role in SEES_PRIVATE else 404
 
 
+def tournament_unfinished(role, public):
+    """A read of a finished tournament only (the exchange file): 409 for one in play."""
+    return 409 if public or role in SEES_PRIVATE else 404
+
+
 def live(role, public):
     return 503  # served by the live (ASGI) service, not WSGI: tests/live check who sees it
 
@@ -362,6 +367,7 @@ ROWS: dict[str, tuple] = {
     "api/tournaments/<int:tournament_id>/stream/": (live, {}),
     "api/tournaments/<int:tournament_id>/standings.csv": (tournament, {}),
     "api/tournaments/<int:tournament_id>/results.csv": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/exchange/": (tournament_unfinished, {}),
     "api/tournaments/<int:tournament_id>/webhooks/": (
         tournament_organisers,
         {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},

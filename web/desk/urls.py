@@ -69,6 +69,7 @@ urlpatterns = [
     path(T + "pairs-apart/remove/", pairs.forbidden_pair_remove, name="desk-forbidden-pair-remove"),
     path(T + "standings.csv", prints.standings_csv, name="desk-standings-csv"),
     path(T + "results.csv", prints.results_csv, name="desk-results-csv"),
+    path(T + "exchange.hgx", prints.exchange_file, name="desk-exchange"),
     path(T + "tournament.xlsx", prints.tournament_xlsx, name="desk-standings-xlsx"),
     path(T + "scoresheet/blank/", prints.print_blank, name="desk-print-blank"),
     path(T + "disputes/", disputes.dispute_list, name="desk-disputes"),
