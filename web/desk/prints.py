@@ -53,6 +53,7 @@ COLUMN_LABELS = {
     "sonneborn_berger": _("Sonneborn-Berger"),
     "byes": _("Byes"),
     "withdrawn": _("Withdrawn"),
+    "federation_id": _("Federation id"),
     "round": _("Round"),
     "table": _("Table"),
     "player1": _("Player 1"),

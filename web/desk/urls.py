@@ -6,6 +6,7 @@ from web.desk import (
     cash,
     disputes,
     entries,
+    federations,
     pairs,
     prints,
     roster,
@@ -36,6 +37,18 @@ urlpatterns = [
     path(S, seasons.season_desk, name="desk-season"),
     path(S + "standings.xlsx", seasons.season_xlsx, name="desk-season-xlsx"),
     path(S + "standings.csv", seasons.season_csv, name="desk-season-csv"),
+    # Federations: the member list and its import, the monthly rating reports (issue 39).
+    path("federations/", federations.federation_list, name="desk-federations"),
+    path(
+        "federations/<int:federation_id>/members/",
+        federations.federation_members_desk,
+        name="desk-federation-members",
+    ),
+    path(
+        "federations/<int:federation_id>/reports/",
+        federations.federation_reports_desk,
+        name="desk-federation-report",
+    ),
     path(T, setup.tournament_desk, name="desk-tournament"),
     path(T + "walk-in/", setup.walk_in, name="desk-walk-in"),
     path(T + "language/", setup.tournament_language_set, name="desk-tournament-language"),
