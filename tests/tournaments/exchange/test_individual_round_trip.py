@@ -11,6 +11,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from core.drift import pictures_differences
 from core.errors import ConflictError, ValidationError
 from tests.tournaments.exchange.helpers import checker
 from tests.tournaments.exchange.individual_helpers import individual_text, random_tournament
@@ -21,6 +22,7 @@ from tournaments.exchange.export import tournament_exchange_text
 from tournaments.exchange.individual_imports import tournament_exchange_import
 from tournaments.federation.models import Federation, Member
 from tournaments.models import Standing, Tournament
+from tournaments.projections import projected_pictures, tournament_rebuild_in_tx
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +60,14 @@ def test_an_imported_file_gives_identical_standings(  # noqa: PLR0913
     again = tournament_exchange_text(tournament=tournament)
     assert again == text  # the same file back
     assert checker.check(again) == []
+    # Its rows are its events' (verify_projections' check of a tournament).
+    assert (
+        pictures_differences(
+            lambda: projected_pictures(tournament=tournament),
+            lambda: tournament_rebuild_in_tx(tournament=tournament),
+        )
+        == []
+    )
 
 
 def test_a_tournament_played_here_travels_with_its_federation_ids(organiser, jobs) -> None:

@@ -11,6 +11,7 @@ import random
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from demo.club_history import club_evening_generate
@@ -135,6 +136,13 @@ def test_the_monthly_reports(client, td, federation, rated) -> None:
     assert len([x for x in lines if x.startswith("003")]) == len(rated)
     assert APIClient().get(f"/api/federations/{federation.pk}/reports/2026-13.csv").status_code \
         == 400  # fmt: skip
+    out = io.StringIO()
+    call_command("federation_report", "--federation", "Gin Federation", stdout=out)
+    assert out.getvalue() == APIClient().get(csv_url).content.decode()  # the latest month
+    out = io.StringIO()
+    call_command("federation_report", "--federation", "Gin Federation", "--month", month, "--hgx",
+                 stdout=out)  # fmt: skip
+    assert out.getvalue() == hgx.content.decode()
     ratings = APIClient().get(f"/api/federations/{federation.pk}/ratings/").json()["results"]
     assert [r["rank"] for r in ratings] == list(range(1, len(rated) + 1))
 
