@@ -297,6 +297,24 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     ),
     "tournaments_standings_csv": ("A tournament's standings as CSV", ""),
     "tournaments_results_csv": ("A tournament's results as CSV", ""),
+    "federations_members_list": (
+        "A federation's member list",
+        "Staff and the organisers of its clubs: by federation id, each with the player linked.",
+    ),
+    "federations_members_import": (
+        "Import a federation's member list",
+        "A CSV or XLSX file (federation_id, name, club; birth_year, country optional): each "
+        "row linked to its club's player of that name; the report says what matched, what is "
+        "new and what conflicts (dry_run: the report only).",
+    ),
+    "federations_ratings_list": ("A federation's rating list", ""),
+    "federations_report_csv": ("A federation's monthly rating report as CSV", ""),
+    "federations_report_hgx": ("A federation's monthly rating report as HGXR", ""),
+    "tournaments_exchange_retrieve": (
+        "A finished tournament's results exchange file",
+        "HGX 2 (text/plain): players with federation ids, rounds, tables, dealers, results "
+        "and standings; checked by tools/check_exchange.py (docs/explanation/exchange-format.md).",
+    ),
     "tournaments_bracket_retrieve": ("A tournament's bracket", ""),
     "tournaments_forbidden_pairs_retrieve": (
         "List the pairs kept apart",

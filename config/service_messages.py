@@ -16,6 +16,11 @@ missing from a catalogue.
 from django.utils.translation import gettext_noop
 
 SERVICE_MESSAGES = [
+    # A round imported from an exchange file (tournaments.domain.decide.imports, issue 39).
+    gettext_noop("round %(round)s: a result for no table of it"),
+    gettext_noop("round %(round)s table %(table)s: no such winner"),
+    gettext_noop("round %(round)s: a table without a result"),
+    gettext_noop("round %(round)s: tables 1 to n, each player once, one bye at most"),
     # Places, the waitlist and no-shows (tournaments.domain.decide.waitlist, issue 40).
     gettext_noop("the player has no place in the tournament (waitlisted or not approved)"),
     gettext_noop("only an entry waiting for approval or a place can be refused"),

@@ -24,6 +24,7 @@ urlpatterns = [
     path("api/", include("tournaments.privacy.urls")),  # erasure, a person's data (issue 34)
     path("api/", include("tournaments.ratings.urls")),  # clubs, ratings, seasons (issue 22)
     path("api/", include("tournaments.teams.urls")),  # team events (issue 39)
+    path("api/", include("tournaments.federation.urls")),  # federations (issue 39)
     path("api/", include("tournaments.entries.urls")),  # calendar feeds (issue 40)
     path("api/", include("tournaments.notices.urls")),  # the caller's notices (issue 40)
     path("api/", include("games.urls")),

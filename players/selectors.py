@@ -60,6 +60,10 @@ def player_get(*, player_id: int) -> Player | None:
     return Player.objects.filter(pk=player_id).first()
 
 
+def players_by_ids(*, ids: Iterable[int]) -> dict[int, Player]:
+    return Player.objects.in_bulk(list(ids))
+
+
 def players_named(*, name: str) -> list[Player]:
     """The players whose name is `name` (case-insensitive), bots left out."""
     return list(Player.objects.filter(name__iexact=name, is_bot=False))

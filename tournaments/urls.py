@@ -125,6 +125,11 @@ urlpatterns = [
         apis.ResultsCsvApi.as_view(),
         name="api-tournament-results-csv",
     ),
+    path(
+        "<int:tournament_id>/exchange/",
+        apis.ExchangeApi.as_view(),
+        name="api-tournament-exchange",
+    ),
     path("<int:tournament_id>/events/", apis.EventListApi.as_view(), name="api-tournament-events"),
     path("<int:tournament_id>/stream/", streams.tournament_stream, name="api-tournament-stream"),
     # Webhooks (tournaments.webhooks): the organisers' endpoints and their delivery logs.

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ApplicationError
 from players.selectors import player_for_user, player_get
+from tournaments.federation.selectors import federation_player_ratings, player_federation_ids
 from tournaments.ratings import selectors, services
 from tournaments.ratings.selectors import player_page as pages
 
@@ -40,7 +41,7 @@ def rating_chart(entries: list[dict[str, Any]]) -> RatingChart | None:
         return None
     ratings = [entries[0]["rating_before"], *(e["rating"] for e in entries)]
     rds = [entries[0]["rd_before"], *(e["rd"] for e in entries)]
-    dates = ["", *(e["finished_at"].strftime("%Y-%m-%d") for e in entries)]
+    dates = ["", *(e.get("label") or e["finished_at"].strftime("%Y-%m-%d") for e in entries)]
     low = min(r - d for r, d in zip(ratings, rds, strict=True))
     high = max(r + d for r, d in zip(ratings, rds, strict=True))
     low, high = (low // 50) * 50, (high // 50 + 1) * 50
@@ -75,12 +76,32 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         history = selectors.player_rating_history(player=player, club=club, user=request.user)
         row = selectors.club_rating_rows(club=club, rows=[rating])[0]
         clubs.append({"club": club, "rating": row, "chart": rating_chart(history)})
+    federations = [
+        {
+            **f,
+            "chart": rating_chart(
+                [
+                    {
+                        "rating_before": m.rating_before,
+                        "rd_before": m.rd_before,
+                        "rating": m.rating,
+                        "rd": m.rd,
+                        "label": m.month,
+                    }
+                    for m in f["months"]
+                ]
+            ),  # fmt: skip
+        }
+        for f in federation_player_ratings(player_id=player.pk)
+    ]
     places = pages.player_tournament_places(player=player, user=request.user)
     sizes = pages.tournament_field_sizes(tournament_ids=[s.tournament_id for s in places])
     matches = pages.player_matches(player=player, user=request.user, limit=200)
     context = {
         "player": player,
         "clubs": clubs,
+        "federations": federations,
+        "federation_ids": player_federation_ids(player_id=player.pk),
         "places": [(s, sizes.get(s.tournament_id, 0)) for s in places],
         "matches": [(m, m.player2 if m.player1_id == player.pk else m.player1) for m in matches],
         "head_to_head": pages.head_to_head(player=player, matches=matches),

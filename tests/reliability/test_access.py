@@ -16,6 +16,7 @@ from games.models import MatchDealPlan
 from players.models import Club
 from tests.helpers import token_client
 from tests.reliability.helpers import api_routes, fill, role_clients, tournament_with_a_match
+from tournaments.federation.models import Federation
 from tournaments.models import Pairing
 from tournaments.ratings.models import Season
 from tournaments.teams.services import team_event_create
@@ -163,6 +164,18 @@ def match_bundle(role, public):
 
 def tournament(role, public):
     return 200 if public or role in SEES_PRIVATE else 404
+
+
+def tournament_unfinished(role, public):
+    """A read of a finished tournament only (the exchange file): 409 for one in play."""
+    return 409 if public or role in SEES_PRIVATE else 404
+
+
+def club_managers(role, public):
+    """A federation's clubs' organisers and staff (the other organiser's club is not in it)."""
+    if role in ("organiser", "staff"):
+        return 200
+    return 401 if role == "anonymous" else 403
 
 
 def live(role, public):
@@ -362,6 +375,7 @@ ROWS: dict[str, tuple] = {
     "api/tournaments/<int:tournament_id>/stream/": (live, {}),
     "api/tournaments/<int:tournament_id>/standings.csv": (tournament, {}),
     "api/tournaments/<int:tournament_id>/results.csv": (tournament, {}),
+    "api/tournaments/<int:tournament_id>/exchange/": (tournament_unfinished, {}),
     "api/tournaments/<int:tournament_id>/webhooks/": (
         tournament_organisers,
         {"POST": (NOT_THE_TOURNAMENT_S, {}, True)},
@@ -435,6 +449,16 @@ ROWS: dict[str, tuple] = {
         no_get,
         {"POST": (NOT_THE_TOURNAMENT_S, {"round": 1}, False)},
     ),
+    # Federations (issue 39): the member list is its clubs' organisers' (and staff's); the
+    # rating list and the monthly reports are public, as a club's list is.
+    "api/federations/<int:federation_id>/members/": (club_managers, {}),
+    "api/federations/<int:federation_id>/members/import/": (
+        no_get,
+        {"POST": (NOT_THE_CLUB_S, {}, False)},
+    ),
+    "api/federations/<int:federation_id>/ratings/": (everyone(200), {}),
+    "api/federations/<int:federation_id>/reports/<str:month>.csv": (everyone(200), {}),
+    "api/federations/<int:federation_id>/reports/<str:month>.hgxr": (everyone(200), {}),
     # Needs ?club= (400 without it); who sees a history: tests/tournaments/ratings.
     "api/players/<int:pk>/ratings/": (everyone(400), {}),
     "api-auth/login/": (everyone(200), {}),  # DRF's browsable API login (throttled)
@@ -451,7 +475,7 @@ def test_every_api_endpoint_has_a_row():
 
 def written() -> dict[str, int]:
     """Rows of every model of ours (events, read models, registrations, ...)."""
-    ours = ("eventstore", "games", "players", "tournaments", "ratings", "teams")
+    ours = ("eventstore", "games", "players", "tournaments", "ratings", "teams", "federation")
     tables = set(connection.introspection.table_names())
     return {
         m._meta.label: m.objects.count()
@@ -478,7 +502,10 @@ def test_the_access_matrix_over_every_endpoint(is_public, organiser, make_player
     season = Season.objects.create(
         club=club, name="Autumn", starts_on="2026-09-01", ends_on="2026-12-31", place_points=[3]
     )
-    ids = {"match_id": match_id, "tournament_id": tournament_.pk, "pk": pia.pk, "number": 1,
+    federation = Federation.objects.create(name="Federation")
+    federation.clubs.add(club)
+    ids = {"federation_id": federation.pk, "month": "2026-11",
+           "match_id": match_id, "tournament_id": tournament_.pk, "pk": pia.pk, "number": 1,
            "dispute": 1, "webhook_id": 1, "delivery_id": 1, "club_id": club.pk,
            "season_id": season.pk, "token_id": 1,
            "event_id": team_event_create(name="Derby", format="team_swiss", created_by=organiser,

@@ -253,6 +253,7 @@ def every_endpoint(match_id: str, tournament_id: int, player_id: int) -> list[tu
     ids = {"match_id": match_id, "tournament_id": tournament_id, "pk": player_id, "number": 1,
            "dispute": 1, "webhook_id": 1, "delivery_id": 1, "token_id": 1, "club_id": 1,
            "season_id": 1, "player_id": player_id, "event_id": 1,
+           "federation_id": 1, "month": "2026-11",
            "token": "not-a-secret"}  # fmt: skip
     return [(route, fill(route, ids).split("?")[0]) for route in api_routes()]
 

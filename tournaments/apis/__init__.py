@@ -15,6 +15,7 @@ from tournaments.apis.entries import (
 from tournaments.apis.formats import ForbiddenPairsApi, TournamentBracketApi
 from tournaments.apis.reads import (
     EventListApi,
+    ExchangeApi,
     PairingListApi,
     ResultsCsvApi,
     StandingListApi,
@@ -38,6 +39,7 @@ __all__ = [
     "ForbiddenPairsApi",
     "PairingListApi",
     "RegistrationListApi",
+    "ExchangeApi",
     "ResultsCsvApi",
     "ResultsTakeApi",
     "RoundClockApi",

@@ -17,6 +17,7 @@ from core.renderers import FastJSONRenderer
 from tournaments import selectors
 from tournaments import serializers as s
 from tournaments.apis.common import TournamentApi, _number, _page, _tournament
+from tournaments.exchange.export import tournament_exchange_text
 from tournaments.selectors import exports
 
 
@@ -139,3 +140,27 @@ class ResultsCsvApi(CsvApi):
         tournament = _tournament(request, tournament_id)
         text = exports.results_csv(tournament=tournament)
         return _csv_response(text, f"results-{tournament.pk}.csv")
+
+
+class ExchangeApi(CsvApi):
+    """A finished Swiss or round robin as a results exchange file (HGX 2, text/plain), for
+    whoever may read its pairings; 409 exchange_unsupported before it finishes or for a
+    bracket's format (docs/explanation/exchange-format.md)."""
+
+    @extend_schema(
+        operation_id="tournaments_exchange_retrieve",
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                response=OpenApiTypes.STR,
+                description="The HGX 2 file: fixed-field records, one a line (UTF-8).",
+                examples=[OpenApiExample("head", value="HGX 2\n012 Evening\n022 swiss\n")],
+            ),
+            **error_responses(404, 409),
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = _tournament(request, tournament_id)
+        text = tournament_exchange_text(tournament=tournament)
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.hgx"'
+        return response

@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.domain.events import ResultEntry
+from tournaments.domain.events import PairingEntry, ResultEntry
 
 
 @dataclass(frozen=True)
@@ -165,6 +165,17 @@ class UndoNoShow:
     player: int
 
 
+@dataclass(frozen=True)
+class ImportRound:
+    """A round of a results exchange file taken as it was played (never paired here): its
+    tables and every table's result; round 1 starts the tournament with `rounds` planned."""
+
+    number: int
+    pairings: tuple[PairingEntry, ...]
+    results: tuple[ResultEntry, ...]
+    rounds: int
+
+
 TournamentCommand = (
     Register
     | ApproveEntry
@@ -185,4 +196,5 @@ TournamentCommand = (
     | MoveDeadline
     | StartRoundClock
     | ChangeSettings
+    | ImportRound
 )

@@ -1,12 +1,19 @@
-"""A team event as an HGX 1 file (tournaments.exchange.hgx), with its players' names and
+"""A team event as an HGX 1 file (tournaments.exchange.hgx) and a finished Swiss or round
+robin as an HGX 2 file (tournaments.exchange.individual), with the players' names and
 federation ids (where the federation's member list linked one)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
+from core.errors import ConflictError
 from players.models import Player
 from tournaments.exchange.build import exchange_of
 from tournaments.exchange.hgx import write
+from tournaments.exchange.individual import FORMATS, exchange_of_tournament, write_individual
 from tournaments.federation.selectors import federation_ids_of
+from tournaments.models import Tournament
+from tournaments.projections import tournament_state
 from tournaments.teams.models import TeamEvent
 from tournaments.teams.repository import team_event_state_of
 
@@ -17,4 +24,22 @@ def team_event_exchange_text(*, event: TeamEvent) -> str:
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
     return write(
         exchange_of(state, name=event.name, names=names, feds=federation_ids_of(player_ids=ids))
+    )
+
+
+def tournament_exchange_text(*, tournament: Tournament) -> str:
+    """A finished Swiss or round robin as an HGX 2 file (409 exchange_unsupported for one
+    not finished, or of a format whose places a bracket decides)."""
+    state = tournament_state(tournament=tournament)
+    if not state.finished or state.format not in FORMATS or state.top_cut:
+        raise ConflictError(
+            gettext_noop("only a finished Swiss or round robin is written as an exchange file"),
+            code="exchange_unsupported",
+        )
+    ids = sorted(state.paired)
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    return write_individual(
+        exchange_of_tournament(
+            state, name=tournament.name, names=names, feds=federation_ids_of(player_ids=ids)
+        )
     )

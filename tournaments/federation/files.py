@@ -6,8 +6,10 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from zipfile import BadZipFile
 
 from openpyxl import load_workbook
+from openpyxl.utils.exceptions import InvalidFileException
 
 from core.errors import ValidationError
 
@@ -55,7 +57,8 @@ def member_rows(*, content: bytes, filename: str) -> list[MemberRow]:
             ]
         else:
             table = list(csv.reader(io.StringIO(content.decode("utf-8-sig"))))
-    except (ValueError, KeyError, OSError, UnicodeDecodeError) as exc:
+    except (ValueError, KeyError, OSError, UnicodeDecodeError, BadZipFile, InvalidFileException,
+            csv.Error) as exc:  # fmt: skip
         raise ValidationError("not a CSV or XLSX member list", code="member_file") from exc
     if not table:
         raise ValidationError("the member list is empty", code="member_file")

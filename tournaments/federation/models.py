@@ -35,3 +35,55 @@ class Member(models.Model):
 
     def __str__(self) -> str:
         return self.number
+
+
+class FederationRating(models.Model):
+    """A player's current rating in a federation's list (tournaments.federation.projection:
+    derived from its clubs' rated events, rebuilt from them alone)."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField()
+    rating = models.FloatField()
+    rd = models.FloatField()
+    volatility = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    periods = models.PositiveIntegerField(default=0)
+    provisional = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["federation", "rank"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "player"], name="federation_rating_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.federation_id}/{self.player_id}: {self.rating:.0f}"
+
+
+class FederationRatingMonth(models.Model):
+    """What one month (a rating period) did to one player who played in it."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
+    month = models.CharField(max_length=7)  # "2026-11" (UTC)
+    rating_before = models.FloatField()
+    rd_before = models.FloatField()
+    rating = models.FloatField()
+    rd = models.FloatField()
+    volatility = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)  # rated matches that month
+
+    class Meta:
+        ordering = ["federation", "month", "player_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "month", "player"], name="federation_month_unique"
+            )
+        ]
+        indexes = [models.Index(fields=["player", "month"], name="federation_month_player")]
+
+    def __str__(self) -> str:
+        return f"{self.federation_id}/{self.month}/{self.player_id}"

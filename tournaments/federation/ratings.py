@@ -4,8 +4,10 @@ finished, computed from the events as the club lists are (each tournament's peri
 tournaments.ratings.projection.period_inputs reads it from its stream and its matches'
 facts: the same rated matches, corrections included), with the default rating settings.
 
-It is computed when read, never stored: a correction re-rates it by being read again, and
-it always equals a re-computation from the events."""
+`federation_rating_list` computes it from the events when called (slow: every stream and
+its matches' facts, one tournament at a time): the re-computation the stored list
+(tournaments.federation.projection, which pages and the API read) is tested against;
+`monthly_periods` is the one grouping both use."""
 
 from __future__ import annotations
 

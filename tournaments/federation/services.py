@@ -24,6 +24,7 @@ from core.transactions import write_service
 from players.models import Club, Player, erased_name
 from tournaments.federation.files import MemberRow
 from tournaments.federation.models import Federation, Member
+from tournaments.federation.projection import federation_rerate_in_tx
 from tournaments.ratings.selectors.names import club_players, club_players_like, name_key
 
 
@@ -129,6 +130,7 @@ def federation_get_or_create(*, name: str, club_slugs: list[str]) -> Federation:
         raise ValidationError("no such club: %(clubs)s", code="club",
                               params={"clubs": ", ".join(sorted(missing))})  # fmt: skip
     federation.clubs.add(*clubs)
+    federation_rerate_in_tx(federation_id=federation.pk)  # its list now spans these clubs
     return federation
 
 

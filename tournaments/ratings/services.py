@@ -26,6 +26,7 @@ from tournaments.domain.glicko2 import (
     RatingSettings,
     settings_check,
 )
+from tournaments.federation.projection import federations_rerate_for_club_in_tx
 from tournaments.models import Tournament
 from tournaments.ratings import projection
 from tournaments.ratings.models import ClubPeriod, Season
@@ -107,7 +108,13 @@ def club_ratings_sync(*, tournament_id: int) -> str:
     only the ratings projections (so its commit need not wait for the disk: a crash loses
     it whole, and the reconciler does it again)."""
     projection.commit_without_waiting_in_tx()
-    return club_ratings_apply_in_tx(tournament_id=tournament_id)
+    outcome = club_ratings_apply_in_tx(tournament_id=tournament_id)
+    if outcome in ("applied", "rerated"):
+        # The club's periods changed: so did every list of a federation it belongs to
+        # (issue 39), re-rated from those periods in the same transaction.
+        club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True)
+        federations_rerate_for_club_in_tx(club_id=club_id[0])
+    return outcome
 
 
 def club_ratings_stale() -> list[int]:

@@ -45,6 +45,7 @@ from core.errors import NotFoundError
 # schema version and data the hash covers, before any upcasting), streamed in the global
 # order across many streams, which the store's readers do not offer.
 from players.models import Club, Player
+from tournaments.federation.models import Member
 from tournaments.models import Pairing, Registration, Round, Standing, Tournament
 from tournaments.selectors.reads import tournament_pairings, tournament_standings
 
@@ -60,7 +61,7 @@ MATCH_STREAM_PREFIX = "match-"
 
 STANDINGS_COLUMNS = [
     "rank", "player_id", "player", "played", "match_wins", "games_won", "points_diff",
-    "buchholz", "sonneborn_berger", "byes", "withdrawn", "place",
+    "buchholz", "sonneborn_berger", "byes", "withdrawn", "place", "federation_id",
 ]  # fmt: skip
 
 
@@ -72,7 +73,13 @@ RESULTS_COLUMNS = [
 
 def tournament_standings_table(*, tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
     """The standings as a table (columns, rows), in rank order: the CSV of the desk and the
-    API; `place` is shared by players equal on every tiebreak."""
+    API; `place` is shared by players equal on every tiebreak; `federation_id` the
+    player's in a federation's member list (the first federation's; blank: none)."""
+    standings = tournament_standings(tournament=tournament)
+    feds: dict[int, str] = {}
+    members = Member.objects.filter(player_id__in=[s.player_id for s in standings])
+    for player, number in members.order_by("federation", "pk").values_list("player_id", "number"):
+        feds.setdefault(player, number)
     rows = [
         [
             s.rank,
@@ -87,8 +94,9 @@ def tournament_standings_table(*, tournament: Tournament) -> tuple[list[str], li
             s.byes,
             s.withdrawn,
             s.place,  # type: ignore[attr-defined]
+            feds.get(s.player_id, ""),
         ]  # fmt: skip
-        for s in tournament_standings(tournament=tournament)
+        for s in standings
     ]
     return list(STANDINGS_COLUMNS), rows
 

@@ -20,8 +20,10 @@ from django.utils.translation import gettext_lazy as _
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
+from core.errors import ApplicationError, translated_message
 from core.text import printable
 from games.selectors import match_get
+from tournaments.exchange.export import tournament_exchange_text
 from tournaments.pairing import TIEBREAKS
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
@@ -53,6 +55,7 @@ COLUMN_LABELS = {
     "sonneborn_berger": _("Sonneborn-Berger"),
     "byes": _("Byes"),
     "withdrawn": _("Withdrawn"),
+    "federation_id": _("Federation id"),
     "round": _("Round"),
     "table": _("Table"),
     "player1": _("Player 1"),
@@ -358,3 +361,15 @@ def standings_csv(request: HttpRequest, tournament: Any) -> HttpResponse:
 def results_csv(request: HttpRequest, tournament: Any) -> HttpResponse:
     header, rows = tournament_results_table(tournament=tournament)
     return _csv(f"results-{tournament.pk}.csv", header, rows)
+
+
+@desk_tournament
+def exchange_file(request: HttpRequest, tournament: Any) -> HttpResponse:
+    """The finished tournament's results exchange file (HGX 2), as the API gives it."""
+    try:
+        text = tournament_exchange_text(tournament=tournament)
+    except ApplicationError as exc:  # not finished, or a bracket's format
+        return HttpResponse(translated_message(exc), status=exc.status, content_type="text/plain")
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.hgx"'
+    return response

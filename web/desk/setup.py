@@ -23,6 +23,7 @@ from players.selectors import player_get, player_list, players_named, user_is_or
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
 from tournaments.domain.state import TEAM_FORMATS
+from tournaments.federation.selectors import federations_managed_by
 from tournaments.ratings.selectors import clubs_managed_by
 from tournaments.ratings.selectors.names import SimilarPlayer, club_players, club_players_like
 from tournaments.selectors import (
@@ -70,6 +71,7 @@ def desk_home(request: HttpRequest) -> HttpResponse:
         "tournaments": tournaments,
         "may_create": may_create,
         "clubs": clubs_managed_by(user=user, limit=50),
+        "federations": federations_managed_by(user=user),
     }
     return render(request, "desk/home.html", context)
 

@@ -205,7 +205,8 @@ def test_the_schema_covers_the_tournament_endpoints(org_client):
     assert "/api/tournaments/{tournament_id}/registrations/no-show/undo/" in paths
     assert "/api/tournaments/{tournament_id}/payments/" in paths  # issue 40: the cash sheet
     assert "/api/tournaments/{tournament_id}/teams/" in paths  # issue 39: six team routes
-    assert len([p for p in paths if "/webhooks" not in p]) == 34
+    assert "/api/tournaments/{tournament_id}/exchange/" in paths  # issue 39: the HGX 2 file
+    assert len([p for p in paths if "/webhooks" not in p]) == 35
 
 
 def test_the_list_filters_by_status_format_and_club(org_client, club):

@@ -16,6 +16,7 @@ from tournaments.domain.commands import (
     ChangeSettings,
     CheckIn,
     ForbidPair,
+    ImportRound,
     MarkNoShows,
     MoveDeadline,
     PairRound,
@@ -35,6 +36,7 @@ from tournaments.domain.commands import (
 from tournaments.domain.decide.clock import move_deadline, start_clock
 from tournaments.domain.decide.common import expect_version
 from tournaments.domain.decide.entries import check_in, forbid, pair_key, register, undo_check_in
+from tournaments.domain.decide.imports import import_round
 from tournaments.domain.decide.results import record, rule, withdraw_result
 from tournaments.domain.decide.rounds import pair_round, repair_round
 from tournaments.domain.decide.settings import (
@@ -109,6 +111,8 @@ def decide(state: TournamentState, command: TournamentCommand) -> list[Tournamen
             expect_version(state, command.expected_version)
             changes = decide_settings_change(state, current=command.current, wanted=command.wanted)
             return [SettingsChanged(changes=changes)] if changes else []
+        case ImportRound():
+            return import_round(state, command)
     raise TypeError(f"not a tournament command: {command!r}")
 
 

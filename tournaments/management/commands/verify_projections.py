@@ -27,6 +27,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from core.drift import RowDifference, pictures_differences
 from games.selectors import match_read_models_differences
 from games.services import match_read_models_rebuild
+from tournaments.federation.rebuild import federation_ratings_differences
 from tournaments.models import Tournament
 from tournaments.projections import (
     PICTURE_KEY_NAMES,
@@ -64,6 +65,7 @@ class Command(BaseCommand):
             ("match", match_read_models_rebuild if fix else match_read_models_differences),
             ("tournament", lambda: tournaments_differences(fix=fix)),
             ("rating", lambda: ratings_differences(fix=fix)),
+            ("federation rating", lambda: federation_ratings_differences(fix=fix)),
             ("team event", lambda: team_events_differences(fix=fix)),
         ):
             differences = check()

@@ -1,5 +1,5 @@
-"""A federation's rating list (every club's rated matches, periods by month), as text or as
-the monthly rating report's CSV.
+"""A federation's stored rating list (every club's rated matches, periods by month:
+tournaments.federation.projection), as text or as CSV.
 
     python manage.py federation_ratings --federation "Gin Federation" [--csv]"""
 
@@ -11,8 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.federation.models import Federation
-from tournaments.federation.ratings import federation_rating_list
-from tournaments.federation.selectors import federation_ids_of
+from tournaments.federation.selectors import federation_ids_of, federation_ratings
 
 
 class Command(BaseCommand):
@@ -26,20 +25,20 @@ class Command(BaseCommand):
         federation = Federation.objects.filter(name=options["federation"]).first()
         if federation is None:
             raise CommandError(f"no federation {options['federation']!r}")
-        lines = federation_rating_list(federation=federation)
-        feds = federation_ids_of(player_ids=[line.player for line in lines])
+        lines = federation_ratings(federation_id=federation.pk)
+        feds = federation_ids_of(player_ids=[line.player_id for line in lines])
         if options["csv"]:
             out = csv.writer(self.stdout)
             out.writerow(["rank", "player", "federation_id", "rating", "rd", "matches",
                           "periods", "provisional"])  # fmt: skip
             for x in lines:
-                out.writerow([x.rank, x.player, feds.get(x.player, ""), f"{x.rating:.1f}",
+                out.writerow([x.rank, x.player_id, feds.get(x.player_id, ""), f"{x.rating:.1f}",
                               f"{x.rd:.1f}", x.matches, x.periods, x.provisional])  # fmt: skip
             return
         for x in lines:
             mark = "?" if x.provisional else ""
-            fed = feds.get(x.player, "")
+            fed = feds.get(x.player_id, "")
             self.stdout.write(
-                f"{x.rank:>4} {x.player:>6} {fed:>12} {x.rating:7.1f}{mark} ±{x.rd:.0f}"
+                f"{x.rank:>4} {x.player_id:>6} {fed:>12} {x.rating:7.1f}{mark} ±{x.rd:.0f}"
                 f" ({x.matches} matches)"
             )

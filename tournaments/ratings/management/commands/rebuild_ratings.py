@@ -1,4 +1,5 @@
-"""Rebuild the club ratings (and season tables) from the events alone."""
+"""Rebuild the club ratings (and season tables), then the federations' lists, from the
+events alone."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from tournaments.federation.rebuild import federation_ratings_rebuild
 from tournaments.ratings.rebuild import ratings_rebuild
 
 
@@ -20,3 +22,7 @@ class Command(BaseCommand):
         for club_id, periods in done.items():
             self.stdout.write(f"club {club_id}: {periods} rating periods")
         self.stdout.write(self.style.SUCCESS(f"rebuilt {len(done)} clubs"))
+        if options["club"]:
+            return  # one club's: its federations follow when their clubs' jobs run
+        for federation_id, months in federation_ratings_rebuild().items():
+            self.stdout.write(f"federation {federation_id}: {months} rating months")

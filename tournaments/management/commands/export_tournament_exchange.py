@@ -1,0 +1,31 @@
+"""Write a finished Swiss or round robin as a results exchange file (HGX 2).
+
+python manage.py export_tournament_exchange 7 > tournament-7.hgx
+python3 -I tools/check_exchange.py tournament-7.hgx"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from core.errors import ApplicationError
+from tournaments.exchange.export import tournament_exchange_text
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Write a finished tournament as a results exchange file (HGX 2) on standard output."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("tournament", type=int, help="the tournament's id")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        tournament = Tournament.objects.filter(pk=options["tournament"]).first()
+        if tournament is None:
+            raise CommandError(f"no tournament {options['tournament']}")
+        try:
+            text = tournament_exchange_text(tournament=tournament)
+        except ApplicationError as exc:
+            raise CommandError(f"{exc.code}: {exc.message}") from exc
+        self.stdout.write(text, ending="")
