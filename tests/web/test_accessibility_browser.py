@@ -17,16 +17,21 @@ import pytest
 
 from demo.club_evenings import club_evening_play
 from games.engine.bot import choose_action
+from games.hand_entries import HandEntry
 from games.selectors import match_state_at
-from games.services import match_act
+from games.services import match_act, match_record_hand
+from games.services.disputes import match_dispute_open
 from games.services.practice import practice_start
 from players.models import Club, Player
+from players.services import player_create
 from tests.fixtures.desk import sign_in as desk_sign_in
 from tests.tournaments.exchange.helpers import exchange_text, random_team_event
+from tests.tournaments.helpers import FAST_RULES, forfeit_round
 from tests.web.a11y import axe_violations, described
 from tests.web.desk.helpers import organiser, shoot, started_with_logins
 from tests.web.play.browser import sign_in as player_sign_in
 from tests.web.play.helpers import PASSWORD, online_match, players
+from tournaments import services
 from tournaments.exchange.imports import team_event_import
 from tournaments.models import Pairing
 from tournaments.ratings.services import season_create
@@ -68,6 +73,26 @@ def _world() -> dict[str, Any]:
     )  # fmt: skip
     tonight = started_with_logins(td, names=("Anna", "Boris", "Cyrus", "Dora"), club=club)
     pairing = Pairing.objects.filter(round__tournament=tonight).order_by("table").first()
+    # Two hands at table 1, the second player disputing the first: the correction and the
+    # dispute pages, and the phone's page with a sheet.
+    match = pairing.match
+    for _ in range(2):
+        match_record_hand(
+            match_id=match.pk, by=td,
+            hand=HandEntry(knocker=match.player1.pk, knocker_deadwood=5, defender_deadwood=25),
+        )  # fmt: skip
+    match_dispute_open(
+        match_id=match.pk, player=match.player2, hand_number=1, statement="It was 15, not 5."
+    )
+    knockout = services.tournament_create(
+        name="Knockout Friday", format="knockout", rounds=None, created_by=td, ruleset=FAST_RULES
+    )
+    for name in ("Kian", "Lena", "Mina", "Nika", "Omid", "Pari"):
+        player = player_create(name=name)
+        services.tournament_register(tournament_id=knockout.pk, player=player, by=td)
+        services.tournament_check_in(tournament_id=knockout.pk, player=player, by=td)
+    services.tournament_start(tournament_id=knockout.pk, by=td)
+    forfeit_round(knockout, td)
     ada, ben = players("Ada", "Ben")
     online = online_match(ada, ben, seed="a11y-pages")
     _until_my_turn(online, ada)
@@ -80,6 +105,7 @@ def _world() -> dict[str, Any]:
         "td": td, "club": club, "season": season, "past": past, "tonight": tonight,
         "pairing": pairing, "ada": ada, "online": online, "practice": practice,
         "team_event": team_event, "past_match": past_match, "member": members[0],
+        "knockout": knockout,
     }  # fmt: skip
 
 
@@ -96,6 +122,7 @@ def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
             ("desk login", "/desk/login/"),
             ("public tournament", f"/tournaments/{t}/"),
             ("finished tournament", f"/tournaments/{w['past'].pk}/"),
+            ("knockout bracket", f"/tournaments/{w['knockout'].pk}/"),
             ("wall screen", f"/tournaments/{t}/wall/{view}"),
             ("match page", f"/matches/{w['past_match']}/"),
             ("replay", f"/matches/{w['past_match']}/replay/"),
@@ -118,6 +145,10 @@ def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
             ("desk new member", f"/desk/{t}/member/"),
             ("desk round", r),
             ("desk table", at),
+            ("desk hand correction", f"{at}hands/1/"),
+            ("desk dispute", f"/desk/{t}/disputes/{w['pairing'].match_id}/1/"),
+            ("desk knockout", f"/desk/{w['knockout'].pk}/"),
+            ("print bracket", f"/desk/{w['knockout'].pk}/bracket/{view}"),
             ("match sheet", f"{at}sheet/"),
             ("desk match", f"/desk/matches/{w['pairing'].match_id}/"),
             ("desk club seasons", f"/desk/clubs/{c.pk}/seasons/"),
@@ -200,12 +231,24 @@ def test_no_serious_or_critical_violation_on_any_page_kind(asgi, browser, lang, 
     )
 
 
-FOCUS_STYLE = (
-    "(() => { const e = document.activeElement; if (!e || e === document.body) return null;"
-    " const s = getComputedStyle(e); return [e.tagName + (e.id ? '#' + e.id : '') +"
-    " (e.dataset.card ? '[' + e.dataset.card + ']' : ''), s.outlineStyle,"
-    " parseFloat(s.outlineWidth)]; })()"
-)
+# The focused element's outline (style, width) and its contrast with the background around
+# it (the nearest ancestor's with a colour): WCAG 1.4.11 asks 3:1 of a focus indicator.
+FOCUS_STYLE = """(() => {
+  const e = document.activeElement; if (!e || e === document.body) return null;
+  const s = getComputedStyle(e);
+  const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let around = [255, 255, 255];
+  for (let p = e.parentElement; p; p = p.parentElement) {
+    const c = rgb(getComputedStyle(p).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0)) { around = c.slice(0, 3); break; }
+  }
+  const [a, b] = [lum(rgb(s.outlineColor)), lum(around)].sort((x, y) => y - x);
+  return [e.tagName + (e.id ? '#' + e.id : '') + (e.dataset.card ? '[' + e.dataset.card + ']' : ''),
+          s.outlineStyle, parseFloat(s.outlineWidth), (a + 0.05) / (b + 0.05)];
+})()"""
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
@@ -232,9 +275,9 @@ def test_the_focus_is_visible_on_every_kind_of_page(asgi, browser, lang) -> None
                 focused = page.evaluate(FOCUS_STYLE)
                 if focused is None:
                     continue
-                where, style, width = focused
-                if style != "solid" or width < 2:
-                    unmarked.append(f"{path} {where}: outline {style} {width}px")
+                where, style, width, contrast = focused
+                if style != "solid" or width < 2 or contrast < 3:
+                    unmarked.append(f"{path} {where}: outline {style} {width}px, {contrast:.2f}:1")
             if path.startswith("/play/"):
                 shoot(page, f"a11y-{lang}-play-focus-visible", full_page=False)
         page.context.close()
