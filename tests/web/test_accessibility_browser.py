@@ -131,6 +131,7 @@ def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
             ("player page", f"/players/{w['member'].pk}/"),
             ("team event", f"/team-events/{w['team_event'].pk}/"),
             ("players' help", "/help/"),
+            ("staff sign-in link", "/desk/login/staff/no-such-token/"),
         ],
         "td": [
             ("desk home", "/desk/"),
