@@ -135,6 +135,9 @@ def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
         ],
         "td": [
             ("desk home", "/desk/"),
+            # The public pages signed in: the header names who (and offers the desk).
+            ("home, signed in", "/"),
+            ("public tournament, signed in", f"/tournaments/{t}/"),
             ("new tournament", "/desk/new/"),
             ("desk tournament", f"/desk/{t}/"),
             ("desk finished tournament", f"/desk/{w['past'].pk}/"),
