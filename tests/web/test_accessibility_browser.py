@@ -172,6 +172,7 @@ def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
         ],
         "anna": [
             ("phone's table page", f"/tables/{w['pairing'].match_id}/"),
+            ("my evening at a table", "/me/"),
         ],
     }
 
