@@ -57,6 +57,42 @@ _STREAMS: dict[str, dict[str, Any]] = {
         "errors": (400, 401, 404, 429, 503),
         "anonymous": True,
     },
+    "/api/team-events/{event_id}/stream/": {
+        "operationId": "team_events_stream_retrieve",
+        "tag": "team-events",
+        "summary": "Follow a team event live: teams, rounds, board results, team standings",
+        "extra": "Its `data:` is {version, type, recorded_at, data} (players by id). After"
+        " each batch of events, and once on connecting, a message `event: standings` (no"
+        " `id:`) carries `results` as `GET /api/team-events/{id}/standings/` answers them,"
+        " the current `round`'s team `matches` with their boards, the event's `status` and"
+        " the `version` they are as of. ",
+        "path": {
+            "name": "event_id",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "integer"},
+            "description": "The team event's id.",
+        },
+        "errors": (400, 401, 404, 429, 503),
+        "anonymous": True,
+    },
+    "/api/tournaments/{tournament_id}/teams/stream/": {
+        "operationId": "tournaments_teams_stream_retrieve",
+        "tag": "tournaments",
+        "summary": "Follow a team tournament live: its team event's stream",
+        "extra": "The stream of the team event a team format's tournament owns, as"
+        " `GET /api/team-events/{id}/stream/` sends it (404 `not_a_team_tournament` for a"
+        " tournament of single players). ",
+        "path": {
+            "name": "tournament_id",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "integer"},
+            "description": "The tournament's id.",
+        },
+        "errors": (400, 401, 404, 429, 503),
+        "anonymous": True,
+    },
 }
 
 _RESUME = [

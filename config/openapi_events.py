@@ -289,6 +289,12 @@ _STREAM_MESSAGES = {
     "/api/tournaments/{tournament_id}/stream/": {
         "event": "EventOutput", "standings": "StandingsMessage",
     },
+    "/api/team-events/{event_id}/stream/": {
+        "event": "TeamEventMessage", "standings": "TeamStandingsMessage",
+    },
+    "/api/tournaments/{tournament_id}/teams/stream/": {
+        "event": "TeamEventMessage", "standings": "TeamStandingsMessage",
+    },
 }  # fmt: skip
 
 
@@ -350,7 +356,45 @@ def _stream_message_schemas() -> dict[str, dict[str, Any]]:
         "The standings as `GET /api/tournaments/{id}/standings/` answers them, with the"
         " round clock; sent after each batch of events and once on connecting (no `id:`)."
     )
-    return {"TableEntryMessage": entry, "RoundClock": clock, "StandingsMessage": standings}
+    team_event = _object(
+        {
+            "version": {**integer, "description": "Its version in the team event's stream."},
+            "type": string,
+            "recorded_at": {"type": "string", "format": "date-time"},
+            "data": {"type": "object", "additionalProperties": True},
+        },
+        ("version", "type", "recorded_at", "data"),
+    )
+    team_event["description"] = (
+        "One of a team event's events (players by id), as stored; the message's `id:` is"
+        " its version."
+    )
+    team_standings = _object(
+        {
+            "version": {**integer, "description": "The team event's version they are as of."},
+            "round": {**integer, "description": "The current round (0: none paired yet)."},
+            "status": string,
+            "results": {
+                "type": "array", "items": {"$ref": "#/components/schemas/TeamStandingOutput"}
+            },
+            "matches": {
+                "type": "array", "items": {"$ref": "#/components/schemas/TeamMatchOutput"}
+            },
+        },
+        ("version", "round", "status", "results", "matches"),
+    )  # fmt: skip
+    team_standings["description"] = (
+        "The team standings as `GET /api/team-events/{id}/standings/` answers them, and the"
+        " current round's team matches with their boards; sent after each batch of events"
+        " and once on connecting (no `id:`)."
+    )
+    return {
+        "TableEntryMessage": entry,
+        "RoundClock": clock,
+        "StandingsMessage": standings,
+        "TeamEventMessage": team_event,
+        "TeamStandingsMessage": team_standings,
+    }
 
 
 def _describe_streams(paths: dict[str, Any]) -> None:

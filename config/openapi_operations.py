@@ -314,6 +314,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
         "The tournament's organisers: remove a forbidden pair.",
     ),
     "tournaments_stream_retrieve": ("", ""),  # config/openapi.py describes the streams
+    "tournaments_teams_stream_retrieve": ("", ""),
+    "team_events_stream_retrieve": ("", ""),
     # -- Webhooks -----------------------------------------------------------------------
     "tournaments_webhooks_list": (
         "List a tournament's webhooks",
@@ -377,6 +379,45 @@ OPERATIONS: dict[str, tuple[str, str]] = {
         "A team event's team-match sheet",
         "Every team match by round and table with its score, and each board's players, "
         "first dealer, match and result.",
+    ),
+    # A team format's tournament (team_round_robin, team_swiss): the team event it owns,
+    # seen as the tournament is; 404 not_a_team_tournament for a tournament of single players.
+    "tournaments_teams_list": (
+        "List a team tournament's teams",
+        "Each side: its number, name, club, captain and roster in board order. 404 "
+        "not_a_team_tournament for a tournament of single players.",
+    ),
+    "tournaments_teams_create": (
+        "Register a team in a team tournament",
+        "The tournament's organisers register a club's side before round 1: a name of its own, "
+        "a roster of at least `boards` players on no other team (in board order by rating, "
+        "or as given with `by_rating` false), a captain from the roster.",
+    ),
+    "tournaments_lineups_list": (
+        "A team tournament's lineups",
+        "Each team's players in board order for `round` (default: the next to be paired): "
+        "the lineup set by its captain or an organiser, else the roster's first boards.",
+    ),
+    "tournaments_lineups_create": (
+        "Set a team tournament's lineup for a round",
+        "The team's captain or one of the tournament's organisers sets the board order for a "
+        "round before it is paired (409 lineup_deadline after): `boards` different players "
+        "of the team's roster.",
+    ),
+    "tournaments_team_standings_list": (
+        "A team tournament's team standings",
+        "The teams by match points, then board points (boards won), then Hollywood points.",
+    ),
+    "tournaments_team_matches_list": (
+        "A team tournament's team-match sheets",
+        "Every team match (of `round`, or all) with its score, and each board's players, "
+        "first dealer, match and result.",
+    ),
+    "tournaments_team_rounds_create": (
+        "Pair a team tournament's next round",
+        "Pairs the team tournament's teams (round robin, or Swiss by match points with no "
+        "avoidable rematch or forbidden pair) and makes each board's match. `paired` false: "
+        "the round was paired already.",
     ),
 }
 

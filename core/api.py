@@ -109,7 +109,7 @@ ERROR_REASON_VALUES = [
     "teams", "exists", "boards", "match_points", "started", "roster", "roster_taken",
     "captain", "team_name", "team", "lineup_deadline", "lineup", "lineup_roster", "match_ids",
     "board", "winner", "pairings", "results", "club", "member_columns", "member_file",
-    "exchange_file",
+    "exchange_file", "team_tournament", "not_a_team_tournament",
     # entries and the waitlist (issue 40)
     "no_place", "not_refusable", "not_a_no_show", "not_eligible", "withdraw_closed",
     "capacity",

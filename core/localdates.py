@@ -16,6 +16,13 @@ PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 LATIN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩٫٬", "01234567890123456789.,")
 
 
+# Languages whose dates follow CLDR's own pattern for a day with its weekday (German's
+# "Di., 1. Dez. 2026": the day's period is part of the date). English keeps "Tue 1 Dec
+# 2026" (CLDR's American "Tue, Dec 1, 2026" reads oddly to the clubs); Lithuanian keeps the
+# month's name (its CLDR pattern is numeric, "2026-12-01, an").
+OWN_PATTERN = frozenset({"de", "ro"})
+
+
 def latin_digits(text: str) -> str:
     return text.translate(LATIN_DIGITS)
 
@@ -44,7 +51,22 @@ def format_local(local: dt.datetime, *, jalali_dates: bool = True, time_only: bo
     if language == "fa" and jalali_dates:
         j = jalali(local)
         return f"{j.strftime('%A')} {j.day} {j.strftime('%B')} {j.year} {local:%H:%M}"
+    if language in OWN_PATTERN:  # "Di., 1. Dez. 2026 07:48", "mar., 1 dec. 2026 07:48"
+        day = babel_dates.format_skeleton("yMMMEd", local, locale=language)
+        return f"{day} {babel_dates.format_time(local, 'HH:mm', locale=language)}"
     return babel_dates.format_datetime(local, "EEE d MMM y HH:mm", locale=language)
+
+
+def format_day(day: dt.date, *, jalali_dates: bool = True) -> str:
+    """A day in the page's language: "1 Dec 2026", "1. Dez. 2026", "1 dec. 2026",
+    "۱۰ آذر ۱۴۰۵" (Solar Hijri; digits by the middleware), never ISO's "2026-12-01"."""
+    language = active_language()
+    if language == "fa" and jalali_dates:
+        j = jalali(day)
+        return f"{j.day} {j.strftime('%B')} {j.year}"
+    if language in OWN_PATTERN:
+        return babel_dates.format_skeleton("yMMMd", day, locale=language)
+    return babel_dates.format_date(day, "d MMM y", locale=language)
 
 
 def isolate(text: str) -> str:

@@ -12,6 +12,7 @@ from core.errors import ApplicationError
 from demo.bots import match_play_bots
 from demo.simulation import simulation_organiser
 from players.models import Club, Player
+from tournaments.services import tournament_create
 from tournaments.teams import services
 from tournaments.teams.models import TeamBoard, TeamEvent
 from tournaments.teams.selectors import team_event_standings
@@ -28,9 +29,11 @@ def team_event_simulate(
     progress: bool = True,
     wait_seconds: float = 120.0,
 ) -> TeamEvent:
-    """Bots in `clubs` clubs, one side per team of `boards` players (+1 reserve), a team
-    event, every board's match played by bots until the event ends. Between rounds this
-    waits for the pairing job, pairing the round itself if the job is late."""
+    """Bots in `clubs` clubs, one side per team of `boards` players (+1 reserve), a
+    tournament of the team format (which owns its team event: tournaments.services
+    .tournament_create), every board's match played by bots until the event ends. Between
+    rounds this waits for the pairing job, pairing the round itself if the job is late.
+    Returns the team event."""
     organiser = simulation_organiser()
     count = Player.objects.filter(name__startswith="Team bot").count()
     club_rows = [
@@ -39,7 +42,7 @@ def team_event_simulate(
         )[0]
         for c in range(clubs)
     ]
-    event = services.team_event_create(
+    tournament = tournament_create(
         name=f"Simulated {format} ({teams} teams x {boards} boards)",
         format=format,
         created_by=organiser,
@@ -47,6 +50,7 @@ def team_event_simulate(
         rounds=rounds,
         ruleset=ruleset,
     )
+    event = TeamEvent.objects.get(tournament=tournament)
     for t in range(teams):
         club = club_rows[t % clubs]
         roster = []

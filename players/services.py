@@ -210,7 +210,13 @@ def _digest(code: str) -> str:
 
 def _username_for(player: Player) -> str:
     user_model = get_user_model()
-    base = slugify(player.name)[:24].strip("-") or "player"
+    # The name as Latin letters where it is written in them ("Ștefan Ionescu" ->
+    # "stefan-ionescu": no diacritics to find on a phone), else in its own script
+    # ("ژاله رضایی" -> "ژاله-رضایی": a Persian player read "player-17" as no name of theirs).
+    base = slugify(player.name)[:24].strip("-")
+    if not base or not any(ch.isalpha() for ch in base):
+        own = slugify(player.name.replace("\u200c", ""), allow_unicode=True)
+        base = own[:24].strip("-") or base or "player"
     username = f"{base}-{player.pk}"
     while user_model.objects.filter(username=username).exists():
         username = f"{base}-{player.pk}-{secrets.token_hex(2)}"

@@ -42,6 +42,13 @@ class TournamentsConfig(AppConfig):
         tournament_events_committed.connect(
             on_tournament_events_committed, dispatch_uid="tournaments.webhooks"
         )
+        # A team tournament's webhooks send its team event's events (issue 39).
+        from tournaments.teams.signals import team_event_events_committed
+        from tournaments.webhooks.receivers import on_team_event_events_committed
+
+        team_event_events_committed.connect(
+            on_team_event_events_committed, dispatch_uid="tournaments.webhooks.teams"
+        )
         # Notices: a hand waiting for a player's confirmation, a dispute ruled (issue 40).
         from games.signals import dispute_resolved, table_entry_changed
         from tournaments.notices.receivers import on_dispute_resolved, on_table_entry_changed

@@ -32,6 +32,9 @@ class Tournament(models.Model):
         SWISS = "swiss", _("Swiss")
         KNOCKOUT = "knockout", _("Single-elimination knockout")
         DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+        # Club sides, board against board: the tournament owns a team event (issue 39)
+        TEAM_ROUND_ROBIN = "team_round_robin", _("Team round robin")
+        TEAM_SWISS = "team_swiss", _("Team Swiss")
 
     class PlayMode(models.TextChoices):
         ONLINE = "online", _("Online")

@@ -2,6 +2,8 @@ from django.urls import path
 
 from tournaments import apis, streams
 from tournaments.apis import waitlist as waitlist_apis
+from tournaments.teams import apis as team_apis
+from tournaments.teams import streams as team_streams
 from tournaments.webhooks import apis as webhook_apis
 
 urlpatterns = [
@@ -150,5 +152,36 @@ urlpatterns = [
         "<int:tournament_id>/webhooks/<int:webhook_id>/redeliver/",
         webhook_apis.WebhookRedeliverApi.as_view(),
         name="api-tournament-webhook-redeliver",
+    ),
+    # A team format's tournament: the team event it owns (issue 39).
+    path(
+        "<int:tournament_id>/teams/",
+        team_apis.TournamentTeamsApi.as_view(),
+        name="api-tournament-teams",
+    ),
+    path(
+        "<int:tournament_id>/lineups/",
+        team_apis.TournamentLineupsApi.as_view(),
+        name="api-tournament-lineups",
+    ),
+    path(
+        "<int:tournament_id>/team-standings/",
+        team_apis.TournamentTeamStandingsApi.as_view(),
+        name="api-tournament-team-standings",
+    ),
+    path(
+        "<int:tournament_id>/team-matches/",
+        team_apis.TournamentTeamMatchesApi.as_view(),
+        name="api-tournament-team-matches",
+    ),
+    path(
+        "<int:tournament_id>/teams/stream/",
+        team_streams.tournament_team_stream,
+        name="api-tournament-team-stream",
+    ),
+    path(
+        "<int:tournament_id>/team-rounds/",
+        team_apis.TournamentTeamRoundsApi.as_view(),
+        name="api-tournament-team-rounds",
     ),
 ]

@@ -23,6 +23,7 @@ from django.utils import translation
 from core.localdates import (  # noqa: F401
     LATIN_DIGITS,
     PERSIAN_DIGITS,
+    format_day,
     format_local,
     jalali,
     latin_digits,

@@ -9,13 +9,15 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import NotFoundError
 from games.audit import match_bundle_allowed, match_disputes, match_may_audit
 from games.selectors import match_get, match_hand_rows, match_has_preset_deals
+from tournaments.domain.state import TEAM_FORMATS
 from tournaments.ratings.selectors import tournament_ratings_shown
 from tournaments.selectors import (
     MatchPlace,
@@ -29,6 +31,7 @@ from tournaments.selectors import (
     tournaments_newest_for,
 )
 from tournaments.selectors.anchors import tournament_anchors
+from tournaments.teams.selectors import team_event_of_tournament
 from web.brackets import bracket_drawn
 from web.language import page_language, tournament_page_language, tournament_view_language
 from web.localize import standings_sorted
@@ -48,6 +51,11 @@ def tournament_page(request: HttpRequest, tournament_id: int, wall: bool = False
         tournament = tournament_get(tournament_id=tournament_id, user=request.user)
     except NotFoundError as exc:
         raise Http404("no such tournament") from exc
+    if tournament.format in TEAM_FORMATS:  # its teams' page (web/team_events.py)
+        event = team_event_of_tournament(tournament_id=tournament.pk, user=request.user)
+        name = "team-event-wall" if wall else "team-event-page"
+        query = f"?{request.GET.urlencode()}" if request.GET else ""
+        return redirect(reverse(name, args=[event.pk]) + query)
     if wall:
         tournament_view_language(request, tournament)
     else:

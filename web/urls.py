@@ -28,6 +28,12 @@ urlpatterns = [
     path("matches/<uuid:match_id>/replay/", match_replay_page, name="match-replay-page"),
     path("clubs/<slug:slug>/", club_page, name="club-page"),
     path("team-events/<int:event_id>/", team_event_public, name="team-event-page"),
+    path(
+        "team-events/<int:event_id>/wall/",
+        team_event_public,
+        {"wall": True},
+        name="team-event-wall",
+    ),
     path("clubs/<slug:slug>/seasons/<int:season_id>/", season_page, name="season-page"),
     path("players/<int:player_id>/", player_page, name="player-page"),
     path("players/<int:player_id>/visibility/", player_visibility, name="player-visibility"),

@@ -96,6 +96,27 @@ def _label(zone: str, language: str, on: dt.date) -> str:
     return f"{place} ({offset})"
 
 
+def zone_place(zone: str, language: str) -> str:
+    """The place a zone is named after, in `language` ("Berlin", "تهران"); "UTC" for UTC;
+    the id of a zone CLDR does not name."""
+    return _place(zone, language)
+
+
+@functools.lru_cache(maxsize=1024)
+def _place(zone: str, language: str) -> str:
+    if zone == UTC:
+        return UTC
+    try:
+        tz = ZoneInfo(zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zone
+    if country_of_zone(zone) is None:
+        return zone
+    return str(
+        get_timezone_location(tz, locale=Locale.parse(language.replace("-", "_")), return_city=True)
+    )
+
+
 def zone_choices(
     *, language: str, first_country: str | None = None, also: Sequence[str] = ()
 ) -> list[tuple[str, str]]:

@@ -20,6 +20,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 STREAM_MESSAGES = {
     "/api/matches/{match_id}/stream/": {"event", "view", "entry"},
     "/api/tournaments/{tournament_id}/stream/": {"event", "standings"},
+    "/api/team-events/{event_id}/stream/": {"event", "standings"},
+    "/api/tournaments/{tournament_id}/teams/stream/": {"event", "standings"},
 }
 
 

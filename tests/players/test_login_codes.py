@@ -123,3 +123,22 @@ def test_a_code_typed_with_the_digits_a_page_printed_is_taken(td, digits):
     assert shown.isascii() is False
     walk_in.refresh_from_db()
     assert player_login_code_use(code=shown) == walk_in.user
+
+
+def test_a_persian_walk_in_gets_a_username_of_their_own_name_and_signs_in_with_persian_digits(
+    td, client
+):
+    """Issue 37, item 7: Persian players got usernames like "player-17"."""
+    walk_in = player_create(name="ژاله رضایی")
+    issued = player_login_code_issue(player_id=walk_in.pk, by=td)
+    assert issued.username == f"ژاله-رضایی-{walk_in.pk}", issued.username
+    latin = player_create(name="Ștefan Ionescu")
+    assert player_login_code_issue(player_id=latin.pk, by=td).username == (
+        f"stefan-ionescu-{latin.pk}"
+    )
+    user_password_set(
+        user=get_user_model().objects.get(username=issued.username), password="pw-zh-12345"
+    )
+    typed = issued.username.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
+    response = client.post("/desk/login/", {"username": typed, "password": "pw-zh-12345"})
+    assert response.status_code == 302 and response["Location"] == "/me/", response.status_code

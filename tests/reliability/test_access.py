@@ -416,6 +416,25 @@ ROWS: dict[str, tuple] = {
     ),
     "api/team-events/<int:event_id>/standings/": (team_event, {}),
     "api/team-events/<int:event_id>/matches/": (team_event, {}),
+    # A team format's tournament (issue 39). The matrix's tournament is of single players:
+    # its team routes are 404 not_a_team_tournament to everyone, and its writes refused;
+    # who sees and runs a team tournament's: tests/tournaments/teams/test_tournament_api.py.
+    "api/tournaments/<int:tournament_id>/teams/": (
+        everyone(404),
+        {"POST": (NOT_THE_TOURNAMENT_S, {"name": "S", "roster": [1, 2, 3, 4]}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/lineups/": (
+        everyone(404),
+        {"POST": (NOT_THE_TOURNAMENT_S, {"team": 1, "round": 1, "players": [1, 2]}, False)},
+    ),
+    "api/tournaments/<int:tournament_id>/team-standings/": (everyone(404), {}),
+    "api/tournaments/<int:tournament_id>/teams/stream/": (live, {}),
+    "api/team-events/<int:event_id>/stream/": (live, {}),
+    "api/tournaments/<int:tournament_id>/team-matches/": (everyone(404), {}),
+    "api/tournaments/<int:tournament_id>/team-rounds/": (
+        no_get,
+        {"POST": (NOT_THE_TOURNAMENT_S, {"round": 1}, False)},
+    ),
     # Needs ?club= (400 without it); who sees a history: tests/tournaments/ratings.
     "api/players/<int:pk>/ratings/": (everyone(400), {}),
     "api-auth/login/": (everyone(200), {}),  # DRF's browsable API login (throttled)

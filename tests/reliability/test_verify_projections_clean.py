@@ -46,6 +46,7 @@ def test_a_player_registered_and_never_checked_in_verifies(make_player):
         ("--players", "4", "--format", "round_robin"),
         ("--players", "5", "--format", "knockout"),
         ("--players", "5", "--format", "double_elimination"),
+        ("--teams", "4", "--format", "team_swiss", "--boards", "2"),  # a team tournament
     ],
     ids=lambda a: "-".join(a[1::2]),
 )

@@ -19,6 +19,10 @@ HOLDING_A_PLACE = frozenset({REGISTERED, CHECKED_IN})
 PENDING, FINISHED = "pending", "finished"  # a pairing
 PAIRED, COMPLETED = "paired", "completed"  # a round
 REGISTRATION, IN_PROGRESS = "registration", "in_progress"  # a tournament (and FINISHED)
+# The formats of club sides: the tournament's own stream says only that it was made; its
+# teams, rounds and results are its team event's (tournaments.teams), so a command for
+# single players is refused (decide).
+TEAM_FORMATS = frozenset({"team_round_robin", "team_swiss"})
 
 # The version a match stream has when the games side has just made it for a pairing
 # (games.services.match_create_in_tx: MatchCreated, and online its first HandDealt; a

@@ -30,13 +30,7 @@ def tournament_anchors(*, tournament: Tournament, version: int | None = None) ->
         .order_by("round__number", "table")
         .values_list("match_id", flat=True)
     )
-    ids = [str(m) for m in match_ids]
-    outcomes = match_outcomes(match_ids=ids)
-    finished = [
-        f"{MATCH_STREAM_PREFIX}{mid}"
-        for mid in ids
-        if mid in outcomes and outcomes[mid].status == "finished"
-    ]
+    finished = _finished_streams([str(m) for m in match_ids])
     own = tournament.stream_id
     signed = eventstore.heads_sign(
         stream_ids=[own, *finished], versions={own: version} if version is not None else None
@@ -54,3 +48,18 @@ def event_anchor(*, event: eventstore.RecordedEvent) -> dict[str, Any] | None:
     return eventstore.receipt_sign(
         stream_id=event.stream_id, version=event.version, digest=event.hash
     )
+
+
+def _finished_streams(ids: list[str]) -> list[str]:
+    outcomes = match_outcomes(match_ids=ids)
+    return [
+        f"{MATCH_STREAM_PREFIX}{mid}"
+        for mid in ids
+        if mid in outcomes and outcomes[mid].status == "finished"
+    ]
+
+
+def match_anchors(*, match_ids: list[str]) -> list[dict[str, Any]]:
+    """The signed heads of those of the matches that are finished (a team event's boards)."""
+    finished = _finished_streams(match_ids)
+    return eventstore.heads_sign(stream_ids=finished) if finished else []

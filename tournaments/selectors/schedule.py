@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments.domain.state import scheduled_start
+from tournaments.domain.state import TEAM_FORMATS, scheduled_start
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors.players import MatchPlace as MatchPlace  # the players' reads
 from tournaments.selectors.players import match_places as match_places
@@ -84,7 +84,10 @@ def tournaments_with_rounds_due(*, now: dt.datetime | None = None) -> list[tuple
     """(tournament id, round number) for every round whose time has come but is unpaired."""
     now = now or timezone.now()
     due = []
-    active = Tournament.objects.exclude(status=Tournament.Status.FINISHED)
+    # A team format's rounds are its team event's (paired by its organisers and its jobs).
+    active = Tournament.objects.exclude(status=Tournament.Status.FINISHED).exclude(
+        format__in=TEAM_FORMATS
+    )
     for tournament in active.filter(Q(status="in_progress") | Q(starts_at__lte=now)):
         number = tournament_next_round_due(tournament=tournament, now=now)
         if number is not None:

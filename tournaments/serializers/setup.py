@@ -93,6 +93,20 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     third_place = serializers.BooleanField(
         required=False, help_text="A top cut's semifinal losers play for third."
     )
+    boards = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=12,
+        help_text="Team formats only: boards per team match (default 4).",
+    )
+    match_points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=100),
+        min_length=3,
+        max_length=3,
+        required=False,
+        help_text="Team formats only: match points for a team match won, drawn, lost "
+        "(default 2, 1, 0).",
+    )
 
     def validate_round_starts(self, value: list[dt.datetime]) -> list[dt.datetime]:
         if any(later <= earlier for earlier, later in zip(value, value[1:], strict=False)):

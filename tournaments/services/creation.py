@@ -16,6 +16,7 @@ from games.selectors import ruleset_normalise
 from players.models import Club
 from players.selectors import user_is_organiser
 from tournaments.domain.events import TournamentCreated
+from tournaments.domain.state import TEAM_FORMATS
 from tournaments.models import Tournament
 from tournaments.repository import tournament_new, tournament_save
 from tournaments.services._common import field_error
@@ -26,6 +27,7 @@ from tournaments.services.validation import (
     check_time_zone,
     validate_tiebreaks,
 )
+from tournaments.teams.services import team_event_create
 
 
 def _seconds(value: dt.timedelta | None) -> float | None:
@@ -59,8 +61,16 @@ def tournament_create(
     bracket_reset: bool = True,
     top_cut: int | None = None,
     third_place: bool = False,
+    boards: int = 4,
+    match_points: Sequence[int] = (2, 1, 0),
 ) -> Tournament:
-    """Create a tournament; its creator is one of its organisers. Times are aware (UTC)."""
+    """Create a tournament; its creator is one of its organisers. Times are aware (UTC).
+
+    A team format's tournament (team_round_robin, team_swiss) owns a team event made in the
+    same transaction (`boards` per team match, `match_points` for a team match won, drawn
+    and lost; `rounds`: a team Swiss's, None: enough for a winner): its teams, lineups,
+    rounds and results are the team event's (tournaments.teams), and its own stream refuses
+    the commands of single players (tournaments.domain.decide)."""
     if not user_is_organiser(user=created_by):
         raise PermissionDeniedError("only organisers may create tournaments")
     if club is not None and not (
@@ -125,7 +135,21 @@ def tournament_create(
         top_cut=top_cut,
         third_place=third_place and top_cut is not None,
     )
-    return tournament_save(write, [created], by=created_by).row
+    tournament = tournament_save(write, [created], by=created_by).row
+    if format in TEAM_FORMATS:
+        team_event_create.in_tx(
+            name=name.strip(),
+            format=format,
+            created_by=created_by,
+            club_id=created.club,
+            boards=boards,
+            rounds=rounds if format == Tournament.Format.TEAM_SWISS else None,
+            match_points=tuple(match_points),  # type: ignore[arg-type]
+            ruleset=created.ruleset,
+            is_public=is_public,
+            tournament_id=tournament.pk,
+        )
+    return tournament
 
 
 def tournament_create_by_ids(

@@ -140,3 +140,111 @@ class TeamMatchesApi(TeamEventsApi):
     def get(self, request: Request, event_id: int) -> Response:
         matches = selectors.team_event_matches(event=_event(request, event_id))
         return Response(s.TeamMatchOutputSerializer(matches, many=True).data)
+
+
+# --- a team format's tournament: /api/tournaments/{id}/teams/, lineups/, team-standings/,
+# team-matches/, team-rounds/ (the team event it owns, seen as the tournament is) ----------
+
+
+def _owned(request: Request, tournament_id: int) -> TeamEvent:
+    return selectors.team_event_of_tournament(tournament_id=tournament_id, user=request.user)
+
+
+def _round(request: Request) -> int | None:
+    query = s.RoundQueryInputSerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    value = query.validated_data.get("round")
+    return int(value) if value is not None else None
+
+
+class TournamentTeamsApi(TeamEventsApi):
+    """A team tournament's teams, each with its roster in board order."""
+
+    @extend_schema(responses={200: s.TeamOutputSerializer(many=True), **error_responses(404)})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        teams = selectors.team_event_teams(event=_owned(request, tournament_id))
+        return Response(s.TeamOutputSerializer(teams, many=True).data)
+
+    @extend_schema(
+        request=s.TeamRegisterInputSerializer,
+        responses={201: s.TeamOutputSerializer, **error_responses(400, 403, 404, 409)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        event = _owned(request, tournament_id)
+        data = _valid(s.TeamRegisterInputSerializer, request)
+        number = services.team_register(event_id=event.pk, by=request.user, **data)
+        team = selectors.team_event_teams(event=event).get(number=number)
+        return Response(s.TeamOutputSerializer(team).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentLineupsApi(TeamEventsApi):
+    """Each team's lineup for a round (default: the next); a captain or an organiser sets
+    one before the round is paired."""
+
+    @extend_schema(
+        parameters=[s.RoundQueryInputSerializer],
+        responses={200: s.LineupOutputSerializer(many=True), **error_responses(400, 404)},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        event = _owned(request, tournament_id)
+        lineups = selectors.team_event_lineups(event=event, round_number=_round(request))
+        return Response(s.LineupOutputSerializer(lineups, many=True).data)
+
+    @extend_schema(
+        request=s.LineupInputSerializer,
+        responses={204: None, **error_responses(400, 403, 404, 409)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        event = _owned(request, tournament_id)
+        data = _valid(s.LineupInputSerializer, request)
+        services.team_lineup_set(
+            event_id=event.pk,
+            team=data["team"],
+            round_number=data["round"],
+            players=data["players"],
+            by=request.user,
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TournamentTeamStandingsApi(TeamEventsApi):
+    @extend_schema(
+        responses={200: s.TeamStandingOutputSerializer(many=True), **error_responses(404)}
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        lines = selectors.team_event_standings(event=_owned(request, tournament_id))
+        return Response(s.TeamStandingOutputSerializer(lines, many=True).data)
+
+
+class TournamentTeamMatchesApi(TeamEventsApi):
+    """The team-match sheets: each team match with its boards (players, dealer, the board's
+    match id, result)."""
+
+    @extend_schema(
+        parameters=[s.RoundQueryInputSerializer],
+        responses={200: s.TeamMatchOutputSerializer(many=True), **error_responses(400, 404)},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        event = _owned(request, tournament_id)
+        matches = selectors.team_event_matches(event=event, round_number=_round(request))
+        return Response(s.TeamMatchOutputSerializer(matches, many=True).data)
+
+
+class TournamentTeamRoundsApi(TeamEventsApi):
+    @extend_schema(
+        request=s.RoundPairInputSerializer,
+        responses={200: s.RoundPairOutputSerializer, **error_responses(400, 403, 404, 409)},
+        **WRITE,
+    )
+    @idempotent
+    def post(self, request: Request, tournament_id: int) -> Response:
+        event = _owned(request, tournament_id)
+        data = _valid(s.RoundPairInputSerializer, request)
+        paired = services.team_round_pair(
+            event_id=event.pk, round_number=data["round"], by=request.user
+        )
+        return Response({"paired": paired})

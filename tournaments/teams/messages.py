@@ -40,4 +40,6 @@ TEAM_MESSAGES = [
     gettext_noop("only the team event's organisers may do this"),
     gettext_noop("the roster names a player who does not exist"),
     gettext_noop("no such club"),
+    gettext_noop("a team tournament is run through its teams"),
+    gettext_noop("this tournament has no teams"),
 ]

@@ -32,6 +32,15 @@ class TeamEvent(models.Model):
     current_round = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
     is_public = models.BooleanField(default=True)
+    # A tournament of format team_round_robin/team_swiss owns its team event (its
+    # TeamEventCreated names it).
+    tournament = models.OneToOneField(
+        "tournaments.Tournament",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="team_event",
+    )
     version = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"

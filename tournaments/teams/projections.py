@@ -42,6 +42,7 @@ def project_in_tx(*, event: TeamEventRow, state: TeamEventState) -> None:
         is_public=state.is_public,
         play_mode=state.play_mode,
         ruleset=state.ruleset,
+        tournament_id=state.tournament,
     )
     for model in (Team, TeamMatch, TeamBoard, TeamStanding):
         model.objects.filter(event=event).delete()
@@ -118,6 +119,7 @@ _EVENT_FIELDS = (
     "is_public",
     "play_mode",
     "ruleset",
+    "tournament_id",
 )
 _TEAM_FIELDS = ("name", "club_id", "captain_id", "roster", "seed")
 _MATCH_FIELDS = ("team1", "team2", "boards1", "boards2", "points1", "points2", "outcome1")

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from core.errors import NotFoundError
+from core.errors import NotFoundError, PermissionDeniedError
 from players.models import Player
+from tournaments.selectors import tournament_get
 from tournaments.teams.models import Team, TeamBoard, TeamEvent, TeamMatch, TeamStanding
+from tournaments.teams.repository import team_event_state_of
 
 
 def user_can_organise_team_event(*, user: Any, event: TeamEvent) -> bool:
-    """Staff, the event's creator and its club's organisers."""
+    """Staff, the event's creator, its club's organisers and, of a team tournament's
+    event, the tournament's organisers."""
     if user is None or not user.is_authenticated:
         return False
     if user.is_staff or user.is_superuser or event.created_by_id == user.pk:
+        return True
+    if event.tournament_id is not None and event.tournament.organisers.filter(pk=user.pk).exists():
         return True
     return event.club is not None and event.club.organisers.filter(pk=user.pk).exists()
 
@@ -32,6 +37,39 @@ def team_event_get(*, event_id: Any, user: Any = None) -> TeamEvent:
     if not event.is_public and not user_can_organise_team_event(user=user, event=event):
         raise TeamEvent.DoesNotExist
     return event
+
+
+def team_event_of_tournament(*, tournament_id: Any, user: Any = None) -> TeamEvent:
+    """The team event a team format's tournament owns, if `user` may see the tournament
+    (its visibility is the tournament's); NotFoundError otherwise, and for a tournament of
+    single players (reason not_a_team_tournament)."""
+    tournament = tournament_get(tournament_id=tournament_id, user=user)
+    event = TeamEvent.objects.select_related("club", "tournament").filter(tournament=tournament)
+    found = event.first()
+    if found is None:
+        raise NotFoundError(
+            "this tournament has no teams", extra={"reason": "not_a_team_tournament"}
+        )
+    return found
+
+
+def team_event_lineups(
+    *, event: TeamEvent, round_number: int | None = None
+) -> list[dict[str, Any]]:
+    """Each team's players in board order for a round (default: the next to be paired):
+    the captain's lineup where one was set (`set`), else the roster's first boards."""
+    state = team_event_state_of(event=event)
+    number = round_number if round_number is not None else state.current_round + 1
+    return [
+        {
+            "team": team,
+            "round": number,
+            "players": list(state.lineup(team, number)),
+            "set": (team, number) in state.lineups,
+            "fixed": number <= state.current_round or state.finished,
+        }
+        for team in sorted(state.teams)
+    ]
 
 
 def team_event_list(*, user: Any = None) -> QuerySet[TeamEvent]:
@@ -99,3 +137,116 @@ def team_event_stream_heads(*, stream_id: str | None = None) -> list[tuple[str, 
             return []
         events = events.filter(pk=int(number))
     return [(f"team-event-{pk}", version) for pk, version in events.values_list("pk", "version")]
+
+
+# --- the desk: what an organiser sees and runs ---------------------------------------------
+
+STANDINGS_COLUMNS = [
+    "rank", "team", "team_name", "match_points", "board_points", "hollywood_points",
+    "played", "won", "drawn", "lost", "byes",
+]  # fmt: skip
+BOARD_COLUMNS = [
+    "round", "table", "board", "team1", "team2", "player1", "player2", "points1", "points2",
+    "winner", "result",
+]  # fmt: skip
+
+
+def team_events_organised(*, user: Any) -> list[TeamEvent]:
+    """The team events `user` organises (as `user_can_organise_team_event` says), latest
+    first: the desk's list."""
+    if user is None or not user.is_authenticated:
+        return []
+    events = TeamEvent.objects.select_related("club").order_by("-pk")
+    if not (user.is_staff or user.is_superuser):
+        mine = Q(created_by=user) | Q(tournament__organisers=user) | Q(club__organisers=user)
+        events = events.filter(mine).distinct()
+    return list(events[:500])
+
+
+def team_event_for_desk(*, event_id: Any, user: Any) -> TeamEvent:
+    """The team event if `user` organises it: NotFoundError if they may not see it,
+    PermissionDeniedError if they see it but do not organise it."""
+    try:
+        event = team_event_get(event_id=event_id, user=user)
+    except (TeamEvent.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such team event") from exc
+    if not user_can_organise_team_event(user=user, event=event):
+        raise PermissionDeniedError("only the team event's organisers may do this")
+    return event
+
+
+def team_event_desk(*, event: TeamEvent) -> dict[str, Any]:
+    """The desk page's data: the public page's (teams, standings, rounds with boards, names),
+    each team's roster by name with its lineup for the next round (the board each player
+    sits at, None: not playing), and that round's number."""
+    page = team_event_page(event_id=event.pk, user=None) if event.is_public else None
+    if page is None:  # a private event: the same reads without the public check
+        teams = {t.number: t for t in team_event_teams(event=event)}
+        matches = team_event_matches(event=event)
+        rounds: dict[int, list[TeamMatch]] = {}
+        for m in matches:
+            rounds.setdefault(m.round, []).append(m)
+        page = {
+            "event": event,
+            "teams": teams,
+            "standings": list(team_event_standings(event=event)),
+            "rounds": sorted(rounds.items()),
+        }
+    lineups = {row["team"]: row for row in team_event_lineups(event=event)}
+    roster_ids = {p for t in page["teams"].values() for p in t.roster}
+    names = dict(Player.objects.filter(pk__in=roster_ids).values_list("pk", "name"))
+    sides = []
+    for number, team in sorted(page["teams"].items()):
+        lineup = lineups.get(number, {})
+        board_of = {p: i for i, p in enumerate(lineup.get("players", []), 1)}
+        sides.append(
+            {
+                "team": team,
+                "captain": names.get(team.captain_id or 0, ""),
+                "players": [
+                    {"id": p, "name": names.get(p, str(p)), "board": board_of.get(p)}
+                    for p in team.roster
+                ],
+                "set": lineup.get("set", False),
+            }
+        )
+    next_round = event.current_round + 1
+    return {
+        **page,
+        "names": names,
+        "sides": sides,
+        "next_round": next_round,
+        "can_pair": event.status != "finished"
+        and (event.rounds_planned is None or next_round <= event.rounds_planned),
+    }
+
+
+def team_event_standings_table(*, event: TeamEvent) -> tuple[list[str], list[list[Any]]]:
+    """The team standings as a table (column codes, rows): the desk's CSV and .xlsx."""
+    names = dict(Team.objects.filter(event=event).values_list("number", "name"))
+    rows = [
+        [
+            s.rank, s.team, names.get(s.team, ""), s.match_points, s.board_points,
+            s.hollywood_points, s.played, s.won, s.drawn, s.lost, s.byes,
+        ]
+        for s in team_event_standings(event=event)
+    ]  # fmt: skip
+    return list(STANDINGS_COLUMNS), rows
+
+
+def team_event_boards_table(*, event: TeamEvent) -> tuple[list[str], list[list[Any]]]:
+    """Every board's result as a table (column codes, rows): the .xlsx's second sheet."""
+    names = dict(Team.objects.filter(event=event).values_list("number", "name"))
+    rows = []
+    for m in team_event_matches(event=event):
+        for b in m.board_list:
+            winner = b.player1.name if b.winner == b.player1_id else ""
+            winner = b.player2.name if b.winner == b.player2_id else winner
+            rows.append(
+                [
+                    m.round, m.table, b.board, names.get(m.team1, ""),
+                    names.get(m.team2, "") if m.team2 else "", b.player1.name, b.player2.name,
+                    b.points1, b.points2, winner, b.result or "",
+                ]
+            )  # fmt: skip
+    return list(BOARD_COLUMNS), rows

@@ -55,6 +55,22 @@ class LineupInputSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=12)
 
 
+class LineupOutputSerializer(serializers.Serializer):
+    team = serializers.IntegerField()
+    round = serializers.IntegerField()
+    players = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Player ids, board 1 first."
+    )
+    set = serializers.BooleanField(
+        help_text="True: set by the captain or an organiser; false: the roster's first boards."
+    )
+    fixed = serializers.BooleanField(help_text="The round is paired: the lineup is final.")
+
+
+class RoundQueryInputSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=1000, required=False)
+
+
 class RoundPairInputSerializer(serializers.Serializer):
     round = serializers.IntegerField(min_value=1)
 

@@ -81,8 +81,11 @@ def team_event_create(
     match_points: tuple[int, int, int] = (2, 1, 0),
     ruleset: dict[str, Any] | None = None,
     is_public: bool = True,
+    tournament_id: int | None = None,
 ) -> TeamEventRow:
-    """Create a team event; organisers only (a club's: its organisers)."""
+    """Create a team event; organisers only (a club's: its organisers). `tournament_id`:
+    the tournament of a team format that owns it (tournaments.services.tournament_create
+    makes the two in one transaction)."""
     require_creator(created_by, _club(club_id, "club_id"))
     ruleset = ruleset_normalise(ruleset=ruleset)
     command = CreateTeamEvent(
@@ -94,6 +97,7 @@ def team_event_create(
         match_points=tuple(match_points),  # type: ignore[arg-type]
         ruleset=ruleset,
         is_public=is_public,
+        tournament=tournament_id,
     )
     events = decide(TeamEventState(), command)
     write = team_event_new(name=name, format=format, club_id=club_id, created_by=created_by)

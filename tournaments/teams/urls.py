@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.teams import apis
+from tournaments.teams import apis, streams
 
 urlpatterns = [
     path("team-events/", apis.TeamEventListApi.as_view(), name="api-team-events"),
@@ -21,5 +21,10 @@ urlpatterns = [
         "team-events/<int:event_id>/matches/",
         apis.TeamMatchesApi.as_view(),
         name="api-team-matches",
+    ),
+    path(
+        "team-events/<int:event_id>/stream/",
+        streams.team_event_stream,
+        name="api-team-event-stream",
     ),
 ]

@@ -6,16 +6,39 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 
+import eventstore
 from core.errors import NotFoundError, PermissionDeniedError
 from tournaments import selectors as tournament_selectors
+from tournaments.domain import EVENT_TYPES
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_stream_events
-from tournaments.selectors.anchors import event_anchor, tournament_anchors
+from tournaments.selectors.anchors import event_anchor, match_anchors, tournament_anchors
+from tournaments.teams.domain.events import TEAM_EVENT_TYPES
+from tournaments.teams.models import TeamBoard, TeamEvent
 from tournaments.webhooks.models import Delivery, WebhookEndpoint
 
-# The event types an endpoint may ask for: every tournament event type (EVENT_TYPES).
+# The event types an endpoint may ask for: every tournament event type (EVENT_TYPES), and
+# of a team format's tournament, its team event's (TEAM_EVENT_TYPES).
+WEBHOOK_EVENT_TYPES = (*EVENT_TYPES, *TEAM_EVENT_TYPES)
+
+
+def owned_team_event(*, tournament: Tournament) -> TeamEvent | None:
+    """The team event a team format's tournament owns (its webhooks send that stream: the
+    tournament's own stays at its creation); None for a tournament of single players."""
+    return TeamEvent.objects.filter(tournament=tournament).first()
+
+
+def team_event_tournament_id(*, event_id: Any) -> int | None:
+    """The tournament that owns the team event (None: a team event of its own)."""
+    return TeamEvent.objects.filter(pk=event_id).values_list("tournament_id", flat=True).first()
+
+
+def webhook_stream_head(*, tournament: Tournament) -> int:
+    """The version of the stream the tournament's webhooks follow (a new endpoint's cursor)."""
+    team_event = owned_team_event(tournament=tournament)
+    return team_event.version if team_event is not None else tournament.version
 
 
 def webhook_tournament_for(*, tournament_id: Any, user: Any) -> Tournament:
@@ -54,9 +77,12 @@ def delivery_get(*, endpoint: WebhookEndpoint, delivery_id: Any) -> Delivery:
 
 
 def endpoints_behind() -> QuerySet[WebhookEndpoint]:
-    """Active endpoints whose tournament's stream has events past their cursor (the
-    tournament row's version is the stream's head, written with each append)."""
-    return WebhookEndpoint.objects.filter(is_active=True, cursor__lt=F("tournament__version"))
+    """Active endpoints whose tournament's stream (a team tournament's: its team event's)
+    has events past their cursor (the row's version is the stream's head, written with each
+    append)."""
+    single = Q(tournament__team_event__isnull=True, cursor__lt=F("tournament__version"))
+    team = Q(cursor__lt=F("tournament__team_event__version"))
+    return WebhookEndpoint.objects.filter(single | team, is_active=True)
 
 
 def tournament_has_active_webhooks(*, tournament_id: Any) -> bool:
@@ -86,7 +112,13 @@ def events_to_send(
     delivery: what `/events/` shows the public (no organiser's id or login), with the
     event's id in the store and its position (version) in the tournament's stream, and
     `anchors` (tournaments.selectors.anchors): the stream signed at this event, and the signed heads
-    of its finished matches as they are now."""
+    of its finished matches as they are now. A team tournament's: its team event's events
+    (`_team_events_to_send`)."""
+    team_event = owned_team_event(tournament=tournament)
+    if team_event is not None:
+        return _team_events_to_send(
+            tournament=tournament, team_event=team_event, after=after, up_to=up_to
+        )
     recorded = tournament_stream_events(tournament=tournament, after=after)
     if up_to is not None:
         recorded = [e for e in recorded if e.version <= up_to]
@@ -115,6 +147,38 @@ def events_to_send(
             # be erased; a receiver's copy could not be. Read it from the events API.
             "reason": "",
             "data": {k: v for k, v in public[e.version]["data"].items() if k != "reason"},
+        }
+        for e in recorded
+    ]
+
+
+def _team_events_to_send(
+    *, tournament: Tournament, team_event: TeamEvent, after: int, up_to: int | None
+) -> list[dict[str, Any]]:
+    """A team tournament's deliveries: its team event's events after version `after`, in
+    the same shape (`position`: the version in the team event's stream, `stream` names it).
+    Nothing to redact: a team event's data name club sides and players by id, and who
+    decided is left out as the public events leave out an organiser; `anchors`: the team
+    event's stream signed at this event and its finished boards' matches."""
+    recorded = eventstore.load(
+        stream_id=team_event.stream_id, after_version=after, up_to_version=up_to
+    )
+    if not recorded:
+        return []
+    boards = TeamBoard.objects.filter(event=team_event).order_by("round", "table", "board")
+    matches = match_anchors(match_ids=[str(m) for m in boards.values_list("match_id", flat=True)])
+    return [
+        {
+            "anchors": {"tournament": event_anchor(event=e), "matches": matches},
+            "event_id": e.position,
+            "position": e.version,
+            "tournament": tournament.pk,
+            "stream": team_event.stream_id,
+            "type": e.type,
+            "recorded_at": e.recorded_at.astimezone(dt.UTC).isoformat().replace("+00:00", "Z"),
+            "by": None,
+            "reason": "",
+            "data": dict(e.data),
         }
         for e in recorded
     ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tournaments.domain import EVENT_TYPES
 from tournaments.webhooks.models import Delivery
+from tournaments.webhooks.selectors import WEBHOOK_EVENT_TYPES as EVENT_TYPES
 
 EVENT_TYPES_HELP = "Event types to send (empty: every type). One of: " + ", ".join(EVENT_TYPES)
 

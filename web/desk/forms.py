@@ -13,6 +13,7 @@ import jdatetime
 from django import forms
 from django.conf import settings
 from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
 from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from core.text import FreeTextField
 from games.selectors import ruleset_normalise
 from tournaments.pairing import TIEBREAK_CHOICES
+from tournaments.setting_labels import TIEBREAK_LABELS
 from web.localize import latin_digits
 from web.zones import country_of_language, country_of_zone, default_zone, zone_choices
 
@@ -31,6 +33,25 @@ FORMATS = [
     ("knockout", _("Single-elimination knockout")),
 ]
 PLAY_MODES = [("table", _("At tables (scoresheet)")), ("online", _("Online"))]
+
+
+TIEBREAK_SLOTS = 4
+
+
+def _tiebreak_slot(n: int) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=[("", "—"), *((t, TIEBREAK_LABELS.get(t, t)) for t in TIEBREAK_CHOICES)],
+        required=False,
+        label=format_lazy(_("Tiebreak {number}"), number=n),
+    )
+
+
+class DeskAuthenticationForm(AuthenticationForm):
+    """Django's sign-in form; the username's digits as a Persian or Arabic keyboard types
+    them are taken as the Latin ones the account has ("ژاله-رضایی-۱۷")."""
+
+    def clean_username(self) -> str:
+        return latin_digits(self.cleaned_data.get("username") or "")
 
 
 def isolated(text: str) -> str:
@@ -181,13 +202,12 @@ class TournamentCreateForm(forms.Form):
     is_public = forms.BooleanField(
         required=False, initial=True, label=_("Public: anyone may follow it")
     )
-    tiebreaks = forms.CharField(
-        required=False,
-        label=_("Tiebreaks"),
-        help_text=format_lazy(
-            _("Optional order, comma-separated, among: {names}."), names=", ".join(TIEBREAK_CHOICES)
-        ),
-    )
+    # The tiebreak order: a list of choices a slot, in words (it was a text field whose help
+    # listed the code names "match_wins, games_won, …"); empty slots: the format's order.
+    tiebreak_1 = _tiebreak_slot(1)
+    tiebreak_2 = _tiebreak_slot(2)
+    tiebreak_3 = _tiebreak_slot(3)
+    tiebreak_4 = _tiebreak_slot(4)
     # The ruleset (RULES.md section 9).
     games = forms.TypedChoiceField(
         choices=[(3, _("Hollywood (3 games)")), (1, _("Plain (1 game)"))],
@@ -255,19 +275,15 @@ class TournamentCreateForm(forms.Form):
         "shutout_doubles",
     )
 
-    def clean_tiebreaks(self) -> list[str]:
-        names = [n.strip() for n in self.cleaned_data["tiebreaks"].split(",") if n.strip()]
-        unknown = [n for n in names if n not in TIEBREAK_CHOICES]
-        if unknown:
-            raise forms.ValidationError(
-                _("unknown tiebreaks: %(names)s") % {"names": ", ".join(unknown)}
-            )
-        if len(set(names)) != len(names):
-            raise forms.ValidationError(_("name each tiebreak once"))
-        return names
+    def tiebreak_slots(self) -> list[forms.BoundField]:
+        return [self[f"tiebreak_{n}"] for n in range(1, TIEBREAK_SLOTS + 1)]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        names = [data.get(f"tiebreak_{n}") for n in range(1, TIEBREAK_SLOTS + 1)]
+        data["tiebreaks"] = [n for n in names if n]
+        if len(set(data["tiebreaks"])) != len(data["tiebreaks"]):
+            self.add_error("tiebreak_1", _("name each tiebreak once"))
         if data.get("format") == "swiss" and not data.get("rounds"):
             self.add_error("rounds", _("a Swiss tournament needs a number of rounds"))
         starts, zone = data.get("starts_at"), data.get("time_zone")

@@ -17,6 +17,8 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
 
 from core.text import printable
 from games.selectors import match_get
@@ -40,7 +42,7 @@ from web.templatetags.desk import in_zone
 # The desk's spreadsheets' column headings (the API's CSV keeps the English codes).
 COLUMN_LABELS = {
     "rank": _("Rank"),
-    "place": _("Place"),
+    "place": _("Place (shared on a tie)"),
     "player_id": _("Player id"),
     "player": _("Player"),
     "played": _("Played"),
@@ -68,6 +70,18 @@ COLUMN_LABELS = {
     "counted": _("Counted"),
     "tournaments_won": _("Tournaments won"),
     "shared": _("Shared"),
+    # A team event's tables (issue 39).
+    "team": _("Team"),
+    "team_name": _("Team name"),
+    "match_points": _("Match points"),
+    "board_points": _("Board points"),
+    "hollywood_points": _("Hollywood points"),
+    "won": _("Won"),
+    "drawn": _("Drawn"),
+    "lost": _("Lost"),
+    "board": _("Board"),
+    "team1": _("Team 1"),
+    "team2": _("Team 2"),
 }
 # Excel's list separator where the decimal sign is a comma (its CSV import splits on it).
 CSV_SEPARATORS = {"ro": ";", "de": ";", "lt": ";"}
@@ -266,7 +280,7 @@ def tournament_xlsx(request: HttpRequest, tournament: Any) -> HttpResponse:
         (gettext("Standings"), tournament_standings_table(tournament=tournament)),
         (gettext("Results"), tournament_results_table(tournament=tournament)),
     ]
-    return xlsx_response(f"tournament-{tournament.pk}.xlsx", sheets)
+    return xlsx_response(f"tournament-{tournament.pk}.xlsx", sheets, title=tournament.name)
 
 
 def csv_response(filename: str, header: list[str], rows: list[list[Any]]) -> HttpResponse:
@@ -275,18 +289,35 @@ def csv_response(filename: str, header: list[str], rows: list[list[Any]]) -> Htt
 
 
 def xlsx_response(
-    filename: str, sheets: list[tuple[str, tuple[list[str], list[list[Any]]]]]
+    filename: str, sheets: list[tuple[str, tuple[list[str], list[list[Any]]]]], *, title: str = ""
 ) -> HttpResponse:
-    """Tables as one .xlsx (openpyxl): a sheet each (title, (column codes, rows)),
-    headings in words, numbers as numbers (the spreadsheet formats them in the viewer's
-    locale), right to left in a right-to-left language."""
+    """Tables as one .xlsx (openpyxl): a sheet each (title, (column codes, rows)), as a
+    person opens it: the sheet's title in its first row ("Tuesday Swiss · Standings"), the
+    headings in words in bold below it, frozen and filterable, columns as wide as what they
+    hold; numbers as numbers (the spreadsheet formats them in the viewer's locale), right to
+    left in a right-to-left language."""
     book = openpyxl.Workbook()
     book.remove(book.active)
-    for title, (header, rows) in sheets:
-        sheet = book.create_sheet(title=printable(title)[:31])
+    if title:
+        book.properties.title = printable(title)
+    for name, (header, rows) in sheets:
+        sheet = book.create_sheet(title=printable(name)[:31])
+        sheet.append([printable(f"{title} · {name}" if title else name)])
+        sheet["A1"].font = Font(bold=True, size=14)
         sheet.append(_headings(header))
+        for cell in sheet[2]:
+            cell.font = Font(bold=True)
         for row in _worded(header, rows, booleans=False):
             sheet.append([_cell(v) if isinstance(v, str) else _xlsx_value(v) for v in row])
+        sheet.freeze_panes = "A3"
+        if header:
+            sheet.auto_filter.ref = f"A2:{get_column_letter(len(header))}{sheet.max_row}"
+        _fit_columns(sheet)
+        # Printed: one page wide, landscape, the headings again on every page.
+        sheet.page_setup.orientation = "landscape"
+        sheet.sheet_properties.pageSetUpPr.fitToPage = True
+        sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight = 1, 0
+        sheet.print_title_rows = "1:2"
         if translation.get_language_bidi():
             sheet.sheet_view.rightToLeft = True
     out = io.BytesIO()
@@ -297,6 +328,18 @@ def xlsx_response(
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _fit_columns(sheet: Any) -> None:
+    """Each column as wide as its widest heading or value (the title row aside), within
+    reason: 6 to 40 characters."""
+    widths: dict[int, int] = {}
+    for row in sheet.iter_rows(min_row=2):
+        for cell in row:
+            if cell.value is not None:
+                widths[cell.column] = max(widths.get(cell.column, 0), len(str(cell.value)))
+    for column, width in widths.items():
+        sheet.column_dimensions[get_column_letter(column)].width = min(max(width + 2, 6), 40)
 
 
 def _xlsx_value(value: Any) -> Any:

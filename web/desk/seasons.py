@@ -138,9 +138,14 @@ def season_desk(request: HttpRequest, club_id: int, season_id: int) -> HttpRespo
 def season_xlsx(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), LOGIN_URL)
-    season = _season(_club(request, club_id), season_id)
+    club = _club(request, club_id)
+    season = _season(club, season_id)
     table = selectors.season_standings_table(season=season)
-    return xlsx_response(f"season-{season.pk}.xlsx", [(gettext("Season standings"), table)])
+    return xlsx_response(
+        f"season-{season.pk}.xlsx",
+        [(gettext("Season standings"), table)],
+        title=f"{club.name} · {season.name}",
+    )
 
 
 def season_csv(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:

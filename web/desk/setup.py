@@ -22,6 +22,7 @@ from core.transactions import request_transaction
 from players.selectors import player_get, player_list, players_named, user_is_organiser
 from players.services import login_code_display, player_create, player_login_code_issue
 from tournaments import services
+from tournaments.domain.state import TEAM_FORMATS
 from tournaments.ratings.selectors import clubs_managed_by
 from tournaments.ratings.selectors.names import SimilarPlayer, club_players, club_players_like
 from tournaments.selectors import (
@@ -32,6 +33,7 @@ from tournaments.selectors import (
     tournaments_organised_by,
     user_may_act_as_player,
 )
+from tournaments.teams.selectors import team_event_of_tournament
 from web.brackets import bracket_drawn
 from web.desk.access import (
     FORM_ERRORS,
@@ -126,6 +128,9 @@ def _tournament_context(user: Any, tournament: Any, **forms: Any) -> dict[str, A
 
 @desk_tournament
 def tournament_desk(request: HttpRequest, tournament: Any) -> HttpResponse:
+    if tournament.format in TEAM_FORMATS:  # run through its team event (web/desk/teams.py)
+        event = team_event_of_tournament(tournament_id=tournament.pk, user=request.user)
+        return redirect("desk-team-event", event_id=event.pk)
     context = _tournament_context(request.user, tournament)
     context["disputes_open"] = len(
         tournament_disputes_open(tournament=tournament, user=request.user)

@@ -27,6 +27,7 @@ from games.services.sheet import (
     match_sheet_check,
     match_sheet_record,
 )
+from tournaments.selectors import tournament_pairing_list
 from web.desk.access import FORM_ERRORS, desk_tournament, error_message
 from web.desk.rounds import _pairing, scoresheet
 from web.localize import latin_digits, persian_digits_html
@@ -237,6 +238,18 @@ def _context(
     }
 
 
+def _table_to_type_next(tournament: Any, number: int, table: int) -> int | None:
+    """The round's next table (after this one, then from the first) whose match is still
+    in play, to type its sheet; None when there is none."""
+    waiting = [
+        p.table
+        for p in tournament_pairing_list(tournament=tournament, round_number=number)
+        if p.table != table and p.match_id and p.match.status == "in_progress"
+    ]
+    later = [t for t in waiting if t > table]
+    return (later or waiting or [None])[0]
+
+
 @desk_tournament
 def sheet_view(request: HttpRequest, tournament: Any, number: int, table: int) -> HttpResponse:
     """GET: the sheet; POST: save its rows (all or none)."""
@@ -271,8 +284,27 @@ def sheet_view(request: HttpRequest, tournament: Any, number: int, table: int) -
                 text += " · " + ngettext(
                     "%(n)d was recorded already", "%(n)d were recorded already", saved.already
                 ) % {"n": saved.already}
+            if match_get(match_id=match.pk).status == "in_progress":
+                # A part of the sheet: its table page, to go on later.
+                messages.success(request, text)
+                return redirect(
+                    "desk-table", tournament_id=tournament.pk, number=number, table=table
+                )
+            following = _table_to_type_next(tournament, number, table)
+            if following is None:  # the round's last table typed: the round, for the next
+                messages.success(request, text)
+                return redirect("desk-round", tournament_id=tournament.pk, number=number)
+            # A stack of paper sheets typed one after another: the next table's sheet, its
+            # cursor in its first cell (the director's evening, issue 37).
+            text = gettext("Table %(table)s: %(saved)s; table %(next)s next") % {
+                "table": table,
+                "saved": text,
+                "next": following,
+            }
             messages.success(request, text)
-            return redirect("desk-table", tournament_id=tournament.pk, number=number, table=table)
+            return redirect(
+                "desk-sheet", tournament_id=tournament.pk, number=number, table=following
+            )
     else:
         error = gettext("a line is not right: see the marked cells")
     context = _context(tournament, number, pairing, match, lines)

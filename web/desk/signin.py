@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from axes.handlers.proxy import AxesProxyHandler
 from django.contrib.auth import login, update_session_auth_hash
-from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
+from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.signals import user_login_failed
 from django.contrib.auth.views import LoginView, redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -35,7 +35,7 @@ from players.services import (
     user_password_set,
 )
 from web.desk.access import LOGIN_URL
-from web.desk.forms import LoginCodeForm
+from web.desk.forms import DeskAuthenticationForm, LoginCodeForm
 
 # The session remembers a sign-in by code until the player sets a password or leaves: only
 # then may a password be set without the old one (there is none).
@@ -52,6 +52,7 @@ def _code_credentials(request: HttpRequest) -> dict[str, str]:
 
 class DeskLoginView(LoginView):
     template_name = "desk/login.html"
+    authentication_form = DeskAuthenticationForm
 
     def get_default_redirect_url(self) -> str:
         """Without ?next= (the desk and the table pages send one): an organiser lands on
@@ -87,7 +88,7 @@ class DeskLoginView(LoginView):
                 request.session[SIGNED_IN_BY_CODE] = True
                 query = urlencode({"next": self.get_success_url()})
                 return redirect(f"{reverse('desk-password')}?{query}")
-        context = self.get_context_data(form=AuthenticationForm(request), code_form=code_form)
+        context = self.get_context_data(form=DeskAuthenticationForm(request), code_form=code_form)
         return self.render_to_response(context)
 
 

@@ -14,6 +14,7 @@ from web.desk import (
     setup,
     sheet,
     signin,
+    teams,
 )
 
 T = "<int:tournament_id>/"
@@ -36,6 +37,26 @@ urlpatterns = [
     path(S, seasons.season_desk, name="desk-season"),
     path(S + "standings.xlsx", seasons.season_xlsx, name="desk-season-xlsx"),
     path(S + "standings.csv", seasons.season_csv, name="desk-season-csv"),
+    # Team events (web/desk/teams.py, issue 39).
+    path("team-events/", teams.team_events, name="desk-team-events"),
+    path("team-events/<int:event_id>/", teams.team_event_desk, name="desk-team-event"),
+    path("team-events/<int:event_id>/teams/", teams.team_add, name="desk-team-add"),
+    path(
+        "team-events/<int:event_id>/teams/<int:team>/lineup/",
+        teams.lineup_set,
+        name="desk-team-lineup",
+    ),
+    path("team-events/<int:event_id>/pair/", teams.round_pair, name="desk-team-pair"),
+    path(
+        "team-events/<int:event_id>/standings.csv",
+        teams.standings_csv,
+        name="desk-team-standings-csv",
+    ),
+    path(
+        "team-events/<int:event_id>/standings.xlsx",
+        teams.standings_xlsx,
+        name="desk-team-standings-xlsx",
+    ),
     path(T, setup.tournament_desk, name="desk-tournament"),
     path(T + "walk-in/", setup.walk_in, name="desk-walk-in"),
     path(T + "language/", setup.tournament_language_set, name="desk-tournament-language"),

@@ -204,7 +204,8 @@ def test_the_schema_covers_the_tournament_endpoints(org_client):
     assert "/api/tournaments/{tournament_id}/capacity/" in paths  # issue 40: five more
     assert "/api/tournaments/{tournament_id}/registrations/no-show/undo/" in paths
     assert "/api/tournaments/{tournament_id}/payments/" in paths  # issue 40: the cash sheet
-    assert len([p for p in paths if "/webhooks" not in p]) == 28
+    assert "/api/tournaments/{tournament_id}/teams/" in paths  # issue 39: six team routes
+    assert len([p for p in paths if "/webhooks" not in p]) == 34
 
 
 def test_the_list_filters_by_status_format_and_club(org_client, club):

@@ -30,6 +30,8 @@ FAST = {"game_target": 10, "games": 1}
 def test_team_swiss_of_8_teams_by_4_boards_rebuilds_to_identical_rows() -> None:
     event = team_event_simulate(teams=8, boards=4, ruleset=FAST, progress=False)
     assert event.status == "finished" and event.current_round == 3
+    # A tournament of the team format owns it (its own stream: its creation only).
+    assert event.tournament.format == "team_swiss" and event.tournament.version == 1
     assert TeamMatch.objects.filter(event=event).count() == 12
     assert TeamBoard.objects.filter(event=event).exclude(result="").count() == 48
     assert Team.objects.filter(event=event).count() == 8

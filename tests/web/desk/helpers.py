@@ -12,10 +12,14 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
+from demo.bots import match_play_bots
+from players.models import Player
 from players.selectors import ORGANISERS_GROUP
 from players.services import player_create
 from tests.live.helpers import asgi_server
 from tournaments import services
+from tournaments.teams import services as teams_services
+from tournaments.teams.models import TeamBoard, TeamEvent
 
 
 def organiser(username: str = "td") -> Any:
@@ -181,3 +185,34 @@ def finish_tournament(tournament: Any, by: Any) -> Any:
                 player=pairing.player1,
             )  # fmt: skip
     return Tournament.objects.get(pk=tournament.pk)
+
+
+FAST = {"game_target": 10, "games": 1}
+
+
+def team_tournament_in_play(by: Any, *, teams: int = 4, boards: int = 2) -> Any:
+    """A team Swiss of bot sides (issue 39) whose round 1 was played by the bots and whose
+    round 2 is paired: board results, standings and a round in play. Returns its team
+    event."""
+    tournament = services.tournament_create(
+        name="Ligă · لیگ", format="team_swiss", created_by=by, boards=boards, rounds=3,
+        ruleset=FAST,
+    )  # fmt: skip
+    event = TeamEvent.objects.get(tournament=tournament)
+    names = ["Lions", "Owls", "شیرها", "Vulpi", "Bären", "Vilkai"]
+    for t in range(teams):
+        roster = [
+            Player.objects.create(name=f"{names[t]} {b + 1}", is_bot=True).pk
+            for b in range(boards + 1)
+        ]
+        teams_services.team_register(
+            event_id=event.pk, name=names[t], roster=roster, captain=roster[0], by=by,
+            by_rating=False,
+        )  # fmt: skip
+    teams_services.team_round_pair(event_id=event.pk, round_number=1, by=by)
+    for board in TeamBoard.objects.filter(event=event, round=1):
+        match_play_bots(match_id=board.match_id)
+        teams_services.team_board_record(match_id=str(board.match_id))
+    teams_services.team_round_pair(event_id=event.pk, round_number=2, by=by)
+    event.refresh_from_db()
+    return event

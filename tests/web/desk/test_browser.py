@@ -61,7 +61,7 @@ def test_a_club_evening_from_the_desk(live_server, browser):
     shoot(page, "02-new-tournament")
     page.click("text=Create the tournament")
     page.wait_for_selector("text=Walk-in")
-    assert "Tue 3 Mar 2026 19:30 CET (Europe/Berlin)" in page.content()
+    assert "Tue 3 Mar 2026 19:30 CET (Berlin)" in page.content()
     tournament = Tournament.objects.get(name="Tuesday Swiss")
 
     page.fill("textarea[name=names]", "Anna\nBoris\nClara\nDmitri")
@@ -241,7 +241,7 @@ def test_times_are_the_tournaments_whatever_the_browsers_zone(live_server, brows
     page.click("text=Create the tournament")
     page.wait_for_selector("text=Walk-in")
     # Summer: 19:30 CEST in Berlin is 17:30 UTC, whatever the browser's own zone.
-    assert "19:30 CEST (Europe/Berlin)" in page.content()
+    assert "19:30 CEST (Berlin)" in page.content()
     shoot(page, "tz-berlin-from-new-york")
     t = Tournament.objects.get(name="Berlin night")
     assert t.starts_at.isoformat() == "2026-07-07T17:30:00+00:00"

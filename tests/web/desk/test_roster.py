@@ -167,5 +167,20 @@ def test_a_finished_tournament_says_when_it_was_played(client, td):
         status="finished", finished_at=played + dt.timedelta(minutes=12)
     )
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
-    assert "played Fri 3 Jul 2026 07:48 CEST (Europe/Berlin) until 08:00 CEST" in page
+    assert "played Fri 3 Jul 2026 07:48 CEST (Berlin) until 08:00 CEST" in page
     assert "starts " not in page
+
+
+def test_a_finished_tournaments_roster_has_no_check_in_column(client, td):
+    """Issue 37, item 7: a finished tournament's desk still offered check-in and
+    withdrawal; its roster lists the players without them."""
+    from tournaments.models import Tournament
+
+    tournament = started(td, players=4)
+    Tournament.objects.filter(pk=tournament.pk).update(status="finished")  # forged: the page only
+    client.force_login(td)
+    page = client.get(f"/desk/{tournament.pk}/").content.decode()
+    assert "Player 01" in page
+    assert "<th>Check-in</th>" not in page and 'data-action="withdraw"' not in page
+    running = client.get(f"/desk/{started(td, players=2).pk}/").content.decode()
+    assert "<th>Check-in</th>" in running

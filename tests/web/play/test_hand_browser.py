@@ -146,9 +146,12 @@ def test_the_hand_over_state_survives_a_reload(asgi, browser):
     page.wait_for_selector("[data-live-indicator][data-state=live]")
     assert phase(page) == "hand-over"
     assert page.locator("[data-hand-over] [data-hand-end='1']").is_visible()
+    # Issue 37, item 7: the heading over hand 1's result says hand 1 (it said "Hand 2").
+    assert page.text_content("[data-hand-number]") == "Hand 1"
     shoot(page, "play-390-hand-over-after-reload")
     page.click("[data-action=next-hand]")
     page.wait_for_function("document.getElementById('play').dataset.phase !== 'hand-over'")
+    assert page.text_content("[data-hand-number]") == "Hand 2"
     page.reload()
     page.wait_for_selector("[data-live-indicator][data-state=live]")
     assert phase(page) != "hand-over"

@@ -85,6 +85,16 @@ def test_nothing_is_clipped_on_the_play_page_and_my_evening(asgi, browser, width
     page.goto(f"{asgi}/play/{match.pk}/")
     page.wait_for_selector("[data-live-indicator][data-state=live]")
     assert page.get_attribute("#play", "data-phase") == "discard"
+    # The scoresheet names each player whole (it cut "Ștefan Ione…" with an ellipsis).
+    page.wait_for_selector(".scoresheet th bdi")
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('.scoresheet th bdi')]"
+        ".filter(b => b.scrollWidth > b.clientWidth + 1 || b.offsetHeight === 0)"
+        ".map(b => b.textContent)"
+    )
+    assert cut == [], cut
+    names = page.inner_text(".scoresheet thead")
+    assert "Cleopatra Longname-Vasilescu" in names and "Benedikt Oberhauser" in names, names
     assert page.locator("[data-hand] [data-card]").count() == 11
     for sort in ("melds", "suit", "rank"):
         page.click(f"[data-sort={sort}]")

@@ -22,6 +22,12 @@ from tests.web.play.helpers import PASSWORD, cuttable_proxy, online_match, playe
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+RADIOS_BESIDE_THEIR_WORDS = """() => [...document.querySelectorAll('[data-confirm] .option')]
+  .every(o => { const r = o.querySelector('input').getBoundingClientRect();
+    const w = o.querySelector('.option-body'); if (!w) return false;
+    const b = w.getBoundingClientRect(); return r.bottom > b.top && r.top < b.bottom; })"""
+
+
 def _two_pages(browser, base, match, viewport):
     pages = []
     for name in ("ada", "ben"):
@@ -46,11 +52,17 @@ def test_two_players_play_a_whole_match_through_the_page(asgi, browser, width):
         if moves in (1, 6) and moves not in shots:
             shots[moves] = shoot(pages[1], f"play-{width}-move-{moves}")
 
+    beside = []
+
     def knock_preview(page):
+        # Issue 37, item 7: each radio of the knock's confirmation beside its words (at
+        # 390 px it sat alone on a line above them).
+        beside.append(page.evaluate(RADIOS_BESIDE_THEIR_WORDS))
         if "knock" not in shots:
             shots["knock"] = shoot(page, f"play-{width}-knock-preview")
 
     play_to_the_end(pages, on_move=shot, on_confirm=knock_preview)
+    assert beside and all(beside), beside
     match = match_get(match_id=match.pk)
     assert match.status == "finished"
     api = sheet_of_view(match_view_for(match=match, user=ada.user))

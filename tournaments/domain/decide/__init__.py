@@ -50,15 +50,23 @@ from tournaments.domain.decide.waitlist import (
     undo_no_show,
     withdraw,
 )
+from tournaments.domain.errors import TournamentConflictError
 from tournaments.domain.events import (
     ForbiddenPairRemoved,
     SettingsChanged,
     TournamentEvent,
 )
-from tournaments.domain.state import TournamentState
+from tournaments.domain.state import TEAM_FORMATS, TournamentState
 
 
 def decide(state: TournamentState, command: TournamentCommand) -> list[TournamentEvent]:
+    if state.format in TEAM_FORMATS:
+        # Its entries, rounds and results are its team event's (/api/tournaments/{id}/teams/);
+        # its own stream stays at its creation (its webhooks and live stream follow the team
+        # event's).
+        raise TournamentConflictError(
+            "a team tournament is run through its teams", code="team_tournament"
+        )
     match command:
         case Register():
             return register(state, command)

@@ -20,6 +20,7 @@ class CreateTeamEvent:
     ruleset: dict[str, Any] = field(default_factory=dict)
     play_mode: str = "online"
     is_public: bool = True
+    tournament: int | None = None
 
 
 @dataclass(frozen=True)

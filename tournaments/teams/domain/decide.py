@@ -88,6 +88,7 @@ def _create(state: TeamEventState, c: CreateTeamEvent) -> list[TeamEvent]:
             ruleset=c.ruleset,
             play_mode=c.play_mode,
             is_public=c.is_public,
+            tournament=c.tournament,
         )
     ]
 

@@ -70,6 +70,7 @@ class TeamEventCreated(_Event):
     ruleset: dict[str, Any] = field(default_factory=dict, compare=False)
     play_mode: str = "online"
     is_public: bool = True
+    tournament: int | None = None  # the tournament of format team_* that owns it (if any)
 
 
 @dataclass(frozen=True, kw_only=True)

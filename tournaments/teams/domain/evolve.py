@@ -41,6 +41,7 @@ def evolve(state: TeamEventState, event: TeamEvent) -> TeamEventState:
                 play_mode=event.play_mode,
                 is_public=event.is_public,
                 ruleset=dict(event.ruleset),
+                tournament=event.tournament,
             )
         case TeamRegistered():
             team = Team(event.team, event.name, event.club, event.captain, event.roster)

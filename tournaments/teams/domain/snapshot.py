@@ -12,7 +12,7 @@ from tournaments.teams.domain.events import BoardResult
 from tournaments.teams.domain.state import Team, TeamEventState, TeamRound
 from tournaments.teams.domain.stored import as_json, pairing_from_json
 
-STATE_SCHEMA = 1
+STATE_SCHEMA = 2
 
 
 def state_to_dict(state: TeamEventState) -> dict[str, Any]:
@@ -25,6 +25,7 @@ def state_to_dict(state: TeamEventState) -> dict[str, Any]:
         "match_points": list(state.match_points),
         "play_mode": state.play_mode,
         "is_public": state.is_public,
+        "tournament": state.tournament,
         "ruleset": as_json(state.ruleset),
         "status": state.status,
         "current_round": state.current_round,
@@ -70,6 +71,7 @@ def state_from_dict(data: dict[str, Any]) -> TeamEventState:
         match_points=(win, draw, loss),
         play_mode=data["play_mode"],
         is_public=data["is_public"],
+        tournament=data["tournament"],
         ruleset=dict(data["ruleset"]),
         status=data["status"],
         current_round=data["current_round"],

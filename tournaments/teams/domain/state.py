@@ -52,6 +52,7 @@ class TeamEventState:
     match_points: tuple[int, int, int] = (2, 1, 0)
     play_mode: str = "online"
     is_public: bool = True
+    tournament: int | None = None  # the tournament that owns it (a team format's)
     ruleset: dict[str, Any] = field(default_factory=dict)
     status: str = REGISTRATION
     current_round: int = 0

@@ -13,10 +13,10 @@ from core.errors import ConflictError, NotFoundError, PermissionDeniedError, Val
 from core.transactions import write_service
 from tournaments import jobs
 from tournaments import selectors as tournament_selectors
-from tournaments.domain import EVENT_TYPES
 from tournaments.models import Tournament
 from tournaments.webhooks import guard, signing
 from tournaments.webhooks.models import WebhookEndpoint
+from tournaments.webhooks.selectors import WEBHOOK_EVENT_TYPES, webhook_stream_head
 from tournaments.webhooks.services._common import MAX_ENDPOINTS_PER_TOURNAMENT
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ def organiser_check(*, tournament: Tournament, by: Any) -> None:
 
 def _event_types_clean(event_types: list[str] | None) -> list[str]:
     chosen = list(dict.fromkeys(event_types or []))
-    unknown = [t for t in chosen if t not in EVENT_TYPES]
+    unknown = [t for t in chosen if t not in WEBHOOK_EVENT_TYPES]
     if unknown:
         raise ValidationError(
             gettext_noop("unknown event type %(type)r"),
@@ -89,7 +89,7 @@ def _webhook_create(
         description=description,
         secret=secret,
         secret_prefix=_prefix(secret),
-        cursor=tournament.version,
+        cursor=webhook_stream_head(tournament=tournament),
         created_by=by if getattr(by, "pk", None) else None,
     )
     return EndpointWritten(endpoint=endpoint, secret=secret)

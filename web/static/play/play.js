@@ -231,12 +231,14 @@ function renderConfirm() {
   var limit = view.ruleset.knock_limit;
   var options = arrangements(left, 24).filter(function (a) { return a.value <= limit; }).slice(0, 6);
   var top = options[0] || best(left);
+  // The radio beside its words (in a box of their own, which may wrap), never alone above them.
   var rows = '<label class="option"><input type="radio" name="arrangement" value="-1"' +
-    (chosen < 0 ? " checked" : "") + "> " + esc(t("server_lays")) + "</label>";
+    (chosen < 0 ? " checked" : "") + '> <span class="option-body">' + esc(t("server_lays")) +
+    "</span></label>";
   options.forEach(function (a, i) {
     rows += '<label class="option"><input type="radio" name="arrangement" value="' + i + '"' +
-      (chosen === i ? " checked" : "") + "> " + esc(t("deadwood_n", { n: a.value })) + " " +
-      meldsHtml(a.melds, a.deadwood) + "</label>";
+      (chosen === i ? " checked" : "") + '> <span class="option-body">' +
+      esc(t("deadwood_n", { n: a.value })) + " " + meldsHtml(a.melds, a.deadwood) + "</span></label>";
   });
   return '<div class="confirm" role="dialog" aria-labelledby="confirm-title">' +
     '<h2 id="confirm-title">' + esc(top.value === 0 ? t("gin_confirm") : t("knock_confirm")) + "</h2>" +
@@ -365,7 +367,9 @@ function renderAll() {
   var ended = handOver || (p === "match-over" ? view.hands[view.hands.length - 1] : null);
   $("[data-hand-over]").innerHTML = renderHandOver(ended);
   $("[data-sheet]").innerHTML = renderSheet();
-  $("[data-hand-number]").textContent = view.hand_number ? t("hand_n", { n: view.hand_number }) : "";
+  // Over a hand's result, the number of the hand it is the result of (not the next one's).
+  var shown = ended ? ended.hand_number : view.hand_number;
+  $("[data-hand-number]").textContent = shown ? t("hand_n", { n: shown }) : "";
   Array.prototype.forEach.call(root.querySelectorAll("[data-sort]"), function (b) {
     b.setAttribute("aria-pressed", String(b.dataset.sort === sortMode));
   });
