@@ -1,7 +1,8 @@
 """The desk's match sheet with the keyboard only (issue 37), from the round's page: Tab to
 the table, Enter, Tab to "Type the match sheet", Enter, the eight hands typed, Enter on the
-empty line saves. No mouse; every place the focus lands is visibly marked (a :focus-visible
-outline, read from the computed style). In English and in Persian (right to left)."""
+empty line saves (and opens the next table's sheet). No mouse; every place the focus lands
+is visibly marked (a :focus-visible outline, read from the computed style). In English and
+in Persian (right to left)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,10 @@ def test_the_sheet_from_the_round_page_with_the_keyboard_only(live_server, brows
         _visibly_focused(page)
     shoot(page, f"keyboard-sheet-{lang}-typed", full_page=False)
     page.keyboard.press("Enter")  # on the empty line after the last hand: saved
-    page.wait_for_url(re.compile(r".*/tables/1/$"))
+    # The next table's sheet opens with the cursor in its first cell (the paper stack).
+    page.wait_for_url(re.compile(r".*/tables/2/sheet/$"))
+    page.wait_for_function("document.activeElement && document.activeElement.name === 'k-0'")
+    _visibly_focused(page)
     match = Pairing.objects.get(round__tournament=tournament, table=1).match
     match.refresh_from_db()
     assert match.status == "finished" and match.hands.count() == 8
