@@ -16,4 +16,6 @@ def test_home_shows_each_start_in_the_tournaments_zone(client):
     assert "Tue 8 Dec 2026 19:30 CET (Berlin)" in page
     assert "6:30 p.m." not in page and "18:30" not in page
     # Wide tables scroll inside their own box, as on the tournament page.
-    assert page.count('<div style="overflow-x:auto"><table>') == 2
+    assert (
+        page.count('<div class="scroll"><table>') == 2
+    )  # reachable by keyboard: scroll_regions.js

@@ -370,7 +370,10 @@ class MemberForm(forms.Form):
 
 class PasteNamesForm(forms.Form):
     names = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 6}),
+        # Named by the card's heading ("Paste a list"), described by the help below it.
+        widget=forms.Textarea(
+            attrs={"rows": 6, "aria-labelledby": "paste-title", "aria-describedby": "paste-help"}
+        ),
         label=_("Names"),
         help_text=_(
             "One name a line. A name that is exactly one existing player's is that "

@@ -40,6 +40,10 @@ if (shownHands < view.hands.length && view.status === "in_progress") {
   handOver = view.hands[view.hands.length - 1]; // ended before the reload, not yet seen
 }
 var selected = null;                 // the card chosen to discard or knock with
+// The keyboard's place in my hand: the hand is one tab stop (the arrow keys move between its
+// cards, a "roving tabindex"); this card is the one Tab comes back to.
+var cursor = null;
+var focusAfter = null;               // a card to take the focus at the next render: the one I drew
 var sortMode = "melds";               // melds, suit, rank, or "own": my order (dragged)
 var ownKey = "hg-play:" + root.dataset.match + ":" + me + ":order";
 var ownOrder = [];                    // my order of the cards, codes (kept on reload)
@@ -89,11 +93,13 @@ function cardLabel(code) {
 function cardName(code) {
   return t("of_" + code.charAt(1), { rank: t("card_" + code.charAt(0)) });
 }
-function cardFace(code, extra) {
+// A card's face is an image named in the reader's language ("Queen of hearts", "بی‌بی دل"),
+// not "Q, black heart suit"; inside a card button the button carries the name instead.
+function cardFace(code, extra, named) {
   var red = suit(code) === 1 || suit(code) === 2 ? " red" : "";
   if (code.charAt(0) === "T") red += " ten"; // "10♠": three signs in a face made for two
-  return '<span class="face' + red + (extra || "") + '" aria-label="' + esc(cardName(code)) +
-    '"><bdi>' + esc(cardLabel(code)) + "</bdi></span>";
+  var name = named === false ? ' aria-hidden="true"' : ' role="img" aria-label="' + esc(cardName(code)) + '"';
+  return '<span class="face' + red + (extra || "") + '"' + name + "><bdi>" + esc(cardLabel(code)) + "</bdi></span>";
 }
 
 // -- what the seat may do ------------------------------------------------------------------
@@ -167,11 +173,15 @@ function renderHand() {
     groups = [{ cards: cards.sort(sortMode === "suit" ? bySuit : byRank), meld: false }];
   }
   var canPick = phase() === "discard";
+  var all = [].concat.apply([], groups.map(function (g) { return g.cards; }));
+  var stop = all.indexOf(cursor) >= 0 ? cursor : all.indexOf(selected) >= 0 ? selected : all[0];
   return groups.map(function (g) {
     return '<div class="group' + (g.meld ? " meld" : "") + '">' + g.cards.map(function (c) {
       // Never disabled: a card I may not pick now can still be moved (dragged, Alt+arrows).
-      return '<button type="button" class="card" data-card="' + esc(c) + '" aria-pressed="' +
-        (c === selected) + '"' + (canPick ? "" : ' aria-disabled="true"') + ">" + cardFace(c) + "</button>";
+      return '<button type="button" class="card" data-card="' + esc(c) + '" aria-label="' +
+        esc(cardName(c)) + '" aria-pressed="' + (c === selected) + '" tabindex="' +
+        (c === stop ? "0" : "-1") + '"' + (canPick ? "" : ' aria-disabled="true"') + ">" +
+        cardFace(c, "", false) + "</button>";
     }).join("") + "</div>";
   }).join("");
 }
@@ -319,11 +329,19 @@ function focusKey() {
   return null;
 }
 
+// A move of mine replaces the button I pressed: the focus goes to the card I drew (to weigh
+// it), else to the next thing to do, else back into my hand; never to "Resign" by chance.
 function render() {
   var key = focusKey();
+  if (key && focusAfter) key = '[data-card="' + focusAfter + '"]';
+  focusAfter = null;
   renderAll();
   if (key) {
-    var again = root.querySelector(key) || root.querySelector("[data-actions] button:not([disabled])");
+    var again = root.querySelector(key);
+    if (!again || again.disabled) {
+      again = root.querySelector("[data-actions] button:not([disabled]):not([data-action=resign])") ||
+        root.querySelector('[data-hand] [data-card][tabindex="0"]');
+    }
     if (again && !again.disabled) again.focus();
   }
 }
@@ -374,6 +392,11 @@ function apply(next) {
   if (!next || next.version < view.version) return;
   if (next.version !== lastShownVersion) { clockFrom = Date.now(); lastShownVersion = next.version; }
   var ended = next.hands.length > shownHands;
+  var had = view.your_cards || [];
+  var drawn = (next.your_cards || []).filter(function (c) { return had.indexOf(c) < 0; });
+  if (next.hands.length === view.hands.length && drawn.length === 1 && next.turn === me) {
+    focusAfter = drawn[0]; cursor = drawn[0];
+  }
   view = next;
   if (ended) {
     handOver = next.hands[next.hands.length - 1];
@@ -493,8 +516,29 @@ function confirm() {
   send(action);
 }
 
+root.addEventListener("focusin", function (e) {
+  var card = e.target.closest && e.target.closest("[data-hand] [data-card]");
+  if (!card) return;
+  cursor = card.dataset.card;
+  Array.prototype.forEach.call(root.querySelectorAll("[data-hand] [data-card]"), function (b) {
+    b.tabIndex = b === card ? 0 : -1;
+  });
+});
+
 root.addEventListener("keydown", function (e) {
   if (e.key === "Escape" && confirming) { confirming = null; render(); }
+  // Between my cards: the arrow keys (as they look, in a right-to-left page too), Home, End.
+  var on = e.target.closest && e.target.closest("[data-hand] [data-card]");
+  var moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -99, End: 99 };
+  if (on && !e.altKey && !e.ctrlKey && !e.metaKey && moves[e.key] !== undefined) {
+    e.preventDefault();
+    var cards = Array.prototype.slice.call(root.querySelectorAll("[data-hand] [data-card]"));
+    var by = moves[e.key];
+    if (getComputedStyle(root).direction === "rtl" && (e.key === "ArrowLeft" || e.key === "ArrowRight")) by = -by;
+    var to = cards[Math.max(0, Math.min(cards.length - 1, cards.indexOf(on) + by))];
+    if (to) to.focus();
+    return;
+  }
   // The keyboard's way to arrange my cards: Alt + an arrow key moves the focused card one
   // place (left and right as they look, in a right-to-left page too; Home / End to the ends).
   var card = e.target.closest && e.target.closest("[data-hand] [data-card]");
