@@ -60,7 +60,9 @@ def test_the_api_and_its_csv_give_the_shared_places(tied) -> None:
     assert all(r["shared"] for r in rows)
     text = APIClient().get(f"/api/tournaments/{tied.pk}/standings.csv").content.decode()
     table = list(csv.reader(io.StringIO(text)))
-    assert table[0][-1] == "place" and [r[-1] for r in table[1:]] == ["1", "1", "3", "3"]
+    at = table[0].index("place")  # then federation_id, the last column (issue 39)
+    assert table[0][-2:] == ["place", "federation_id"]
+    assert [r[at] for r in table[1:]] == ["1", "1", "3", "3"]
 
 
 def test_the_page_shows_shared_places_with_ties_by_name_in_the_readers_language(

@@ -53,7 +53,7 @@ def test_standings_csv_has_the_desks_columns_and_rows(evening):
     table = rows(APIClient().get(f"/api/tournaments/{tid}/standings.csv"))
     assert table[0] == [
         "rank", "player_id", "player", "played", "match_wins", "games_won", "points_diff",
-        "buchholz", "sonneborn_berger", "byes", "withdrawn", "place",
+        "buchholz", "sonneborn_berger", "byes", "withdrawn", "place", "federation_id",
     ]  # fmt: skip
     standings = Standing.objects.filter(tournament_id=tid).order_by("rank")
     assert [(int(r[0]), int(r[1])) for r in table[1:]] == [(s.rank, s.player_id) for s in standings]
