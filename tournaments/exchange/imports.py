@@ -6,6 +6,7 @@ was played (tournaments.teams.domain ImportRound: checked, not re-paired)."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
@@ -22,8 +23,9 @@ from tournaments.teams.repository import team_event_new, team_event_save
 from tournaments.teams.services import require_creator
 
 
-def _players(x: Exchange) -> dict[int, int]:
-    """Start number -> player id: by federation id where one links, else a new player."""
+def exchange_players(x: Any) -> dict[int, int]:
+    """Start number -> player id: by federation id where one links, else a new player (a
+    team event's file or an individual tournament's: both list `players`)."""
     linked = players_by_federation_id(ids=[p.federation_id for p in x.players if p.federation_id])
     out = {}
     for p in x.players:
@@ -65,7 +67,7 @@ def team_event_import(*, text: str, by: AbstractBaseUser, name: str = "") -> Tea
             "not a results exchange file: %(problem)s", code="exchange_file",
             params={"problem": str(exc)},
         ) from exc  # fmt: skip
-    ids = _players(x)
+    ids = exchange_players(x)
     write = team_event_new(name=name or x.name, format=x.format, club_id=None, created_by=by)
     create = CreateTeamEvent(format=x.format, name=name or x.name, club=None, boards=x.boards,
                              rounds=x.rounds, match_points=x.match_points)  # fmt: skip

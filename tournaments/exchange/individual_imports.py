@@ -11,17 +11,16 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from core.errors import ValidationError
 from core.transactions import write_service
-from players.services import player_create_in_tx
 from tournaments.domain import decide
 from tournaments.domain.commands import ImportRound, Register, Withdraw
 from tournaments.domain.events import PairingEntry, ResultEntry
 from tournaments.exchange.hgx import ExchangeFormatError
+from tournaments.exchange.imports import exchange_players
 from tournaments.exchange.individual import (
     FORMATS,
     IndividualExchange,
     parse_individual,
 )
-from tournaments.federation.selectors import players_by_federation_id
 from tournaments.models import Tournament
 from tournaments.pairing.standings import BYE_BUCHHOLZ, BYE_POINTS, TIEBREAK_CHOICES
 from tournaments.repository import tournament_load, tournament_save
@@ -53,16 +52,6 @@ def _parsed(text: str) -> IndividualExchange:
     return x
 
 
-def _players(x: IndividualExchange) -> dict[int, int]:
-    """Start number -> player id: by federation id where one links, else a new player."""
-    linked = players_by_federation_id(ids=[p.federation_id for p in x.players if p.federation_id])
-    out = {}
-    for p in x.players:
-        found = linked.get(p.federation_id) if p.federation_id else None
-        out[p.start] = found if found is not None else player_create_in_tx(name=p.name or "?").pk
-    return out
-
-
 def _round(x: IndividualExchange, number: int, ids: dict[int, int]) -> ImportRound:
     games = sorted((g for g in x.games if g.round == number), key=lambda g: g.table)
     pairings = tuple(
@@ -91,7 +80,7 @@ def tournament_exchange_import(*, text: str, by: AbstractBaseUser, name: str = "
         play_mode="table", tiebreaks=list(x.tiebreaks), bye_points=x.bye_points,
         bye_buchholz=x.bye_buchholz,
     )  # fmt: skip
-    ids = _players(x)
+    ids = exchange_players(x)
     write = tournament_load(tournament_id=tournament.pk)
     commands: list = [Register(player=ids[p.start]) for p in x.players]
     commands += [_round(x, n, ids) for n in range(1, x.rounds + 1)]

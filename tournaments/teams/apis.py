@@ -25,6 +25,15 @@ WRITE = {"parameters": [IDEMPOTENCY_KEY_PARAMETER]}
 class TeamEventsApi(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
+    @staticmethod
+    def team_event(request: Request, ids: dict[str, int]) -> TeamEvent:
+        """The team event of the URL: `/api/team-events/{event_id}/…`, or the one a team
+        tournament owns, `/api/tournaments/{tournament_id}/…` (404 not_a_team_tournament
+        for a tournament of single players): one view serves both."""
+        if "tournament_id" in ids:
+            return _owned(request, ids["tournament_id"])
+        return _event(request, ids["event_id"])
+
 
 def _event(request: Request, event_id: int) -> TeamEvent:
     try:
@@ -72,8 +81,8 @@ class TeamEventDetailApi(TeamEventsApi):
 
 class TeamListApi(TeamEventsApi):
     @extend_schema(responses={200: s.TeamOutputSerializer(many=True), **error_responses(404)})
-    def get(self, request: Request, event_id: int) -> Response:
-        teams = selectors.team_event_teams(event=_event(request, event_id))
+    def get(self, request: Request, **ids: int) -> Response:
+        teams = selectors.team_event_teams(event=self.team_event(request, ids))
         return Response(s.TeamOutputSerializer(teams, many=True).data)
 
     @extend_schema(
@@ -82,8 +91,8 @@ class TeamListApi(TeamEventsApi):
         **WRITE,
     )
     @idempotent
-    def post(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id)
+    def post(self, request: Request, **ids: int) -> Response:
+        event = self.team_event(request, ids)
         data = _valid(s.TeamRegisterInputSerializer, request)
         number = services.team_register(event_id=event.pk, by=request.user, **data)
         team = selectors.team_event_teams(event=event).get(number=number)
@@ -97,8 +106,8 @@ class LineupApi(TeamEventsApi):
         **WRITE,
     )
     @idempotent
-    def post(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id)
+    def post(self, request: Request, **ids: int) -> Response:
+        event = self.team_event(request, ids)
         data = _valid(s.LineupInputSerializer, request)
         services.team_lineup_set(
             event_id=event.pk,
@@ -117,8 +126,8 @@ class TeamRoundPairApi(TeamEventsApi):
         **WRITE,
     )
     @idempotent
-    def post(self, request: Request, event_id: int) -> Response:
-        event = _event(request, event_id)
+    def post(self, request: Request, **ids: int) -> Response:
+        event = self.team_event(request, ids)
         data = _valid(s.RoundPairInputSerializer, request)
         paired = services.team_round_pair(
             event_id=event.pk, round_number=data["round"], by=request.user
@@ -130,8 +139,8 @@ class TeamStandingsApi(TeamEventsApi):
     @extend_schema(
         responses={200: s.TeamStandingOutputSerializer(many=True), **error_responses(404)}
     )
-    def get(self, request: Request, event_id: int) -> Response:
-        lines = selectors.team_event_standings(event=_event(request, event_id))
+    def get(self, request: Request, **ids: int) -> Response:
+        lines = selectors.team_event_standings(event=self.team_event(request, ids))
         return Response(s.TeamStandingOutputSerializer(lines, many=True).data)
 
 
@@ -157,29 +166,11 @@ def _round(request: Request) -> int | None:
     return int(value) if value is not None else None
 
 
-class TournamentTeamsApi(TeamEventsApi):
+class TournamentTeamsApi(TeamListApi):
     """A team tournament's teams, each with its roster in board order."""
 
-    @extend_schema(responses={200: s.TeamOutputSerializer(many=True), **error_responses(404)})
-    def get(self, request: Request, tournament_id: int) -> Response:
-        teams = selectors.team_event_teams(event=_owned(request, tournament_id))
-        return Response(s.TeamOutputSerializer(teams, many=True).data)
 
-    @extend_schema(
-        request=s.TeamRegisterInputSerializer,
-        responses={201: s.TeamOutputSerializer, **error_responses(400, 403, 404, 409)},
-        **WRITE,
-    )
-    @idempotent
-    def post(self, request: Request, tournament_id: int) -> Response:
-        event = _owned(request, tournament_id)
-        data = _valid(s.TeamRegisterInputSerializer, request)
-        number = services.team_register(event_id=event.pk, by=request.user, **data)
-        team = selectors.team_event_teams(event=event).get(number=number)
-        return Response(s.TeamOutputSerializer(team).data, status=status.HTTP_201_CREATED)
-
-
-class TournamentLineupsApi(TeamEventsApi):
+class TournamentLineupsApi(LineupApi):
     """Each team's lineup for a round (default: the next); a captain or an organiser sets
     one before the round is paired."""
 
@@ -192,32 +183,9 @@ class TournamentLineupsApi(TeamEventsApi):
         lineups = selectors.team_event_lineups(event=event, round_number=_round(request))
         return Response(s.LineupOutputSerializer(lineups, many=True).data)
 
-    @extend_schema(
-        request=s.LineupInputSerializer,
-        responses={204: None, **error_responses(400, 403, 404, 409)},
-        **WRITE,
-    )
-    @idempotent
-    def post(self, request: Request, tournament_id: int) -> Response:
-        event = _owned(request, tournament_id)
-        data = _valid(s.LineupInputSerializer, request)
-        services.team_lineup_set(
-            event_id=event.pk,
-            team=data["team"],
-            round_number=data["round"],
-            players=data["players"],
-            by=request.user,
-        )
-        return Response(status=status.HTTP_204_NO_CONTENT)
 
-
-class TournamentTeamStandingsApi(TeamEventsApi):
-    @extend_schema(
-        responses={200: s.TeamStandingOutputSerializer(many=True), **error_responses(404)}
-    )
-    def get(self, request: Request, tournament_id: int) -> Response:
-        lines = selectors.team_event_standings(event=_owned(request, tournament_id))
-        return Response(s.TeamStandingOutputSerializer(lines, many=True).data)
+class TournamentTeamStandingsApi(TeamStandingsApi):
+    pass
 
 
 class TournamentTeamMatchesApi(TeamEventsApi):
@@ -234,17 +202,5 @@ class TournamentTeamMatchesApi(TeamEventsApi):
         return Response(s.TeamMatchOutputSerializer(matches, many=True).data)
 
 
-class TournamentTeamRoundsApi(TeamEventsApi):
-    @extend_schema(
-        request=s.RoundPairInputSerializer,
-        responses={200: s.RoundPairOutputSerializer, **error_responses(400, 403, 404, 409)},
-        **WRITE,
-    )
-    @idempotent
-    def post(self, request: Request, tournament_id: int) -> Response:
-        event = _owned(request, tournament_id)
-        data = _valid(s.RoundPairInputSerializer, request)
-        paired = services.team_round_pair(
-            event_id=event.pk, round_number=data["round"], by=request.user
-        )
-        return Response({"paired": paired})
+class TournamentTeamRoundsApi(TeamRoundPairApi):
+    pass

@@ -6,7 +6,7 @@ it alike."""
 from __future__ import annotations
 
 from tournaments.domain.commands import ImportRound
-from tournaments.domain.decide.rounds import round_end
+from tournaments.domain.decide.rounds import require_next_round, round_end
 from tournaments.domain.errors import TournamentConflictError, TournamentInputError
 from tournaments.domain.events import (
     ResultRecorded,
@@ -15,7 +15,7 @@ from tournaments.domain.events import (
     TournamentStarted,
 )
 from tournaments.domain.evolve import evolve
-from tournaments.domain.state import COMPLETED, TournamentState
+from tournaments.domain.state import TournamentState
 
 
 def _refuse(message: str, **params: object) -> TournamentInputError:
@@ -24,17 +24,13 @@ def _refuse(message: str, **params: object) -> TournamentInputError:
 
 def import_round(state: TournamentState, command: ImportRound) -> list[TournamentEvent]:
     number = command.number
-    if number != state.current_round + 1 or state.finished:
+    if state.finished:
         raise TournamentConflictError(
             "the next round is %(round)s",
             extra={"reason": "round_not_next"},
             params={"round": state.current_round + 1},
         )
-    previous = state.rounds.get(number - 1)
-    if previous is not None and previous.status != COMPLETED:
-        raise TournamentConflictError(
-            "round %(round)s is still in play", code="round_in_play", params={"round": number - 1}
-        )
+    require_next_round(state, number)
     _check_tables(state, command)
     events: list[TournamentEvent] = []
     if number == 1:

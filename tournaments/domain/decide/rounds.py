@@ -49,10 +49,9 @@ from tournaments.pairing.hand_pairings import (
 from tournaments.pairing.top_cut import TopCutTooLargeError
 
 
-def pair_round(state: TournamentState, command: PairRound) -> list[TournamentEvent]:
-    number = command.number
-    if number in state.rounds or state.finished or number <= state.current_round:
-        return []  # already paired: a repeated job
+def require_next_round(state: TournamentState, number: int) -> None:
+    """Round `number` may begin: it is the next one and the one before it is complete
+    (pairing it, or importing it as played from an exchange file)."""
     if number != state.current_round + 1:
         raise TournamentConflictError(
             "the next round is %(round)s",
@@ -64,6 +63,13 @@ def pair_round(state: TournamentState, command: PairRound) -> list[TournamentEve
         raise TournamentConflictError(
             "round %(round)s is still in play", code="round_in_play", params={"round": number - 1}
         )
+
+
+def pair_round(state: TournamentState, command: PairRound) -> list[TournamentEvent]:
+    number = command.number
+    if number in state.rounds or state.finished or number <= state.current_round:
+        return []  # already paired: a repeated job
+    require_next_round(state, number)
     scheduled = round_start(state, number)
     check_early_start(state, command, scheduled)
     if command.by_scheduler and (

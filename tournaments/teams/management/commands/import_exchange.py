@@ -15,7 +15,14 @@ from tournaments.exchange.imports import team_event_import
 
 
 class Command(BaseCommand):
+    """Also the individual tournaments' command (import_tournament_exchange), with its own
+    `read` and name of what is made."""
+
     help = "Import a results exchange file (HGX 1) as a new team event."
+    made = "team event"
+
+    def read(self, text: str, by: Any) -> Any:
+        return team_event_import(text=text, by=by)
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
@@ -26,7 +33,7 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(f"no user {options['username']!r}")
         try:
-            event = team_event_import(text=options["file"].read_text("utf-8"), by=user)
+            made = self.read(options["file"].read_text("utf-8"), user)
         except (OSError, UnicodeDecodeError, *refusals()) as exc:
             raise CommandError(str(application_error(exc) or exc)) from exc
-        self.stdout.write(f"imported as team event {event.pk}: {event.name}\n")
+        self.stdout.write(f"imported as {self.made} {made.pk}: {made.name}\n")
