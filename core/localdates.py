@@ -69,6 +69,17 @@ def format_day(day: dt.date, *, jalali_dates: bool = True) -> str:
     return babel_dates.format_date(day, "d MMM y", locale=language)
 
 
+def format_month(month: str) -> str:
+    """A rating period's month ("2026-12", Gregorian: periods are calendar months) in the
+    page's language: "December 2026", "Dezember 2026", "دسامبر 2026" (digits by the
+    middleware); the text as it is when it is no month."""
+    try:
+        first = dt.date.fromisoformat(f"{month}-01")
+    except ValueError:
+        return month
+    return babel_dates.format_date(first, "LLLL y", locale=active_language())
+
+
 def isolate(text: str) -> str:
     """A name set apart from the text around it (Unicode FSI ... PDI), so a Latin name in a
     Persian sentence, or a Persian one in a Latin sentence, keeps its own direction."""

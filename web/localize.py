@@ -25,6 +25,7 @@ from core.localdates import (  # noqa: F401
     PERSIAN_DIGITS,
     format_day,
     format_local,
+    format_month,
     jalali,
     latin_digits,
     persian_digits,

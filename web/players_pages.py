@@ -17,6 +17,7 @@ from players.selectors import player_for_user, player_get
 from tournaments.federation.selectors import federation_player_ratings, player_federation_ids
 from tournaments.ratings import selectors, services
 from tournaments.ratings.selectors import player_page as pages
+from web.localize import format_day, format_month
 
 CHART_WIDTH, CHART_HEIGHT, PAD_X, PAD_Y = 640, 220, 66, 18
 
@@ -41,7 +42,8 @@ def rating_chart(entries: list[dict[str, Any]]) -> RatingChart | None:
         return None
     ratings = [entries[0]["rating_before"], *(e["rating"] for e in entries)]
     rds = [entries[0]["rd_before"], *(e["rd"] for e in entries)]
-    dates = ["", *(e.get("label") or e["finished_at"].strftime("%Y-%m-%d") for e in entries)]
+    # The axis in the page's words: a day ("2 Dec 2026", "۱۱ آذر ۱۴۰۵") or a month.
+    dates = ["", *(e.get("label") or format_day(e["finished_at"].date()) for e in entries)]
     low = min(r - d for r, d in zip(ratings, rds, strict=True))
     high = max(r + d for r, d in zip(ratings, rds, strict=True))
     low, high = (low // 50) * 50, (high // 50 + 1) * 50
@@ -86,7 +88,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
                         "rd_before": m.rd_before,
                         "rating": m.rating,
                         "rd": m.rd,
-                        "label": m.month,
+                        "label": format_month(m.month),
                     }
                     for m in f["months"]
                 ]

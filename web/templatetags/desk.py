@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.alerts import alert_message, alerts_open
 from players.selectors import user_is_organiser
-from web.localize import format_day, format_local, persian_digits
+from web.localize import format_day, format_local, format_month, persian_digits
 from web.zones import zone_label, zone_place
 
 register = template.Library()
@@ -106,6 +106,12 @@ def day(value: dt.date | None, where: Any = None) -> str:
     if value is None:
         return "—"
     return format_day(value, jalali_dates=_jalali(where) if where is not None else True)
+
+
+@register.filter
+def month(value: str) -> str:
+    """A rating period's month ("2026-12") in the page's language ("Dezember 2026")."""
+    return format_month(value)
 
 
 def _abbreviation(local: dt.datetime) -> str:

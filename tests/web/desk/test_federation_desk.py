@@ -8,6 +8,7 @@ import base64
 import csv
 import io
 import random
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -163,3 +164,15 @@ def test_the_standings_export_carries_federation_ids(client, td) -> None:
     )
     assert rows[0][-1] == "Federation id"
     assert "DE-99" in [r[-1] for r in rows[1:]]
+
+
+def test_the_player_pages_months_and_chart_dates_are_in_the_readers_words(client, rated):
+    """Issue 37 (item 6) on the player page: its months ("2026-12") and its charts' dates
+    ("2026-12-02") were ISO on every page, in Persian with Persian digits."""
+    from babel.dates import format_date
+    from django.utils import timezone
+
+    today = timezone.now().date()
+    page = client.get(f"/players/{rated[0].pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert format_date(today.replace(day=1), "LLLL y", locale="de") in page  # "Dezember 2026"
+    assert today.strftime("%Y-%m") not in re.sub(r'(href|data-[a-z-]+|id)="[^"]*"', "", page)
