@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from tests.helpers import assets_from_elsewhere
 from tests.factories import UserFactory
 from tests.games.audit.helpers import finished_match, match_in_play
 
@@ -28,7 +29,7 @@ def test_a_player_opens_the_replay_with_every_event(client, alice, bob):
     page = response.content.decode()
     for asset in ("replay/replay.js", "replay/verify.js", "replay/cards.js", "replay/replay.css"):
         assert f"/static/{asset}" in page
-    assert "cdn" not in page.lower()
+    assert assets_from_elsewhere(page) == []
     data = _data(response)
     assert len(data["events"]) == match.version
     assert 'id="dispute-form"' in page

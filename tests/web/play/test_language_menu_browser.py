@@ -25,6 +25,7 @@ def test_the_players_language_menu_opens_inside_the_screen_and_switches(asgi, br
     page.click(".bar .lang-menu summary")
     assert page.evaluate(INSIDE)
     shoot(page, f"language-menu-{locale[:2]}-390")
-    page.click(".bar .lang-switch button[value=ro]")
-    page.wait_for_function("document.documentElement.lang === 'ro'")
+    with page.expect_navigation():  # the switch posts and the page comes back in Romanian
+        page.click(".bar .lang-switch button[value=ro]")
+    page.wait_for_selector("html[lang=ro]", state="attached")
     assert "Seara mea" in page.inner_text(".bar")
