@@ -24,6 +24,7 @@ from games.apis.common import (
     _view_after,
 )
 from games.fastpath import action_input_plain
+from games.services import practice
 from games.serializers import (
     ActionInputSerializer,
     EventPageSerializer,
@@ -101,7 +102,12 @@ class MatchDetailApi(PublicMatchReadApi):
         parameters=[MATCH_ID], responses={200: MatchViewSerializer, **error_responses(404)}
     )
     def get(self, request: Request, match_id: str) -> Response:
-        return Response(_view(request, match_id))
+        body = _view(request, match_id)
+        if body.get("practice") and body.get("your_seat") is not None:
+            # The player's look at a practice match queues the bot again if it is to move
+            # and its job was lost (version-guarded: a job still on its way does nothing).
+            practice.practice_bot_nudge(match=selectors.match_get(match_id=match_id))
+        return Response(body)
 
 
 class MatchActionApi(APIView):

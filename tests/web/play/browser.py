@@ -117,7 +117,21 @@ def _until_someone_may_move(pages: list[Any], within: float = 120.0) -> None:
             except PlaywrightTimeout:
                 continue
     states = [(phase(p), version(p)) for p in pages]
-    raise AssertionError(f"no page offers a move: {states}")
+    raise AssertionError(f"no page offers a move: {states}; the matches: {_stored(pages)}")
+
+
+def _stored(pages: list[Any]) -> dict[str, Any]:
+    """What the database holds of the pages' matches and the jobs not yet sent (a failure
+    says whether the page, the stream or a job was behind)."""
+    from core.models import OutboxMessage
+    from games.models import Match
+
+    ids = [p.eval_on_selector("#play", "e => e.dataset.match") for p in pages]
+    unsent = OutboxMessage.objects.filter(sent_at__isnull=True)
+    return {
+        "matches": list(Match.objects.filter(pk__in=ids).values_list("status", "version")),
+        "unsent jobs": list(unsent.values_list("task", "args", "last_error")),
+    }
 
 
 def sheet_on_page(page: Any) -> dict[tuple[int, int], int]:

@@ -584,9 +584,9 @@ function connect() {
   if (!window.EventSource) { show("polling"); window.setInterval(refetch, 5000); return; }
   var url = root.dataset.stream + "?after=" + view.version;
   source = new EventSource(url);
-  source.addEventListener("open", function () { retry = 2000; show("live"); });
-  source.addEventListener("view", function (e) { applyFromStream(JSON.parse(e.data)); });
-  source.addEventListener("event", function (e) { lastMove(JSON.parse(e.data)); });
+  source.addEventListener("open", function () { retry = 2000; heard = Date.now(); show("live"); });
+  source.addEventListener("view", function (e) { heard = Date.now(); applyFromStream(JSON.parse(e.data)); });
+  source.addEventListener("event", function (e) { heard = Date.now(); lastMove(JSON.parse(e.data)); });
   source.addEventListener("error", function () {
     if (source.readyState === EventSource.CLOSED) {
       // Refused (a WSGI server's 503): the browser does not retry; we do, from where we are.
@@ -599,7 +599,17 @@ function connect() {
   });
 }
 
-window.setInterval(tick, 1000);
+// A page waiting on the other side that has heard nothing for a while asks for the match
+// again: a notification lost on the way, or a practice bot's job lost (the API's answer to
+// the player queues the bot once more), never leaves the page showing an old position.
+var heard = Date.now(), quiet = practice ? 5000 : 30000;
+function watchdog() {
+  if (busy || view.status !== "in_progress" || view.turn === me || Date.now() - heard < quiet) return;
+  heard = Date.now();
+  refetch();
+}
+
+window.setInterval(function () { tick(); watchdog(); }, 1000);
 render();
 show("connecting");
 connect();
