@@ -2,7 +2,8 @@
 (core.outbox), so a job is recorded with the move that calls for it and relayed after
 commit without a request ever waiting on the broker; a job the broker missed is sent by the
 outbox's drain, and the player's next look at the match (the play page, or
-`GET /api/matches/{id}/` by one of its players) queues the bot once more (`games.services.practice.practice_bot_nudge`)."""
+`GET /api/matches/{id}/` by one of its players) queues the bot once more
+(`games.services.practice.practice_bot_nudge`)."""
 
 from __future__ import annotations
 

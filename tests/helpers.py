@@ -5,11 +5,11 @@ needs."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
-import re
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import kombu.pools
@@ -216,11 +216,14 @@ class Background:
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-_ASSET = re.compile(r"""<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)\s*=\s*["']([^"']*)["']""", re.I)
+_ASSET = re.compile(
+    r"""<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)\s*=\s*["']([^"']*)["']""", re.I
+)
+_ELSEWHERE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.I)
 
 
 def assets_from_elsewhere(html: str) -> list[str]:
     """The scripts, stylesheets, images and frames a page loads from another host (a CDN):
     any asset address with a scheme or starting with //. Words in the page (a CSRF token
     holding the letters "cdn") are not assets."""
-    return [url for url in _ASSET.findall(html) if re.match(r"^(?:[a-z][a-z0-9+.-]*:)?//", url, re.I)]
+    return [url for url in _ASSET.findall(html) if _ELSEWHERE.match(url)]

@@ -24,7 +24,6 @@ from games.apis.common import (
     _view_after,
 )
 from games.fastpath import action_input_plain
-from games.services import practice
 from games.serializers import (
     ActionInputSerializer,
     EventPageSerializer,
@@ -37,6 +36,7 @@ from games.serializers import (
     RulingInputSerializer,
     VerifySerializer,
 )
+from games.services import practice
 from players.permissions import IsOrganiserForWrites
 
 # --- list and create ----------------------------------------------------------------------

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from tests.helpers import assets_from_elsewhere
 from tests.factories import UserFactory
 from tests.games.audit.helpers import finished_match, match_in_play
+from tests.helpers import assets_from_elsewhere
 
 pytestmark = pytest.mark.django_db
 
