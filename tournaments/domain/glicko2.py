@@ -186,6 +186,12 @@ def _widened(rating: Rating, periods: int, settings: RatingSettings) -> Rating:
     return rating if rd == rating.rd else Rating(rating.rating, rd, sigma)
 
 
+def rating_widened(rating: Rating, periods: int, settings: RatingSettings) -> Rating:
+    """A rating after `periods` rating periods without a game (its deviation widened as the
+    list widens it): where a report shows a player who did not play as the list stood."""
+    return _widened(rating, periods, settings)
+
+
 # --- a club's periods ------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_noop
 
 from core.errors import NotFoundError, PermissionDeniedError
 from players.models import Player
-from tournaments.domain.glicko2 import Rating, RatingSettings, is_provisional
+from tournaments.domain.glicko2 import Rating, RatingSettings, is_provisional, rating_widened
 from tournaments.federation.models import (
     Federation,
     FederationRating,
@@ -134,15 +134,26 @@ def federation_report_months(*, federation_id: int) -> list[str]:
 
 
 def federation_month_report(*, federation: Federation, month: str) -> list[ReportLine]:
-    """The list as it stood at the end of `month`: everyone rated by then, at the rating
-    (and deviation) of the last month they played up to it, best first (ties by player
+    """The list as it stood at the end of `month`: everyone rated by then, at the rating of
+    the last month they played up to it and its deviation widened by each rating period
+    (a month with rated matches) since, as the list widens it, best first (ties by player
     id); this month's change and rated matches for those who played in it."""
     settings = RatingSettings()
-    rows = FederationRatingMonth.objects.filter(federation=federation, month__lte=month)
-    latest: dict[int, FederationRatingMonth] = {}
-    for m in rows.order_by("month"):
-        latest[m.player_id] = m
-    order = sorted(latest, key=lambda p: (-latest[p].rating, p))
+    rows = list(
+        FederationRatingMonth.objects.filter(federation=federation, month__lte=month).order_by(
+            "month"
+        )
+    )
+    latest = {m.player_id: m for m in rows}  # each player's last month (rows in month order)
+    periods = sorted({m.month for m in rows})  # the rating periods: months anyone played in
+    index = {m: i for i, m in enumerate(periods)}
+    now: dict[int, Rating] = {
+        p: rating_widened(
+            Rating(m.rating, m.rd, m.volatility), index[periods[-1]] - index[m.month], settings
+        )
+        for p, m in latest.items()
+    }
+    order = sorted(latest, key=lambda p: (-now[p].rating, p))
     names = dict(Player.objects.filter(pk__in=order).values_list("pk", "name"))
     feds = federation_ids_of(player_ids=order)
     return [
@@ -151,11 +162,11 @@ def federation_month_report(*, federation: Federation, month: str) -> list[Repor
             p,
             feds.get(p, ""),
             names.get(p, ""),
-            latest[p].rating,
-            latest[p].rd,
+            now[p].rating,
+            now[p].rd,
             latest[p].rating - latest[p].rating_before if latest[p].month == month else None,
             latest[p].matches if latest[p].month == month else 0,
-            is_provisional(Rating(latest[p].rating, latest[p].rd, latest[p].volatility), settings),
+            is_provisional(now[p], settings),
         )  # fmt: skip
         for rank, p in enumerate(order, start=1)
     ]

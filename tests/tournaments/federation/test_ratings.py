@@ -69,3 +69,36 @@ def test_periods_are_calendar_months_in_order() -> None:
     ])  # fmt: skip
     assert [m for m, _ in months] == ["2026-10", "2026-11"]
     assert months[1][1] == [PeriodGame(5, 6), PeriodGame(3, 4)]
+
+
+def test_the_monthly_report_widens_the_deviation_of_those_who_did_not_play() -> None:
+    """The report for a month shows the list as it stood then: a player who did not play
+    that month has the deviation the list gives them (widened once a rating period), not
+    the one of the last month they played."""
+    from tournaments.federation.models import FederationRatingMonth
+    from tournaments.federation.selectors import federation_month_report
+
+    a, b, c, d = (player_create(name=n).pk for n in "ABCD")
+    months = ["2026-09", "2026-10", "2026-11"]
+    periods = [
+        [PeriodGame(a, b), PeriodGame(c, d)],
+        [PeriodGame(a, c)],  # b and d idle
+        [PeriodGame(c, a)],  # b and d idle again
+    ]
+    federation = federation_get_or_create(name="Fed", club_slugs=[])
+    settings = RatingSettings()
+    state = club_rate([], settings)
+    for month, games in zip(months, periods, strict=True):
+        state = club_rate([games], settings, state=state)
+        for e in state.entries[-len({p for g in games for p in (g.winner, g.loser)}) :]:
+            FederationRatingMonth.objects.create(
+                federation=federation, player_id=e.player, month=month,
+                rating_before=e.before.rating, rd_before=e.before.rd, rating=e.after.rating,
+                rd=e.after.rd, volatility=e.after.volatility, matches=len(e.played),
+            )  # fmt: skip
+    report = {x.player: x for x in federation_month_report(federation=federation, month="2026-11")}
+    for player, rating in state.current.items():  # the list after the last period
+        assert report[player].rd == pytest.approx(rating.rd)
+        assert report[player].rating == pytest.approx(rating.rating)
+    stored_b = FederationRatingMonth.objects.get(player_id=b).rd
+    assert report[b].rd > stored_b and report[b].change is None and report[b].matches == 0
