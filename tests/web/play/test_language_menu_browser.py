@@ -1,6 +1,7 @@
 """Issue 37, item 7: the players' pages had no language menu (a table's phone page had the
 desk's, which stuck out of its card in German). The players' bar has one now: it opens
-inside the screen in German and in Persian (right to left), and it switches."""
+inside the screen in German and in Persian (right to left), closes on Escape or a click
+outside, and it switches."""
 
 import pytest
 
@@ -25,6 +26,15 @@ def test_the_players_language_menu_opens_inside_the_screen_and_switches(asgi, br
     page.click(".bar .lang-menu summary")
     assert page.evaluate(INSIDE)
     shoot(page, f"language-menu-{locale[:2]}-390")
+    # Escape closes it and gives the focus back to its button; so does a click outside.
+    page.keyboard.press("Escape")
+    assert page.locator(".bar .lang-switch button").first.is_visible() is False
+    assert page.evaluate("document.activeElement.matches('.bar .lang-menu summary')")
+    page.keyboard.press("Enter")  # the button opens it again
+    assert page.locator(".bar .lang-switch button").first.is_visible()
+    page.mouse.click(5, 650)
+    assert page.locator(".bar .lang-switch button").first.is_visible() is False
+    page.click(".bar .lang-menu summary")
     with page.expect_navigation():  # the switch posts and the page comes back in Romanian
         page.click(".bar .lang-switch button[value=ro]")
     page.wait_for_selector("html[lang=ro]", state="attached")
