@@ -183,6 +183,18 @@ def test_a_whole_hand_with_the_keyboard_only(asgi, browser, lang) -> None:
                 _visible_focus(page)
                 _axe_clean(page, "the knock's dialog", found)
                 shoot(page, f"keyboard-{lang}-knock-dialog")
+                # Modal: Tab goes round inside it; Escape closes it, the focus back on Knock.
+                for _ in range(4):
+                    keys.press("Tab")
+                    assert page.evaluate(
+                        f"document.querySelector('[data-confirm]').contains({ACTIVE})"
+                    )
+                keys.press("Escape")
+                page.wait_for_selector("[data-confirm] [data-deadwood]", state="detached")
+                assert _focused(page)["action"] == "knock"
+                keys.press("Enter")
+                page.wait_for_selector("[data-confirm] [data-deadwood]")
+                assert _focused(page)["action"] == "confirm"
                 keys.press("Enter")
             else:
                 assert keys.tab_to("[data-action=discard]") == 1  # straight from my hand

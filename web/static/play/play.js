@@ -223,7 +223,7 @@ function meldsHtml(melds, deadwood) {
 function renderConfirm() {
   if (!confirming) return "";
   if (confirming.kind === "resign") {
-    return '<div class="confirm" role="dialog" aria-labelledby="confirm-title"><h2 id="confirm-title">' +
+    return '<div class="confirm" role="dialog" aria-modal="true" aria-labelledby="confirm-title"><h2 id="confirm-title">' +
       esc(t("resign_confirm")) + "</h2>" + button("confirm", t("resign"), !busy, ' class="danger"') +
       button("cancel", t("cancel"), true, ' class="secondary"') + "</div>";
   }
@@ -240,7 +240,7 @@ function renderConfirm() {
       (chosen === i ? " checked" : "") + '> <span class="option-body">' +
       esc(t("deadwood_n", { n: a.value })) + " " + meldsHtml(a.melds, a.deadwood) + "</span></label>";
   });
-  return '<div class="confirm" role="dialog" aria-labelledby="confirm-title">' +
+  return '<div class="confirm" role="dialog" aria-modal="true" aria-labelledby="confirm-title">' +
     '<h2 id="confirm-title">' + esc(top.value === 0 ? t("gin_confirm") : t("knock_confirm")) + "</h2>" +
     "<p>" + esc(t("discarding")) + " " + cardFace(confirming.card) + " · <strong data-deadwood>" +
     esc(t("deadwood_n", { n: top.value })) + "</strong></p>" +
@@ -490,9 +490,33 @@ root.addEventListener("click", function (e) {
     case "discard": if (selected) send({ type: "discard", card: selected }); break;
     case "knock": if (selected) { confirming = { kind: "knock", card: selected }; chosen = -1; render(); focusConfirm(); } break;
     case "resign": confirming = { kind: "resign" }; render(); focusConfirm(); break;
-    case "cancel": confirming = null; render(); break;
+    case "cancel": closeConfirm(); break;
     case "confirm": confirm(); break;
     case "next-hand": acknowledge(view.hands.length); handOver = null; render(); break;
+  }
+});
+
+// The dialog is modal: Tab and Shift+Tab go round inside it, and closing it (Cancel,
+// Escape) gives the focus back to the button that opened it.
+function closeConfirm() {
+  var from = confirming && confirming.kind;
+  confirming = null;
+  render();
+  var opener = from && root.querySelector('[data-actions] [data-action="' + from + '"]');
+  if (opener && !opener.disabled) opener.focus();
+}
+
+document.addEventListener("keydown", function (e) {
+  if (!confirming || e.key !== "Tab") return;
+  var box = root.querySelector("[data-confirm]");
+  var stops = Array.prototype.filter.call(box.querySelectorAll("button, input"), function (el) {
+    return !el.disabled && (el.type !== "radio" || el.checked);
+  });
+  if (!stops.length) return;
+  var first = stops[0], last = stops[stops.length - 1], at = document.activeElement;
+  if (!box.contains(at) || (e.shiftKey && at === first) || (!e.shiftKey && at === last)) {
+    e.preventDefault();
+    (e.shiftKey ? last : first).focus();
   }
 });
 
@@ -526,7 +550,7 @@ root.addEventListener("focusin", function (e) {
 });
 
 root.addEventListener("keydown", function (e) {
-  if (e.key === "Escape" && confirming) { confirming = null; render(); }
+  if (e.key === "Escape" && confirming) { closeConfirm(); return; }
   // Between my cards: the arrow keys (as they look, in a right-to-left page too), Home, End.
   var on = e.target.closest && e.target.closest("[data-hand] [data-card]");
   var moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -99, End: 99 };
