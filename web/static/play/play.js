@@ -8,11 +8,13 @@
 // The page's contract for tests and automated clients (README "The play page's hooks"):
 // #play[data-match][data-version][data-phase], my cards button[data-card], the actions
 // button[data-action], scoresheet totals [data-game][data-player].
-import { arrangements, best, bySuit, byRank, rank, suit } from "./melds.js";
+import { arrangements, best, bySuit, byRank } from "./melds.js";
 import { sortable } from "./drag.js";
+import { button, cardFace, cardName, esc, nameIn, num, t } from "./words.js";
+import { renderConfirm, renderHandOver, renderSheet } from "./records.js";
+import { follow, keep, kept, postMove } from "./live.js";
 
 var root = document.getElementById("play");
-var S = JSON.parse(document.getElementById("play-strings").textContent);
 var view = JSON.parse(document.getElementById("play-view").textContent);
 var me = Number(root.dataset.me);
 var apiUrl = root.dataset.api;
@@ -24,15 +26,10 @@ var turnSeconds = Number(root.dataset.turnSeconds || 0);
 // match and player (the server has dealt the next hand already; only the page waits).
 var seenKey = "hg-play:" + root.dataset.match + ":" + me + ":hands-seen";
 function storedSeen() {
-  try {
-    var raw = window.localStorage.getItem(seenKey);
-    var n = raw === null ? NaN : Number(raw);
-    return isFinite(n) && n >= 0 && n <= view.hands.length ? n : null;
-  } catch (e) { return null; }
+  var n = kept(seenKey);
+  return typeof n === "number" && n >= 0 && n <= view.hands.length ? n : null;
 }
-function storeSeen(n) {
-  try { window.localStorage.setItem(seenKey, String(n)); } catch (e) { /* private mode */ }
-}
+function storeSeen(n) { keep(seenKey, n); }
 var shownHands = storedSeen();        // hand records already shown (their end seen)
 if (shownHands === null) { shownHands = view.hands.length; storeSeen(shownHands); }
 var handOver = null;                 // the hand record whose end is on screen
@@ -47,60 +44,16 @@ var focusAfter = null;               // a card to take the focus at the next ren
 var sortMode = "melds";               // melds, suit, rank, or "own": my order (dragged)
 var ownKey = "hg-play:" + root.dataset.match + ":" + me + ":order";
 var ownOrder = [];                    // my order of the cards, codes (kept on reload)
-try {
-  var savedOrder = JSON.parse(window.localStorage.getItem(ownKey) || "null");
-  if (Array.isArray(savedOrder)) { ownOrder = savedOrder.map(String); sortMode = "own"; }
-} catch (e) { /* none kept */ }
+var savedOrder = kept(ownKey);
+if (Array.isArray(savedOrder)) { ownOrder = savedOrder.map(String); sortMode = "own"; }
 var confirming = null;               // {kind: "knock", card} or {kind: "resign"}
 var chosen = -1;                     // the knock's arrangement: -1 = let the server lay it
 var busy = false, message = "", clockFrom = Date.now(), lastShownVersion = view.version;
 
 var $ = function (sel) { return root.querySelector(sel); };
 
-// Numbers in the page language's digits (Persian digits on a Persian page), as the
-// server's own templates write them; card codes and data-* values stay Latin.
-var lang = document.documentElement.lang || "en";
-function num(n) {
-  return typeof n === "number" ? n.toLocaleString(lang, { useGrouping: false }) : String(n);
-}
-
-function t(key, values) {
-  var text = S[key] || key;
-  Object.keys(values || {}).forEach(function (k) { text = text.split("%(" + k + ")s").join(num(values[k])); });
-  return text;
-}
-
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, function (c) {
-    return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
-  });
-}
-
-// A name inside a sentence, isolated (U+2068 ... U+2069, <bdi> for text): a Persian name in
-// a Lithuanian sentence, or a Latin one in a Persian sentence, keeps the words around it.
-function nameOf(id) {
-  var p = view.players.filter(function (x) { return x.id === id; })[0];
-  return p ? "\u2068" + p.name + "\u2069" : "";
-}
-
+function nameOf(id) { return nameIn(view.players, id); }
 function opponent() { return view.players.filter(function (p) { return p.id !== me; })[0]; }
-
-var SUIT_SIGNS = ["♣", "♦", "♥", "♠"];
-function cardLabel(code) {
-  var r = code.charAt(0) === "T" ? "10" : code.charAt(0);
-  return r + SUIT_SIGNS[suit(code)];
-}
-function cardName(code) {
-  return t("of_" + code.charAt(1), { rank: t("card_" + code.charAt(0)) });
-}
-// A card's face is an image named in the reader's language ("Queen of hearts", "بی‌بی دل"),
-// not "Q, black heart suit"; inside a card button the button carries the name instead.
-function cardFace(code, extra, named) {
-  var red = suit(code) === 1 || suit(code) === 2 ? " red" : "";
-  if (code.charAt(0) === "T") red += " ten"; // "10♠": three signs in a face made for two
-  var name = named === false ? ' aria-hidden="true"' : ' role="img" aria-label="' + esc(cardName(code)) + '"';
-  return '<span class="face' + red + (extra || "") + '"' + name + "><bdi>" + esc(cardLabel(code)) + "</bdi></span>";
-}
 
 // -- what the seat may do ------------------------------------------------------------------
 
@@ -155,7 +108,7 @@ function reorder(code, target, after, step) {
   }
   order.splice(to, 0, code);
   ownOrder = order; sortMode = "own";
-  try { window.localStorage.setItem(ownKey, JSON.stringify(ownOrder)); } catch (e) { /* kept for this page only */ }
+  keep(ownKey, ownOrder);
   $("[data-order-note]").textContent = t("moved_card", { card: cardName(code), n: to + 1, of: order.length });
   render();
 }
@@ -186,11 +139,6 @@ function renderHand() {
   }).join("");
 }
 
-function button(action, label, enabled, extra) {
-  return '<button type="button" data-action="' + action + '"' + (enabled ? "" : " disabled") +
-    (extra || "") + ">" + esc(label) + "</button>";
-}
-
 function renderActions() {
   var p = phase(), out = [];
   if (p === "first-turn") {
@@ -211,99 +159,6 @@ function renderActions() {
     out.push(button("resign", t("resign"), !busy, ' class="danger"'));
   }
   return out.join("");
-}
-
-function meldsHtml(melds, deadwood) {
-  return (melds || []).map(function (m) {
-    return '<span class="meld-line">' + m.map(function (c) { return cardFace(c); }).join("") + "</span>";
-  }).join("") + (deadwood && deadwood.length ? '<span class="meld-line dead">' +
-    deadwood.map(function (c) { return cardFace(c); }).join("") + "</span>" : "");
-}
-
-function renderConfirm() {
-  if (!confirming) return "";
-  if (confirming.kind === "resign") {
-    return '<div class="confirm" role="dialog" aria-modal="true" aria-labelledby="confirm-title"><h2 id="confirm-title">' +
-      esc(t("resign_confirm")) + "</h2>" + button("confirm", t("resign"), !busy, ' class="danger"') +
-      button("cancel", t("cancel"), true, ' class="secondary"') + "</div>";
-  }
-  var left = view.your_cards.filter(function (c) { return c !== confirming.card; });
-  var limit = view.ruleset.knock_limit;
-  var options = arrangements(left, 24).filter(function (a) { return a.value <= limit; }).slice(0, 6);
-  var top = options[0] || best(left);
-  // The radio beside its words (in a box of their own, which may wrap), never alone above them.
-  var rows = '<label class="option"><input type="radio" name="arrangement" value="-1"' +
-    (chosen < 0 ? " checked" : "") + '> <span class="option-body">' + esc(t("server_lays")) +
-    "</span></label>";
-  options.forEach(function (a, i) {
-    rows += '<label class="option"><input type="radio" name="arrangement" value="' + i + '"' +
-      (chosen === i ? " checked" : "") + '> <span class="option-body">' +
-      esc(t("deadwood_n", { n: a.value })) + " " + meldsHtml(a.melds, a.deadwood) + "</span></label>";
-  });
-  return '<div class="confirm" role="dialog" aria-modal="true" aria-labelledby="confirm-title">' +
-    '<h2 id="confirm-title">' + esc(top.value === 0 ? t("gin_confirm") : t("knock_confirm")) + "</h2>" +
-    "<p>" + esc(t("discarding")) + " " + cardFace(confirming.card) + " · <strong data-deadwood>" +
-    esc(t("deadwood_n", { n: top.value })) + "</strong></p>" +
-    '<p class="muted">' + esc(t("best_arrangement")) + "</p><div class=\"preview\">" +
-    meldsHtml(top.melds, top.deadwood) + "</div>" +
-    '<fieldset><legend>' + esc(t("lay_how")) + "</legend>" + rows + "</fieldset>" +
-    button("confirm", top.value === 0 ? t("gin") : t("knock"), !busy) +
-    button("cancel", t("cancel"), true, ' class="secondary"') + "</div>";
-}
-
-function renderHandOver(record) {
-  if (!record) return "";
-  var hands = record.hands || {};
-  var kind = t("kind_" + record.kind);
-  var head = record.winner ? t("hand_won", { name: nameOf(record.winner), points: record.points })
-    : t("hand_drawn");
-  var out = '<div class="hand-end" data-hand-end="' + record.hand_number + '"><h2>' +
-    esc(t("hand_n", { n: record.hand_number })) + ": " + esc(kind) + "</h2><p><strong>" + esc(head) +
-    "</strong>" + (record.games && record.games.length ? " · " + esc(t("to_games", { games: record.games.map(num).join(", ") })) : "") + "</p>";
-  if (record.knock) {
-    out += "<h3>" + esc(t("laid_by", { name: nameOf(record.knock.player) })) + " · " +
-      esc(t("deadwood_n", { n: record.knock.deadwood_value })) + "</h3>" +
-      '<div class="preview">' + meldsHtml(record.knock.melds, record.knock.deadwood) + "</div>";
-  }
-  if (record.defence) {
-    out += "<h3>" + esc(t("laid_by", { name: nameOf(record.defence.player) })) + " · " +
-      esc(t("deadwood_n", { n: record.defence.deadwood_value })) + "</h3>" +
-      '<div class="preview">' + meldsHtml(record.defence.melds, record.defence.deadwood) + "</div>";
-    if (record.defence.layoffs && record.defence.layoffs.length) {
-      out += "<p>" + esc(t("layoffs")) + " " + record.defence.layoffs.map(function (l) {
-        return cardFace(l[0]);
-      }).join(" ") + "</p>";
-    }
-  }
-  if (!record.knock && hands[String(me)]) {
-    Object.keys(hands).forEach(function (pid) {
-      out += "<h3>" + esc(nameOf(Number(pid))) + '</h3><div class="preview">' +
-        meldsHtml([], hands[pid]) + "</div>";
-    });
-  }
-  return out + "</div>";
-}
-
-function renderSheet() {
-  var sheet = view.scoresheet;
-  if (!sheet) return "";
-  var ps = view.players;
-  var rows = sheet.games.map(function (g) {
-    return "<tr><th scope=\"row\">" + esc(t("game_n", { n: g.game })) + "</th>" + ps.map(function (p) {
-      var won = g.winner === p.id ? " won" : "";
-      var score = g.scores[String(p.id)];
-      return '<td class="num' + won + '" data-game="' + g.game + '" data-player="' + p.id +
-        '" data-value="' + score + '">' + num(score) + "</td>";
-    }).join("") + "</tr>";
-  }).join("");
-  return '<table class="sheet"><thead><tr><th></th>' + ps.map(function (p) {
-    return '<th class="num"><bdi>' + esc(p.name) + "</bdi></th>";
-  }).join("") + "</tr></thead><tbody>" + rows + "</tbody><tfoot><tr><th>" + esc(t("games_won")) +
-    "</th>" + ps.map(function (p) {
-      return '<td class="num" data-games-won="' + p.id + '">' + num(sheet.games_won[String(p.id)]) + "</td>";
-    }).join("") + "</tr><tr><th>" + esc(t("total")) + "</th>" + ps.map(function (p) {
-      return '<td class="num" data-total="' + p.id + '">' + num(sheet.totals[String(p.id)]) + "</td>";
-    }).join("") + "</tr></tfoot></table>";
 }
 
 function status() {
@@ -363,10 +218,10 @@ function renderAll() {
     $("[data-hand]").innerHTML = p === "match-over" && !(view.your_cards || []).length ? "" : renderHand();
   }
   $("[data-actions]").innerHTML = renderActions();
-  $("[data-confirm]").innerHTML = renderConfirm();
+  $("[data-confirm]").innerHTML = renderConfirm(confirming, view, chosen, busy);
   var ended = handOver || (p === "match-over" ? view.hands[view.hands.length - 1] : null);
-  $("[data-hand-over]").innerHTML = renderHandOver(ended);
-  $("[data-sheet]").innerHTML = renderSheet();
+  $("[data-hand-over]").innerHTML = renderHandOver(ended, view, me);
+  $("[data-sheet]").innerHTML = renderSheet(view);
   // Over a hand's result, the number of the hand it is the result of (not the next one's).
   var shown = ended ? ended.hand_number : view.hand_number;
   $("[data-hand-number]").textContent = shown ? t("hand_n", { n: shown }) : "";
@@ -429,36 +284,11 @@ function refetch() {
     .then(function (v) { if (v) apply(v); });
 }
 
-function uuid() {
-  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-  return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
-}
-
 function send(action) {
   if (busy) return;
   busy = true; message = ""; render();
-  var key = uuid(); // one key for every try of this move
-  var body = JSON.stringify(Object.assign({ expected_version: view.version }, action));
-  function attempt(tries) {
-    return fetch(apiUrl + "actions/", {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "application/json",
-                 "X-CSRFToken": root.dataset.csrf, "Idempotency-Key": key },
-      body: body,
-    }).then(function (r) {
-      // The server could not reach its database just then (503, Retry-After): the same
-      // move again, with the same key, so it is still one move.
-      if (r.status === 503 && tries > 0) {
-        var pause = Math.min(Number(r.headers.get("Retry-After")) || 1, 3) * 1000;
-        return new Promise(function (ok) { window.setTimeout(ok, pause); }).then(function () { return attempt(tries - 1); });
-      }
-      return r.json().then(function (data) { return { ok: r.ok, status: r.status, data: data }; });
-    }, function (err) {
-      if (tries > 0) return new Promise(function (ok) { window.setTimeout(ok, 800); }).then(function () { return attempt(tries - 1); });
-      throw err;
-    });
-  }
-  return attempt(3).then(function (res) {
+  var body = Object.assign({ expected_version: view.version }, action);
+  return postMove(apiUrl + "actions/", root.dataset.csrf, body).then(function (res) {
     busy = false;
     if (res.ok) { apply(res.data); return; }
     var err = res.data && res.data.error;
@@ -603,37 +433,16 @@ function lastMove(ev) {
   el.dataset.lastMove = ev.type;
 }
 
-var source = null, retry = 2000;
-function connect() {
-  if (!window.EventSource) { show("polling"); window.setInterval(refetch, 5000); return; }
-  var url = root.dataset.stream + "?after=" + view.version;
-  source = new EventSource(url);
-  source.addEventListener("open", function () { retry = 2000; heard = Date.now(); show("live"); });
-  source.addEventListener("view", function (e) { heard = Date.now(); applyFromStream(JSON.parse(e.data)); });
-  source.addEventListener("event", function (e) { heard = Date.now(); lastMove(JSON.parse(e.data)); });
-  source.addEventListener("error", function () {
-    if (source.readyState === EventSource.CLOSED) {
-      // Refused (a WSGI server's 503): the browser does not retry; we do, from where we are.
-      show("reconnecting"); source = null;
-      window.setTimeout(connect, retry); retry = Math.min(retry * 2, 60000);
-      refetch();
-    } else {
-      show("reconnecting"); // the browser reconnects by itself, sending Last-Event-ID
-    }
-  });
-}
-
-// A page waiting on the other side that has heard nothing for a while asks for the match
-// again: a notification lost on the way, or a practice bot's job lost (the API's answer to
-// the player queues the bot once more), never leaves the page showing an old position.
-var heard = Date.now(), quiet = practice ? 5000 : 30000;
-function watchdog() {
-  if (busy || view.status !== "in_progress" || view.turn === me || Date.now() - heard < quiet) return;
-  heard = Date.now();
-  refetch();
-}
-
-window.setInterval(function () { tick(); watchdog(); }, 1000);
+window.setInterval(tick, 1000);
 render();
-show("connecting");
-connect();
+follow({
+  url: function () { return root.dataset.stream + "?after=" + view.version; },
+  show: show,
+  onView: applyFromStream,
+  onEvent: lastMove,
+  refetch: refetch,
+  // Waiting on the other side: 30 s of quiet before asking again (5 s in practice, where
+  // the bot moves at once).
+  waiting: function () { return !busy && view.status === "in_progress" && view.turn !== me; },
+  quiet: practice ? 5000 : 30000,
+});
