@@ -23,7 +23,7 @@ from games.services import match_act, match_record_hand
 from games.services.disputes import match_dispute_open
 from games.services.practice import practice_start
 from players.models import Club, Player
-from players.services import player_create
+from players.services import login_code_display, player_create, player_login_code_issue
 from tests.fixtures.desk import sign_in as desk_sign_in
 from tests.tournaments.exchange.helpers import exchange_text, random_team_event
 from tests.tournaments.helpers import FAST_RULES, forfeit_round
@@ -33,8 +33,10 @@ from tests.web.play.browser import sign_in as player_sign_in
 from tests.web.play.helpers import PASSWORD, online_match, players
 from tournaments import services
 from tournaments.exchange.imports import team_event_import
+from tournaments.federation.files import MemberRow
+from tournaments.federation.services import federation_get_or_create, federation_members_import
 from tournaments.models import Pairing
-from tournaments.ratings.services import season_create
+from tournaments.ratings.services import club_ratings_sync, season_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -101,17 +103,29 @@ def _world() -> dict[str, Any]:
         text=exchange_text(random_team_event(8, teams=4, boards=2, fmt="team_swiss")), by=td
     )
     past_match = Pairing.objects.filter(round__tournament=past).first().match_id
+    # A federation of the club: its member list (one linked, one new) and its ratings.
+    federation = federation_get_or_create(name="Gin Federation", club_slugs=["tuesday"])
+    federation_members_import(
+        federation=federation,
+        rows=[
+            MemberRow(1, "RO-1001", "Ann Ionescu", club.name, 1980, "RO"),
+            MemberRow(2, "IR-2002", "ژینا", club.name, None, "IR"),
+        ],
+    )
+    club_ratings_sync(tournament_id=past.pk)
+    walk_in = Player.objects.get(name="Kian")  # entered by name: signs in with a code
+    code = login_code_display(player_login_code_issue(player_id=walk_in.pk, by=td).code)
     return {
         "td": td, "club": club, "season": season, "past": past, "tonight": tonight,
         "pairing": pairing, "ada": ada, "online": online, "practice": practice,
         "team_event": team_event, "past_match": past_match, "member": members[0],
-        "knockout": knockout,
+        "knockout": knockout, "federation": federation, "code": code,
     }  # fmt: skip
 
 
 def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
     """Each signed-in person's pages: (kind, path)."""
-    t, c, s = w["tonight"].pk, w["club"], w["season"]
+    t, c, s, f = w["tonight"].pk, w["club"], w["season"], w["federation"].pk
     table = w["pairing"].table
     r = f"/desk/{t}/rounds/1/"
     at = f"{r}tables/{table}/"
@@ -133,6 +147,8 @@ def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
             ("team event wall", f"/team-events/{w['team_event'].pk}/wall/{view}"),
             ("players' help", "/help/"),
             ("staff sign-in link", "/desk/login/staff/no-such-token/"),
+            ("manual", "/docs/"),
+            ("manual page", "/docs/organisers/desk/"),
         ],
         "td": [
             ("desk home", "/desk/"),
@@ -165,6 +181,10 @@ def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
             ("print standings", f"/desk/{t}/standings/print/{view}"),
             ("print scoresheet", f"{at}print/{view}"),
             ("print blank scoresheet", f"/desk/{t}/scoresheet/blank/{view}"),
+            ("print login codes", f"POST /desk/{t}/login-codes/print/{view}"),
+            ("desk federations", "/desk/federations/"),
+            ("desk federation members", f"/desk/federations/{f}/members/"),
+            ("desk federation reports", f"/desk/federations/{f}/reports/"),
         ],
         "ada": [
             ("my evening", "/me/"),
@@ -173,6 +193,7 @@ def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
             ("play page (my turn)", f"/play/{w['online'].pk}/"),
             ("practice", f"/play/{w['practice'].pk}/"),
         ],
+        "walk-in": [("set a password after a code", "/desk/password/")],
         "anna": [
             ("phone's table page", f"/tables/{w['pairing'].match_id}/"),
             ("my evening at a table", "/me/"),
@@ -189,12 +210,17 @@ def _context(browser: Any, base: str, lang: str, width: int) -> Any:
     return context
 
 
-def _signed_in(browser: Any, base: str, lang: str, who: str, width: int) -> Any:
+def _signed_in(browser: Any, base: str, lang: str, who: str, width: int, code: str = "") -> Any:
     page = _context(browser, base, lang, width).new_page()
     if who == "td":
         desk_sign_in(page, base)
     elif who == "ada":
         player_sign_in(page, base, "ada", PASSWORD)
+    elif who == "walk-in":
+        page.goto(f"{base}/desk/login/")
+        page.fill("#id_code", code)
+        page.click("#code-login button[type=submit]")
+        page.wait_for_selector("#go-on")
     elif who == "anna":
         page.goto(f"{base}/desk/login/")
         page.fill("#id_username", "anna")
@@ -202,6 +228,24 @@ def _signed_in(browser: Any, base: str, lang: str, who: str, width: int) -> Any:
         page.click("form:not(#code-login) button[type=submit]")
         page.wait_for_url("**/me/")
     return page
+
+
+# A page a form posts to (printing login codes issues them): the form as the desk's button
+# sends it, with the CSRF token of a desk page.
+POST_FORM = """path => { const f = document.createElement('form'); f.method = 'post';
+  f.action = path; const token = document.createElement('input');
+  token.name = 'csrfmiddlewaretoken';
+  token.value = document.querySelector('[name=csrfmiddlewaretoken]').value;
+  f.append(token); document.body.append(f); f.submit(); }"""
+
+
+def _open(page: Any, base: str, path: str) -> Any:
+    if not path.startswith("POST "):
+        return page.goto(f"{base}{path}")
+    page.goto(f"{base}/desk/")
+    with page.expect_navigation() as navigation:
+        page.evaluate(POST_FORM, path.removeprefix("POST "))
+    return navigation.value
 
 
 def _settled(page: Any, path: str) -> None:
@@ -219,13 +263,17 @@ def test_no_serious_or_critical_violation_on_any_page_kind(asgi, browser, lang, 
     found: dict[str, str] = {}
     visited, kinds = 0, _pages(world, lang)
     for who, pages in kinds.items():
-        page = _signed_in(browser, asgi, lang, who, width)
+        page = _signed_in(browser, asgi, lang, who, width, code=world["code"])
         for kind, path in pages:
-            response = page.goto(f"{asgi}{path}")
+            response = _open(page, asgi, path)
             assert response is not None and response.status == 200, (kind, path, response)
+            path = path.removeprefix("POST ")
             _settled(page, path)
-            assert page.get_attribute("html", "lang") == lang, (kind, path)
-            assert page.get_attribute("html", "dir") == ("rtl" if lang == "fa" else "ltr")
+            if path.startswith("/docs/"):  # the manual is written in English (MkDocs)
+                assert page.get_attribute("html", "lang") == "en", (kind, path)
+            else:
+                assert page.get_attribute("html", "lang") == lang, (kind, path)
+                assert page.get_attribute("html", "dir") == ("rtl" if lang == "fa" else "ltr")
             violations = axe_violations(page)
             if violations:
                 found[f"{kind} ({path})"] = described(violations)
