@@ -25,14 +25,11 @@ from dataclasses import dataclass, field
 
 from tournaments.domain.seeding import bracket_of, seeds_of
 from tournaments.domain.state import TournamentState
+from tournaments.exchange.hgx import ExchangeFormatError
 
 VERSION = "HGX 3"
 FORMATS = ("knockout", "double_elimination", "swiss")  # swiss: with a top cut
 CODES = ("004", "005", "006", "007", "008")
-
-
-class BracketRecordError(ValueError):
-    """A bracket record that does not read (the line and what is wrong)."""
 
 
 @dataclass
@@ -89,11 +86,11 @@ def bracket_lines(b: XBracket) -> list[str]:
 def _ints(line: str, count: int) -> list[int]:
     fields = line[4:].split()
     if len(fields) != count:
-        raise BracketRecordError(f"{line[:3]}: {count} fields")
+        raise ExchangeFormatError(f"{line[:3]}: {count} fields")
     try:
         return [int(f) for f in fields]
     except ValueError as exc:
-        raise BracketRecordError(f"{line[:3]}: not a number") from exc
+        raise ExchangeFormatError(f"{line[:3]}: not a number") from exc
 
 
 def read_settings(b: XBracket, line: str) -> None:
@@ -108,24 +105,24 @@ def read_record(b: XBracket, line: str) -> None:
     if code == "005":
         fields = line[4:].split()
         if len(fields) != 3:
-            raise BracketRecordError("005: round, table and slot")
+            raise ExchangeFormatError("005: round, table and slot")
         r, t = _ints(f"005 {fields[0]} {fields[1]}", 2)
         b.slots[(r, t)] = fields[2]
         return
     if code == "008":
         i, a, c = _ints(line, 3)
         if i != len(b.first_round) + 1:
-            raise BracketRecordError(f"008: match {i} out of order")
+            raise ExchangeFormatError(f"008: match {i} out of order")
         b.first_round.append((a, c))
         return
     a, c = _ints(line, 2)
     if code == "004":
         if a != len(b.seeds) + 1:
-            raise BracketRecordError(f"004: seed {a} out of order")
+            raise ExchangeFormatError(f"004: seed {a} out of order")
         b.seeds.append(c)
     elif code == "006":
         b.forbidden.append((a, c))
     else:
         if a != len(b.withdrawals) + 1:
-            raise BracketRecordError(f"007: withdrawal {a} out of order")
+            raise ExchangeFormatError(f"007: withdrawal {a} out of order")
         b.withdrawals.append(c)

@@ -1,6 +1,8 @@
 """HGX 2: an individual tournament's exchange file (pure Python: no Django). HGX 2 is
 HGX 1 (tournaments.exchange.hgx: team events, still written and read as HGX 1) plus the
-records of an individual tournament; docs/explanation/exchange-format.md says both.
+records of an individual tournament; a bracket's (a knockout, a double elimination, a Swiss
+with a top cut) is HGX 3: these records and tournaments.exchange.bracket_records';
+docs/explanation/exchange-format.md says them all.
 
     HGX 2
     012 <name>
@@ -30,7 +32,6 @@ from tournaments.domain.standings import standings_of, tiebreak_order
 from tournaments.domain.state import TournamentState
 from tournaments.exchange.bracket_records import (
     CODES,
-    BracketRecordError,
     XBracket,
     bracket_lines,
     bracket_of_state,
@@ -215,7 +216,7 @@ def parse_individual(text: str) -> IndividualExchange:  # noqa: C901 - one recor
         elif bracket is not None and code in ("092", *CODES):
             try:
                 (read_settings if code == "092" else read_record)(bracket, line)
-            except BracketRecordError as exc:
+            except ExchangeFormatError as exc:
                 raise ExchangeFormatError(f"{where}: {exc}") from exc
             head.setdefault(code, "")
         elif line.strip():

@@ -87,7 +87,7 @@ def _round(x: IndividualExchange, number: int, ids: dict[int, int]) -> ImportRou
 
 @write_service
 def tournament_exchange_import(*, text: str, by: AbstractBaseUser, name: str = "") -> Tournament:
-    """A new finished tournament from an HGX 2 file; ValidationError (exchange_file) for a
+    """A new finished tournament from an HGX 2 or 3 file; ValidationError (exchange_file) for a
     file that is not one, a domain error for a round the rules refuse; nothing written
     either way."""
     x = _parsed(text)
