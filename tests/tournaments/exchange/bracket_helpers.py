@@ -54,9 +54,8 @@ def random_bracket(  # noqa: PLR0913
     for p in ids:
         state = _run(state, Register(player=p), counter)
         state = _run(state, CheckIn(player=p), counter)
-    # Pairs kept apart: a knockout's only (a Swiss's are not in the file; a double
-    # elimination pairs round 1 before its pairs count, then draws its bracket with them).
-    for _ in range(forbidden if kind == "knockout" else 0):
+    # Pairs kept apart: a bracket's (a Swiss's are not in the file).
+    for _ in range(forbidden if cut is None else 0):
         state = _run(state, ForbidPair(players=tuple(rng.sample(ids, 2))), counter)
     n = 0
     while not state.finished:

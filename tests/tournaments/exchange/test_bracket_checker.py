@@ -117,3 +117,14 @@ def test_the_tool_and_its_package_run_alone_elsewhere(tmp_path) -> None:
     bad.write_text("\n".join(line for line in lines if not line.startswith("005   1   1")) + "\n")
     run = subprocess.run([sys.executable, "-I", tool, str(bad)], capture_output=True, cwd="/")
     assert run.returncode == 1, run.stdout
+
+
+def test_a_first_round_moved_without_a_pair_kept_apart_is_caught() -> None:
+    """Pairs kept apart (006) moved this double elimination's first round (008 says how);
+    without them the seeding's first round is the only one."""
+    text = _text("double_elimination", seed=1, players=8, forbidden=2)
+    assert "\n006 " in text
+    assert checker.check(text) == []
+    alone = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("006"))
+    problems = checker.check(alone)
+    assert any("not the seeding's" in p for p in problems), problems
