@@ -98,7 +98,8 @@ class IndividualExchange:
 def exchange_of_tournament(
     state: TournamentState, *, name: str, names: dict[int, str], feds: dict[int, str]
 ) -> IndividualExchange:
-    """A finished tournament's state as HGX 2 (its standings as the domain computes them)."""
+    """A finished tournament's state as HGX 2, a bracket's as HGX 3 (its standings as the
+    domain computes them)."""
     # A double elimination's seed who never sat at a table (a bye, then a withdrawal) is a
     # player of the file too, unranked (rank 0): the bracket needs every seed.
     unseated = set(seeds_of(state)) - state.paired

@@ -28,6 +28,7 @@ pytestmark = pytest.mark.django_db
     ("kind", "seed", "players", "third_place", "forbidden"),
     [("knockout", 3, 8, False, 0), ("knockout", 5, 11, False, 1),
      ("double_elimination", 36, 10, False, 0), ("double_elimination", 3, 8, False, 2),
+     ("double_elimination", 2, 5, False, 0),  # seed 1: a bye, then withdrawn (unranked)
      ("top_cut", 3, 8, True, 0), ("top_cut", 11, 13, False, 0)],
 )  # fmt: skip
 def test_an_imported_bracket_has_identical_places(  # noqa: PLR0913
