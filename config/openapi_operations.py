@@ -316,7 +316,9 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "tournaments_exchange_retrieve": (
         "A finished tournament's results exchange file",
         "HGX 2 (text/plain): players with federation ids, rounds, tables, dealers, results "
-        "and standings; checked by tools/check_exchange.py (docs/explanation/exchange-format.md).",
+        "and standings; a bracket's (knockout, double elimination, Swiss with a top cut) HGX 3, "
+        "its seeds and each table's bracket match too; checked by tools/check_exchange.py "
+        "(docs/explanation/exchange-format.md). 409 exchange_unsupported before it finishes.",
     ),
     "tournaments_bracket_retrieve": ("A tournament's bracket", ""),
     "tournaments_forbidden_pairs_retrieve": (

@@ -143,16 +143,17 @@ class ResultsCsvApi(CsvApi):
 
 
 class ExchangeApi(CsvApi):
-    """A finished Swiss or round robin as a results exchange file (HGX 2, text/plain), for
-    whoever may read its pairings; 409 exchange_unsupported before it finishes or for a
-    bracket's format (docs/explanation/exchange-format.md)."""
+    """A finished individual tournament as a results exchange file (text/plain: HGX 2, a
+    bracket's HGX 3), for whoever may read its pairings; 409 exchange_unsupported before it
+    finishes (docs/explanation/exchange-format.md)."""
 
     @extend_schema(
         operation_id="tournaments_exchange_retrieve",
         responses={
             (200, "text/plain"): OpenApiResponse(
                 response=OpenApiTypes.STR,
-                description="The HGX 2 file: fixed-field records, one a line (UTF-8).",
+                description="The HGX 2 file (a bracket's: HGX 3): fixed-field records, one a"
+                " line (UTF-8).",
                 examples=[OpenApiExample("head", value="HGX 2\n012 Evening\n022 swiss\n")],
             ),
             **error_responses(404, 409),

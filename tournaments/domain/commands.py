@@ -168,12 +168,16 @@ class UndoNoShow:
 @dataclass(frozen=True)
 class ImportRound:
     """A round of a results exchange file taken as it was played (never paired here): its
-    tables and every table's result; round 1 starts the tournament with `rounds` planned."""
+    tables and every table's result; round 1 starts the tournament with `rounds` planned.
+    A bracket's: round 1's `seeds` (seed 1 first; () for the order of registration), and a
+    top cut's first knockout round its qualifiers (`top_cut`, seed 1 first)."""
 
     number: int
     pairings: tuple[PairingEntry, ...]
     results: tuple[ResultEntry, ...]
     rounds: int
+    seeds: tuple[int, ...] = ()
+    top_cut: tuple[int, ...] = ()
 
 
 TournamentCommand = (

@@ -21,6 +21,10 @@ def bracket_of(state: TournamentState, leave_out: Collection[str] = ()) -> Doubl
     tournaments.pairing.double_elimination; raises its BracketResultError), without the
     results of the matches `leave_out` names (those it could not take: a reader's choice)."""
     seeds = seeds_of(state)
+    # The pairs kept apart as round 1 was paired (RoundPaired keeps them); before it, those
+    # in force now, so that round 1 is paired from the bracket every later round is drawn
+    # from (it was paired without them, then drawn with them: a bracket its results broke).
+    forbidden = state.bracket_forbidden if state.rounds else state.forbidden
     results = {
         t.slot: t.winner
         for r in state.rounds.values()
@@ -33,5 +37,5 @@ def bracket_of(state: TournamentState, leave_out: Collection[str] = ()) -> Doubl
         results=results,
         withdrawn=[p for p in state.withdrawals if p in set(seeds)],
         reset=state.bracket_reset,
-        forbidden=[set(p) for p in state.bracket_forbidden],
+        forbidden=[set(p) for p in forbidden],
     )

@@ -1,5 +1,6 @@
-"""A team event as an HGX 1 file (tournaments.exchange.hgx) and a finished Swiss or round
-robin as an HGX 2 file (tournaments.exchange.individual), with the players' names and
+"""A team event as an HGX 1 file (tournaments.exchange.hgx) and a finished individual
+tournament as an HGX 2 file (a Swiss or round robin) or an HGX 3 file (a bracket's:
+tournaments.exchange.individual and .bracket_records), with the players' names and
 federation ids (where the federation's member list linked one)."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from django.utils.translation import gettext_noop
 
 from core.errors import ConflictError
 from players.models import Player
+from tournaments.exchange.bracket_records import FORMATS as BRACKET_FORMATS
 from tournaments.exchange.build import exchange_of
 from tournaments.exchange.hgx import write
 from tournaments.exchange.individual import FORMATS, exchange_of_tournament, write_individual
@@ -28,12 +30,13 @@ def team_event_exchange_text(*, event: TeamEvent) -> str:
 
 
 def tournament_exchange_text(*, tournament: Tournament) -> str:
-    """A finished Swiss or round robin as an HGX 2 file (409 exchange_unsupported for one
-    not finished, or of a format whose places a bracket decides)."""
+    """A finished Swiss or round robin as an HGX 2 file, a finished knockout, double
+    elimination or Swiss with a top cut as an HGX 3 file (its bracket's records too); 409
+    exchange_unsupported for one not finished."""
     state = tournament_state(tournament=tournament)
-    if not state.finished or state.format not in FORMATS or state.top_cut:
+    if not state.finished or state.format not in (*FORMATS, *BRACKET_FORMATS):
         raise ConflictError(
-            gettext_noop("only a finished Swiss or round robin is written as an exchange file"),
+            gettext_noop("only a finished tournament is written as an exchange file"),
             code="exchange_unsupported",
         )
     ids = sorted(state.paired)

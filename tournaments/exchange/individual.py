@@ -1,6 +1,8 @@
 """HGX 2: an individual tournament's exchange file (pure Python: no Django). HGX 2 is
 HGX 1 (tournaments.exchange.hgx: team events, still written and read as HGX 1) plus the
-records of an individual tournament; docs/explanation/exchange-format.md says both.
+records of an individual tournament; a bracket's (a knockout, a double elimination, a Swiss
+with a top cut) is HGX 3: these records and tournaments.exchange.bracket_records';
+docs/explanation/exchange-format.md says them all.
 
     HGX 2
     012 <name>
@@ -25,12 +27,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tournaments.domain.seeding import seeds_of
 from tournaments.domain.standings import standings_of, tiebreak_order
 from tournaments.domain.state import TournamentState
+from tournaments.exchange.bracket_records import (
+    CODES,
+    XBracket,
+    bracket_lines,
+    bracket_of_state,
+    is_bracket,
+    read_record,
+    read_settings,
+)
+from tournaments.exchange.bracket_records import VERSION as BRACKET_VERSION
 from tournaments.exchange.hgx import ExchangeFormatError
 
 VERSION = "HGX 2"
-FORMATS = ("swiss", "round_robin")
+FORMATS = ("swiss", "round_robin")  # HGX 2's; a bracket's: bracket_records.FORMATS
 BLOCK, FIRST_BLOCK = 25, 64
 _CHARS = {"played": ("1", "0"), "forfeit": ("+", "-")}
 
@@ -79,14 +92,20 @@ class IndividualExchange:
     bye_buchholz: str = "nothing"
     players: list[XEntrant] = field(default_factory=list)
     games: list[XGame] = field(default_factory=list)
+    bracket: XBracket | None = None  # a bracket's records: the file is HGX 3
 
 
 def exchange_of_tournament(
     state: TournamentState, *, name: str, names: dict[int, str], feds: dict[int, str]
 ) -> IndividualExchange:
-    """A finished tournament's state as HGX 2 (its standings as the domain computes them)."""
-    order = sorted(state.paired)
-    start = {p: i for i, p in enumerate(order, 1)}
+    """A finished tournament's state as HGX 2, a bracket's as HGX 3 (its standings as the
+    domain computes them)."""
+    # A double elimination's seed who never sat at a table (a bye, then a withdrawal) is a
+    # player of the file too, unranked (rank 0): the bracket needs every seed.
+    unseated = set(seeds_of(state)) - state.paired
+    if state.format != "double_elimination":
+        unseated = set()
+    start = {p: i for i, p in enumerate(sorted(state.paired | unseated), 1)}
     x = IndividualExchange(name=name, format=state.format, rounds=state.current_round,
                            tiebreaks=tuple(tiebreak_order(state)), bye_points=state.bye_points,
                            bye_buchholz=state.bye_buchholz)  # fmt: skip
@@ -97,6 +116,8 @@ def exchange_of_tournament(
             s.match_wins, s.played, s.games_won, s.points_diff, s.buchholz, s.sonneborn_berger,
             s.median_buchholz, s.byes, s.player in withdrawn,
         ))  # fmt: skip
+    x.players += [XEntrant(start[p], names.get(p, ""), feds.get(p, ""), withdrawn=p in withdrawn)
+                  for p in unseated]  # fmt: skip
     x.players.sort(key=lambda p: p.start)
     for (number, _), r in sorted(state.results.items()):
         x.games.append(XGame(
@@ -104,6 +125,8 @@ def exchange_of_tournament(
             start[r.winner] if r.winner is not None else None, r.games1, r.games2, r.points1,
             r.points2, "bye" if r.player2 is None else r.result or "played",
         ))  # fmt: skip
+    if is_bracket(state):
+        x.bracket = bracket_of_state(state, start)
     return x
 
 
@@ -120,8 +143,11 @@ def _block(g: XGame, me: int) -> str:
 
 
 def write_individual(x: IndividualExchange) -> str:
-    lines = [VERSION, f"012 {x.name}", f"022 {x.format}", f"032 {x.rounds}",
-             "062 " + " ".join(x.tiebreaks), f"072 {x.bye_points} {x.bye_buchholz}"]  # fmt: skip
+    lines = [BRACKET_VERSION if x.bracket else VERSION, f"012 {x.name}", f"022 {x.format}",
+             f"032 {x.rounds}", "062 " + " ".join(x.tiebreaks),
+             f"072 {x.bye_points} {x.bye_buchholz}"]  # fmt: skip
+    records = bracket_lines(x.bracket) if x.bracket else []
+    lines += records[:1]  # 092, a header
     blocks: dict[int, dict[int, str]] = {p.start: {} for p in x.players}
     for g in x.games:
         for me in (g.player1, g.player2):
@@ -139,7 +165,7 @@ def write_individual(x: IndividualExchange) -> str:
             f" {p.games_won:3d} {p.points_diff:6d} {p.buchholz:7.1f} {p.sonneborn_berger:7.1f}"
             f" {p.median_buchholz:7.1f} {p.byes:2d} {int(p.withdrawn)}"
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + records[1:]) + "\n"
 
 
 def _int(text: str, where: str) -> int:
@@ -158,8 +184,9 @@ def _float(text: str, where: str) -> float:
 
 def parse_individual(text: str) -> IndividualExchange:  # noqa: C901 - one record a branch
     lines = text.splitlines()
-    if not lines or lines[0].strip() != VERSION:
-        raise ExchangeFormatError(f"line 1: not {VERSION!r}")
+    if not lines or lines[0].strip() not in (VERSION, BRACKET_VERSION):
+        raise ExchangeFormatError(f"line 1: not {VERSION!r} or {BRACKET_VERSION!r}")
+    bracket = XBracket() if lines[0].strip() == BRACKET_VERSION else None
     head: dict[str, str] = {}
     players: dict[int, XEntrant] = {}
     standing: dict[int, list[str]] = {}
@@ -187,9 +214,15 @@ def parse_individual(text: str) -> IndividualExchange:  # noqa: C901 - one recor
             if len(f) != 12:
                 raise ExchangeFormatError(f"{where}: twelve fields")
             standing[_int(f[0], where)] = f
+        elif bracket is not None and code in ("092", *CODES):
+            try:
+                (read_settings if code == "092" else read_record)(bracket, line)
+            except ExchangeFormatError as exc:
+                raise ExchangeFormatError(f"{where}: {exc}") from exc
+            head.setdefault(code, "")
         elif line.strip():
             raise ExchangeFormatError(f"{where}: unknown record {code!r}")
-    for code in ("022", "032", "062", "072"):
+    for code in ("022", "032", "062", "072", *(("092",) if bracket else ())):
         if code not in head:
             raise ExchangeFormatError(f"no {code} record")
     bye = head["072"].split()
@@ -197,7 +230,7 @@ def parse_individual(text: str) -> IndividualExchange:  # noqa: C901 - one recor
         raise ExchangeFormatError("072: bye points and bye Buchholz")
     x = IndividualExchange(name=head.get("012", ""), format=head["022"],
                            rounds=_int(head["032"], "032"), tiebreaks=tuple(head["062"].split()),
-                           bye_points=bye[0], bye_buchholz=bye[1])  # fmt: skip
+                           bye_points=bye[0], bye_buchholz=bye[1], bracket=bracket)  # fmt: skip
     for start in sorted(players):
         p, f = players[start], standing.get(start)
         if f is None:

@@ -365,10 +365,11 @@ def results_csv(request: HttpRequest, tournament: Any) -> HttpResponse:
 
 @desk_tournament
 def exchange_file(request: HttpRequest, tournament: Any) -> HttpResponse:
-    """The finished tournament's results exchange file (HGX 2), as the API gives it."""
+    """The finished tournament's results exchange file (HGX 2; a bracket's HGX 3), as the
+    API gives it."""
     try:
         text = tournament_exchange_text(tournament=tournament)
-    except ApplicationError as exc:  # not finished, or a bracket's format
+    except ApplicationError as exc:  # not finished
         return HttpResponse(translated_message(exc), status=exc.status, content_type="text/plain")
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.hgx"'

@@ -15,6 +15,7 @@ from tournaments.domain.events import (
     TournamentStarted,
 )
 from tournaments.domain.evolve import evolve
+from tournaments.domain.pairing import in_top_cut
 from tournaments.domain.state import TournamentState
 
 
@@ -34,11 +35,17 @@ def import_round(state: TournamentState, command: ImportRound) -> list[Tournamen
     _check_tables(state, command)
     events: list[TournamentEvent] = []
     if number == 1:
-        seeds = tuple(sorted(state.entries, key=lambda p: state.entries[p].order))
+        seeds = command.seeds or tuple(sorted(state.entries, key=lambda p: state.entries[p].order))
+        if sorted(seeds) != sorted(set(seeds)) or any(p not in state.entries for p in seeds):
+            raise _refuse("round 1: seeds of registered players, each once")
         started = TournamentStarted(seeds=seeds, rounds=command.rounds)
         events.append(started)
         state = evolve(state, started)
-    paired = RoundPaired(round=number, pairings=command.pairings)
+    if len(set(command.top_cut)) != len(command.top_cut) or any(
+        p not in state.entries for p in command.top_cut
+    ):
+        raise _refuse("round %(round)s: a top cut of registered players", round=number)
+    paired = RoundPaired(round=number, pairings=command.pairings, top_cut=command.top_cut)
     events.append(paired)
     state = evolve(state, paired)
     tables = {p.table: p for p in command.pairings}
@@ -58,7 +65,8 @@ def import_round(state: TournamentState, command: ImportRound) -> list[Tournamen
 
 
 def _check_tables(state: TournamentState, command: ImportRound) -> None:
-    """Tables 1..n, registered players each at most once, at most one bye."""
+    """Tables 1..n, registered players each at most once, at most one bye (a knockout's
+    rounds, a top cut's too, as many as its seeding or its withdrawals leave)."""
     seated = [p for t in command.pairings for p in (t.player1, t.player2) if p is not None]
     numbers = [t.table for t in command.pairings]
     byes = sum(t.player2 is None for t in command.pairings)
@@ -66,7 +74,7 @@ def _check_tables(state: TournamentState, command: ImportRound) -> None:
         not command.pairings
         or numbers != list(range(1, len(numbers) + 1))
         or len(seated) != len(set(seated))
-        or byes > 1
+        or (byes > 1 and state.format != "knockout" and not in_top_cut(state, command.number))
         or any(p not in state.entries for p in seated)
     ):
         raise _refuse("round %(round)s: tables 1 to n, each player once, one bye at most",

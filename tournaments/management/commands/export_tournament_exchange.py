@@ -1,4 +1,5 @@
-"""Write a finished Swiss or round robin as a results exchange file (HGX 2).
+"""Write a finished individual tournament as a results exchange file (HGX 2; a knockout's,
+a double elimination's or a top cut's: HGX 3).
 
 python manage.py export_tournament_exchange 7 > tournament-7.hgx
 python3 -I tools/check_exchange.py tournament-7.hgx"""
@@ -15,7 +16,7 @@ from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = "Write a finished tournament as a results exchange file (HGX 2) on standard output."
+    help = "Write a finished tournament as a results exchange file (HGX 2 or 3) on standard output."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("tournament", type=int, help="the tournament's id")

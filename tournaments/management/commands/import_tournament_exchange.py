@@ -1,5 +1,5 @@
-"""Read a results exchange file (HGX 2) as a new finished tournament with the file's
-standings.
+"""Read a results exchange file (HGX 2, or a bracket's HGX 3) as a new finished tournament
+with the file's standings.
 
 python manage.py import_tournament_exchange tournament-7.hgx --as organiser-username"""
 
@@ -12,7 +12,7 @@ from tournaments.teams.management.commands.import_exchange import Command as Exc
 
 
 class Command(ExchangeImport):
-    help = "Import a results exchange file (HGX 2) as a new finished tournament."
+    help = "Import a results exchange file (HGX 2 or 3) as a new finished tournament."
     made = "tournament"
 
     def read(self, text: str, by: Any) -> Any:
