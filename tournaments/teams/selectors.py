@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_noop
 
 from core.errors import NotFoundError, PermissionDeniedError
 from players.models import Player
@@ -165,7 +166,7 @@ def team_captain_page(*, event_id: Any, user: Any, player: Any) -> dict[str, Any
         raise NotFoundError("no such team event") from exc
     team = Team.objects.filter(event=event, captain=player).first() if player else None
     if team is None or not user_is_captain(user=user, event=event, team=team.number):
-        raise PermissionDeniedError("only the team's captain may set its lineup")
+        raise PermissionDeniedError(gettext_noop("only the team's captain may set its lineup"))
     state = team_event_state_of(event=event)
     number = state.current_round + 1
     left = not state.finished and (state.rounds_planned is None or number <= state.rounds_planned)
