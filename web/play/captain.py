@@ -39,7 +39,10 @@ def _context(request: HttpRequest, event_id: int) -> dict[str, Any]:
 
 def _page(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     context["strings"] = lineup_strings()
-    context.setdefault("saved", request.GET.get("saved") == "1")
+    # "?saved=N": round N's lineup was saved (said only while it is the round to come).
+    upcoming = context.get("upcoming")
+    saved = upcoming is not None and request.GET.get("saved") == str(upcoming["round"])
+    context.setdefault("saved", saved)
     return render(request, "play/captain.html", context, status=status)
 
 
@@ -74,4 +77,4 @@ def captain_page(request: HttpRequest, event_id: int) -> HttpResponse:
             context = _context(request, event_id)
             return _page(request, {**context, "errors": [error_message(exc)]}, 409)
         return _page(request, {**context, "errors": [error_message(exc)]}, 400)
-    return redirect(reverse("my-team", args=[event.pk]) + "?saved=1")
+    return redirect(reverse("my-team", args=[event.pk]) + f"?saved={upcoming['round']}")

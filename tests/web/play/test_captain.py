@@ -57,7 +57,7 @@ def test_the_captain_sets_the_board_order_before_the_deadline():
     first, second, third = Team.objects.get(event=event, number=1).roster
     body = {"round": "1", f"board-{third}": "1", f"board-{first}": "2", f"board-{second}": ""}
     reply = client.post(url, body)
-    assert reply.status_code == 302 and reply["Location"] == f"{url}?saved=1"
+    assert reply.status_code == 302 and reply["Location"] == f"{url}?saved=1"  # round 1
     assert _lineup(event, 1)["players"] == [third, first] and _lineup(event, 1)["set"]
     html = client.get(reply["Location"]).content.decode()
     assert "data-saved" in html and "You have set this lineup." in html

@@ -1,8 +1,8 @@
 """A team captain's page in a real browser at 390 px (a phone), in English and in Persian
 (right to left), issue 39: from "my evening" to the page, a row dragged by its grip, a row
 moved with Alt + the down arrow key, another by its move-up button pressed with Enter, each
-new place said in the live region; the lineup saved is the order on the screen.
-Screenshots: tests/artifacts/screenshots/captain-*.png."""
+new place said in the live region; the lineup saved is the order on the screen; once
+paired, the round's boards read-only. Screenshots: tests/artifacts/screenshots/captain-*.png."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tests.web.play.browser import sign_in
 from tests.web.play.helpers import PASSWORD, team_event_with_captains
 from tournaments.teams.models import Team
 from tournaments.teams.selectors import team_event_lineups
+from tournaments.teams.services import team_round_pair
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,7 +47,8 @@ def _drag(page: Any, row: int, onto: int) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_a_lineup_by_drag_and_by_keyboard_on_a_phone(asgi, browser, lang):
-    event, (lions, _) = team_event_with_captains(organiser())
+    td = organiser()
+    event, (lions, _) = team_event_with_captains(td)
     a, b, c = Team.objects.get(event=event, number=1).roster
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=False)
     context.add_cookies([{"name": "hg_language", "value": lang, "url": asgi}])
@@ -89,4 +91,15 @@ def test_a_lineup_by_drag_and_by_keyboard_on_a_phone(asgi, browser, lang):
     assert _order(page) == [b, c, a]  # the page shows what was saved
     assert no_sideways_scroll(page)
     shoot(page, f"captain-{lang}-390-saved")
+
+    # Paired: round 1's boards with the opponent's players, read-only; the form moves on.
+    team_round_pair(event_id=event.pk, round_number=1, by=td)
+    page.reload()
+    page.wait_for_selector("[data-in-play='1']")
+    assert not page.locator("[data-saved]").count()  # round 1's lineup, not round 2's
+    boards = page.locator("[data-in-play='1'] table").inner_text()
+    assert "Lions 0" in boards and "Lions 1" in boards and "Owls" in boards
+    assert page.locator("[data-upcoming='2']").is_visible()
+    assert no_sideways_scroll(page)
+    shoot(page, f"captain-{lang}-390-paired")
     context.close()
