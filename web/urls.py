@@ -8,6 +8,7 @@ from web.language import language_set
 from web.manual import manual, players_help
 from web.pages import home, match_page, tournament_page
 from web.play import entries
+from web.play.captain import captain_page
 from web.play.evening import my_evening
 from web.play.views import lobby, play_page, practice_new
 from web.players_pages import player_page, player_visibility
@@ -53,6 +54,7 @@ urlpatterns = [
     path("play/practice/", practice_new, name="play-practice"),
     path("play/<uuid:match_id>/", play_page, name="play"),
     path("me/", my_evening, name="my-evening"),
+    path("me/teams/<int:event_id>/", captain_page, name="my-team"),
     path("me/entries/", entries.my_entries, name="my-entries"),
     path("me/entries/notices/", entries.my_notice_kinds, name="my-notice-kinds"),
     path("me/entries/calendar/", entries.my_calendar_renew, name="my-calendar-renew"),

@@ -30,7 +30,7 @@ from tests.tournaments.helpers import FAST_RULES, forfeit_round
 from tests.web.a11y import axe_violations, described
 from tests.web.desk.helpers import organiser, shoot, started_with_logins
 from tests.web.play.browser import sign_in as player_sign_in
-from tests.web.play.helpers import PASSWORD, online_match, players
+from tests.web.play.helpers import PASSWORD, online_match, players, team_event_with_captains
 from tournaments import services
 from tournaments.exchange.imports import team_event_import
 from tournaments.federation.files import MemberRow
@@ -115,11 +115,12 @@ def _world() -> dict[str, Any]:
     club_ratings_sync(tournament_id=past.pk)
     walk_in = Player.objects.get(name="Kian")  # entered by name: signs in with a code
     code = login_code_display(player_login_code_issue(player_id=walk_in.pk, by=td).code)
+    captained, _ = team_event_with_captains(td, name="Club league")  # captain: "lions"
     return {
         "td": td, "club": club, "season": season, "past": past, "tonight": tonight,
         "pairing": pairing, "ada": ada, "online": online, "practice": practice,
         "team_event": team_event, "past_match": past_match, "member": members[0],
-        "knockout": knockout, "federation": federation, "code": code,
+        "knockout": knockout, "federation": federation, "code": code, "captained": captained,
     }  # fmt: skip
 
 
@@ -198,6 +199,10 @@ def _pages(w: dict[str, Any], lang: str) -> dict[str, list[tuple[str, str]]]:
             ("phone's table page", f"/tables/{w['pairing'].match_id}/"),
             ("my evening at a table", "/me/"),
         ],
+        "lions": [
+            ("my evening, a captain", "/me/"),
+            ("captain's page", f"/me/teams/{w['captained'].pk}/"),
+        ],
     }
 
 
@@ -214,8 +219,8 @@ def _signed_in(browser: Any, base: str, lang: str, who: str, width: int, code: s
     page = _context(browser, base, lang, width).new_page()
     if who == "td":
         desk_sign_in(page, base)
-    elif who == "ada":
-        player_sign_in(page, base, "ada", PASSWORD)
+    elif who in ("ada", "lions"):
+        player_sign_in(page, base, who, PASSWORD)
     elif who == "walk-in":
         page.goto(f"{base}/desk/login/")
         page.fill("#id_code", code)
@@ -251,6 +256,8 @@ def _open(page: Any, base: str, path: str) -> Any:
 def _settled(page: Any, path: str) -> None:
     """The page as a person reads it: the play page rendered and live."""
     page.wait_for_load_state("load")
+    if path.startswith("/me/teams/"):
+        page.wait_for_selector(".lineup-list.sortable")  # the rows as the script makes them
     if path.startswith("/play/") and path != "/play/":
         page.wait_for_selector("[data-hand] [data-card]")
         page.wait_for_selector("[data-live-indicator][data-state=live]")

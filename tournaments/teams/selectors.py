@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_noop
 
 from core.errors import NotFoundError, PermissionDeniedError
 from players.models import Player
-from tournaments.selectors import tournament_get
+from tournaments.selectors import round_start, tournament_get
 from tournaments.teams.models import Team, TeamBoard, TeamEvent, TeamMatch, TeamStanding
 from tournaments.teams.repository import team_event_state_of
 
@@ -139,6 +140,83 @@ def team_event_stream_heads(*, stream_id: str | None = None) -> list[tuple[str, 
     return [(f"team-event-{pk}", version) for pk, version in events.values_list("pk", "version")]
 
 
+# --- a captain's page (web/play/captain.py): the captain's own team only -----------------
+
+
+def team_captaincies(*, player: Any) -> list[Team]:
+    """The teams `player` captains in team events not finished (registering or running),
+    each with its event (`team.event`), latest event first: "my evening" links them."""
+    if player is None:
+        return []
+    teams = Team.objects.filter(captain=player).exclude(event__status=TeamEvent.Status.FINISHED)
+    return list(teams.select_related("event", "event__tournament").order_by("-event_id"))
+
+
+def team_captain_page(*, event_id: Any, user: Any, player: Any) -> dict[str, Any]:
+    """What the captain's page shows: the event, the captain's team with its roster by
+    name, the lineup of the round to come (`next_round`: its board order, whether it was set
+    by hand, its deadline where the tournament has a schedule: the round's start) or None
+    when no round is left to set, and the round in play, once paired: the opponent and both
+    sides' boards (the opponent's lineup only then: before the pairing nobody sees it, as
+    nobody sees whom the team meets). NotFoundError where the viewer may not see the event,
+    PermissionDeniedError where they see it but do not captain a team in it."""
+    try:
+        event = team_event_get(event_id=event_id, user=user)
+    except (TeamEvent.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFoundError("no such team event") from exc
+    team = Team.objects.filter(event=event, captain=player).first() if player else None
+    if team is None or not user_is_captain(user=user, event=event, team=team.number):
+        raise PermissionDeniedError(gettext_noop("only the team's captain may set its lineup"))
+    state = team_event_state_of(event=event)
+    number = state.current_round + 1
+    left = not state.finished and (state.rounds_planned is None or number <= state.rounds_planned)
+    names = dict(Player.objects.filter(pk__in=team.roster).values_list("pk", "name"))
+    upcoming = None
+    if left and team.number in state.teams:
+        lineup = list(state.lineup(team.number, number))
+        bench = [p for p in team.roster if p not in lineup]
+        deadline = None
+        if event.tournament is not None:
+            deadline = round_start(tournament=event.tournament, number=number)
+        upcoming = {
+            "round": number,
+            "players": [
+                {"id": p, "name": names.get(p, str(p)), "board": i if i <= len(lineup) else None}
+                for i, p in enumerate(lineup + bench, 1)
+            ],
+            "set": (team.number, number) in state.lineups,
+            "deadline": deadline,
+        }
+    return {
+        "event": event,
+        "team": team,
+        "captain": names.get(team.captain_id or 0, ""),
+        "roster": [{"id": p, "name": names.get(p, str(p))} for p in team.roster],
+        "upcoming": upcoming,
+        "in_play": _captain_round_in_play(event, team),
+        "zone": event.tournament if event.tournament is not None else "UTC",
+    }
+
+
+def _captain_round_in_play(event: TeamEvent, team: Team) -> dict[str, Any] | None:
+    """The team's match of the last paired round: the opponent (None: a bye) and the boards
+    with both sides' players, the team's own first on each."""
+    if not event.current_round:
+        return None
+    mine = Q(team1=team.number) | Q(team2=team.number)
+    match = TeamMatch.objects.filter(event=event, round=event.current_round).filter(mine).first()
+    if match is None:
+        return None
+    other = match.team2 if match.team1 == team.number else match.team1
+    opponent = Team.objects.filter(event=event, number=other).first() if other else None
+    boards = TeamBoard.objects.filter(event=event, round=match.round, table=match.table)
+    rows, ours = [], set(team.roster)
+    for b in boards.select_related("player1", "player2").order_by("board"):
+        us, them = (b.player1, b.player2) if b.player1_id in ours else (b.player2, b.player1)
+        rows.append({"board": b.board, "us": us.name, "them": them.name, "result": b.result})
+    return {"round": match.round, "table": match.table, "opponent": opponent, "boards": rows}
+
+
 # --- the desk: what an organiser sees and runs ---------------------------------------------
 
 STANDINGS_COLUMNS = [
@@ -203,10 +281,14 @@ def team_event_desk(*, event: TeamEvent) -> dict[str, Any]:
             {
                 "team": team,
                 "captain": names.get(team.captain_id or 0, ""),
-                "players": [
-                    {"id": p, "name": names.get(p, str(p)), "board": board_of.get(p)}
-                    for p in team.roster
-                ],
+                # Board order, then the reserves in roster order: the lineup form's rows.
+                "players": sorted(
+                    (
+                        {"id": p, "name": names.get(p, str(p)), "board": board_of.get(p)}
+                        for p in team.roster
+                    ),
+                    key=lambda row: row["board"] or len(board_of) + 1,
+                ),
                 "set": lineup.get("set", False),
             }
         )

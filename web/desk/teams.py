@@ -1,6 +1,7 @@
 """The desk's team events (issue 39): the list and a new team tournament; one team event's
 teams with their rosters, a side registered from a list of names, each side's lineup for
-the next round set by a board number per player (keyboard only, no script needed), the
+the next round set by a board number per player (no script needed; with one, by dragging
+the rows or moving them with keys: web/static/play/lineup.js), the
 round paired, and the team-match sheets, each board linked to its match's desk page; the
 team standings as CSV and .xlsx. Through the tournaments' and teams' services and
 selectors only; the event's organisers and staff."""
@@ -27,6 +28,7 @@ from tournaments.teams import selectors
 from tournaments.teams.services import team_lineup_set, team_register, team_round_pair
 from web.desk.access import FORM_ERRORS, LOGIN_URL, desk_user, error_message
 from web.desk.prints import csv_response, xlsx_response
+from web.play.strings import lineup_strings
 
 MAX_ROSTER = 40
 
@@ -114,6 +116,7 @@ def _page(request: HttpRequest, event: Any, status: int = 200, **forms_: Any) ->
     context = selectors.team_event_desk(event=event)
     context["team_form"] = forms_.get("team_form") or TeamForm()
     context["errors"] = forms_.get("errors", [])
+    context["strings"] = lineup_strings()
     return render(request, "desk/team_event.html", context, status=status)
 
 
@@ -161,30 +164,43 @@ def team_add(request: HttpRequest, event: Any) -> HttpResponse:
     return redirect("desk-team-event", event_id=event.pk)
 
 
-@require_POST
-@_signed_in
-def lineup_set(request: HttpRequest, event: Any, team: int) -> HttpResponse:
-    """A side's lineup for the next round: a board number per player (empty: not playing)."""
-    boards: list[tuple[int, int]] = []
-    for key, value in request.POST.items():
+class LineupInputError(ValueError):
+    """A lineup form's numbers do not make a lineup (the message: in the page's words)."""
+
+
+def lineup_posted(post: Any, boards: int) -> list[int]:
+    """The players in board order from a lineup form's fields `board-<player id>`: a board
+    number each (empty: not playing), 1 to `boards`, each once. The desk's form and the
+    captain's page (web/play/captain.py) post the same fields; LineupInputError otherwise."""
+    numbered: list[tuple[int, int]] = []
+    for key, value in post.items():
         if not key.startswith("board-") or not value.strip():
             continue
         player, number = key.removeprefix("board-"), value.strip()
         if not player.isdigit() or not number.isdigit():
-            return _page(request, event, 400, errors=[gettext("a board is a whole number")])
-        boards.append((int(number), int(player)))
-    numbers = sorted(n for n, _ in boards)
-    if numbers != list(range(1, event.boards + 1)):
-        message = gettext("number the boards 1 to %(boards)s, each once") % {"boards": event.boards}
-        return _page(request, event, 400, errors=[message])
+            raise LineupInputError(gettext("a board is a whole number"))
+        numbered.append((int(number), int(player)))
+    if sorted(n for n, _ in numbered) != list(range(1, boards + 1)):
+        message = gettext("number the boards 1 to %(boards)s, each once") % {"boards": boards}
+        raise LineupInputError(message)
+    return [p for _, p in sorted(numbered)]
+
+
+@require_POST
+@_signed_in
+def lineup_set(request: HttpRequest, event: Any, team: int) -> HttpResponse:
+    """A side's lineup for the next round: a board number per player (empty: not playing)."""
     try:
+        players = lineup_posted(request.POST, event.boards)
         team_lineup_set(
             event_id=event.pk,
             team=team,
             round_number=event.current_round + 1,
-            players=[p for _, p in sorted(boards)],
+            players=players,
             by=request.user,
         )
+    except LineupInputError as exc:
+        return _page(request, event, 400, errors=[str(exc)])
     except FORM_ERRORS as exc:
         return _page(request, event, 400, errors=[error_message(exc)])
     return redirect("desk-team-event", event_id=event.pk)

@@ -3,7 +3,8 @@ current table (it follows the player to the next round live: the page follows th
 tournament's stream and its current match's, web/static/web/live.js), the running
 scoresheet, the place in the standings, the finished matches with their replays, and what
 waits for the player: an entry to confirm, a rejected entry with the organiser's reason, a
-dispute's answer. Reads only, through the selectors."""
+dispute's answer; the teams the player captains (their lineups: web/play/captain.py).
+Reads only, through the selectors."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from games.audit import match_disputes
 from games.selectors import match_get, match_list_for, table_entries_latest
 from players.selectors import player_for_user, user_is_organiser
 from tournaments.selectors import player_pairings, player_standing, player_tournaments
+from tournaments.teams.selectors import team_captaincies
 from web.desk.access import LOGIN_URL
 from web.desk.rounds import scoresheet
 
@@ -79,6 +81,7 @@ def my_evening(request: HttpRequest) -> HttpResponse:
             "evenings": evenings,
             "awaiting": _awaiting(me, request.user, ids),
             "to_play": [m for m in to_play[:20] if m.turn_player_id == me.pk],
+            "captain_of": team_captaincies(player=me),  # the captain's pages (captain.py)
         }
     template = (
         "play/_evening_live.html" if request.headers.get("HX-Request") else "play/evening.html"

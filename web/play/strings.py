@@ -95,3 +95,14 @@ def play_strings() -> dict[str, str]:
         "live_polling": _("Updates every 5 s"),
         "moved_card": _("%(card)s moved to place %(n)s of %(of)s."),
     }
+
+
+def lineup_strings() -> dict[str, str]:
+    """The words of the lineup script (web/static/play/lineup.js), on the captain's page
+    and the desk's team page: a row's place, said aloud after a move."""
+    return {
+        "board_n": _("Board %(n)s"),
+        "reserve": _("Reserve"),
+        "moved_board": _("%(name)s: board %(n)s of %(of)s."),
+        "moved_reserve": _("%(name)s: reserve, not playing."),
+    }

@@ -25,7 +25,10 @@ def test_a_lineup_set_by_keyboard_on_the_persian_team_desk(live_server, browser)
     td = organiser("td")
     event = team_tournament_in_play(td)
     base = live_server.url
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    # Without the script (lineup.js makes the rows draggable): the number fields alone.
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, java_script_enabled=False
+    )
     host = base.split("//", 1)[1].split(":")[0]
     context.add_cookies([{"name": "hg_language", "value": "fa", "domain": host, "path": "/"}])
     page = context.new_page()
@@ -54,6 +57,40 @@ def test_a_lineup_set_by_keyboard_on_the_persian_team_desk(live_server, browser)
     assert no_sideways_scroll(page)
     shoot(page, "team-desk-fa-1280")
     context.close()
+
+
+def test_a_lineup_by_drag_and_by_keys_on_the_team_desk(live_server, browser):
+    """With the script: the rows are the order, dragged by their grips or moved with Alt and
+    the arrow keys; the lineup saved is the order on the screen."""
+    td = organiser("td")
+    event = team_tournament_in_play(td)
+    base = live_server.url
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_in(page, base)
+    page.goto(f"{base}/desk/team-events/{event.pk}/")
+    owls = page.locator("[data-lineup][data-team='2']")
+    owls.locator(".lineup-grip").first.wait_for()  # the script took the form over
+    first, second, third = Team.objects.get(event=event, number=2).roster
+    grip = owls.locator(f"[data-player='{third}'] [data-grip]").bounding_box()
+    top = owls.locator(f"[data-player='{first}']").bounding_box()
+    page.mouse.move(grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(top["x"] + top["width"] / 2, top["y"] + 4, steps=12)
+    page.mouse.up()
+    order = "els => els.map(e => Number(e.dataset.player))"
+    assert owls.locator("[data-player]").evaluate_all(order) == [third, first, second]
+    page.focus(f"[data-player='{second}'] [data-move=up]")
+    page.keyboard.press("Alt+ArrowUp")
+    assert owls.locator("[data-player]").evaluate_all(order) == [third, second, first]
+    assert "board 2 of 2" in owls.locator("xpath=..").locator("[data-lineup-note]").inner_text()
+    assert no_sideways_scroll(page)
+    shoot(page, "team-desk-en-1280-moved")
+    owls.locator("xpath=..").locator("button[type=submit]").click()
+    page.wait_for_url(f"{base}/desk/team-events/{event.pk}/")
+    page.wait_for_selector(f"#board-2-{third}[value='1']", state="attached")
+    (lineup,) = [row for row in team_event_lineups(event=event) if row["team"] == 2]
+    assert lineup["players"] == [third, second] and lineup["set"] is True
+    page.context.close()
 
 
 def test_the_team_wall_shows_the_round_in_play_beside_the_standings(live_server, browser):

@@ -94,3 +94,36 @@ def cuttable_proxy(target: str) -> Iterator[tuple[str, Any]]:
         stop.set()
         listener.close()
         cut()
+
+
+def team_event_with_captains(by: Any, *, boards: int = 2, **kwargs: Any) -> tuple[Any, list[Any]]:
+    """A team Swiss in registration (issue 39): Lions and Owls, `boards` + 1 players each,
+    each side's first player its captain with a login (username: the name in lower case,
+    password PASSWORD), the others bots. Starts at 19:00 UTC on 2 March 2027, a round an
+    hour, times shown in Tehran's zone unless told. Returns (its team event, captains)."""
+    import datetime as dt
+
+    from players.models import Player
+    from tournaments.services import tournament_create
+    from tournaments.teams.models import TeamEvent
+    from tournaments.teams.services import team_register
+
+    tournament = tournament_create(
+        name=kwargs.pop("name", "Club league"), format="team_swiss", created_by=by,
+        boards=boards, rounds=kwargs.pop("rounds", 2), ruleset=SHORT,
+        starts_at=kwargs.pop("starts_at", dt.datetime(2027, 3, 2, 19, 0, tzinfo=dt.UTC)),
+        round_interval=dt.timedelta(hours=1), time_zone=kwargs.pop("time_zone", "Asia/Tehran"),
+    )  # fmt: skip
+    event = TeamEvent.objects.get(tournament=tournament)
+    captains = []
+    for side in ("Lions", "Owls"):
+        captain = player_create(name=f"{side} Cap", username=side.lower(), password=PASSWORD)
+        others = [Player.objects.create(name=f"{side} {b}", is_bot=True) for b in range(boards)]
+        roster = [captain.pk] + [p.pk for p in others]
+        team_register(
+            event_id=event.pk, name=side, roster=roster, captain=captain.pk, by=by,
+            by_rating=False,
+        )  # fmt: skip
+        captains.append(captain)
+    event.refresh_from_db()
+    return event, captains

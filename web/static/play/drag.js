@@ -8,11 +8,17 @@
 // selector inside `container`; onDrop(code, targetCode, after) when a card identified by
 // its data-card is dropped before (after=false) or after (after=true) another one;
 // onEnd() when a drag ends without a move (dropped in place, cancelled).
+// Also for a list of rows (the lineup, lineup.js): `key` the data attribute naming an item
+// (default "card"), `axis: "y"` to drop before or after a row by the pointer's height,
+// `handle` a selector inside an item where a press may start a drag (elsewhere the finger
+// scrolls the page).
 
 var THRESHOLD = 8; // px before a press becomes a drag
 
 export function sortable(container, options) {
   var press = null; // {id, el, x, y, dragging, target, after}
+  var key = options.key || "card";
+  var vertical = options.axis === "y";
 
   function cards() {
     return Array.prototype.slice.call(container.querySelectorAll(options.items));
@@ -25,11 +31,13 @@ export function sortable(container, options) {
       var r = el.getBoundingClientRect();
       var cx = r.left + r.width / 2, cy = r.top + r.height / 2;
       // Rows count more than columns: a card is dropped into the row the pointer is on.
-      var d = Math.abs(x - cx) + 3 * Math.max(0, Math.abs(y - cy) - r.height / 2);
+      var d = vertical ? Math.abs(y - cy)
+        : Math.abs(x - cx) + 3 * Math.max(0, Math.abs(y - cy) - r.height / 2);
       if (d < bestDistance) { best = el; bestDistance = d; }
     });
     if (!best) return null;
     var r = best.getBoundingClientRect();
+    if (vertical) return { el: best, after: y > r.top + r.height / 2 };
     var rtl = getComputedStyle(container).direction === "rtl";
     var pastMiddle = x > r.left + r.width / 2;
     return { el: best, after: rtl ? !pastMiddle : pastMiddle };
@@ -53,6 +61,7 @@ export function sortable(container, options) {
     if (e.button !== 0 || !e.isPrimary) return;
     var el = e.target.closest(options.items);
     if (!el || !container.contains(el)) return;
+    if (options.handle && !e.target.closest(options.handle)) return;
     press = { id: e.pointerId, el: el, x: e.clientX, y: e.clientY, dragging: false, target: null };
   });
 
@@ -83,7 +92,7 @@ export function sortable(container, options) {
     container.addEventListener("click", swallow, { capture: true, once: true });
     window.setTimeout(function () { container.removeEventListener("click", swallow, true); }, 0);
     if (done.target && done.target.el !== done.el) {
-      options.onDrop(done.el.dataset.card, done.target.el.dataset.card, done.target.after);
+      options.onDrop(done.el.dataset[key], done.target.el.dataset[key], done.target.after);
     } else if (options.onEnd) {
       options.onEnd();
     }
