@@ -172,7 +172,8 @@ class TournamentTeamsApi(TeamListApi):
 
 class TournamentLineupsApi(LineupApi):
     """Each team's lineup for a round (default: the next); a captain or an organiser sets
-    one before the round is paired."""
+    one before the round is paired. Until then a lineup that was set is seen only by its
+    team's captain and the organisers (`hidden` for anyone else, with no players)."""
 
     @extend_schema(
         parameters=[s.RoundQueryInputSerializer],
@@ -180,7 +181,9 @@ class TournamentLineupsApi(LineupApi):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         event = _owned(request, tournament_id)
-        lineups = selectors.team_event_lineups(event=event, round_number=_round(request))
+        lineups = selectors.team_event_lineups_for(
+            event=event, user=request.user, round_number=_round(request)
+        )
         return Response(s.LineupOutputSerializer(lineups, many=True).data)
 
 

@@ -68,9 +68,30 @@ def team_event_lineups(
             "players": list(state.lineup(team, number)),
             "set": (team, number) in state.lineups,
             "fixed": number <= state.current_round or state.finished,
+            "hidden": False,
         }
         for team in sorted(state.teams)
     ]
+
+
+def team_event_lineups_for(
+    *, event: TeamEvent, user: Any, round_number: int | None = None
+) -> list[dict[str, Any]]:
+    """The lineups as `user` may see them: a lineup set for a round not yet paired is its
+    team's secret until the pairing (an opponent would line up against it), seen by the
+    team's captain and the event's organisers; anyone else is told it is set (`hidden`,
+    no players), as a captain hands the arbiter a sealed lineup."""
+    rows = team_event_lineups(event=event, round_number=round_number)
+    if user_can_organise_team_event(user=user, event=event):
+        return rows
+    mine: set[int] = set()
+    if user is not None and user.is_authenticated:
+        teams = Team.objects.filter(event=event, captain__user=user)
+        mine = set(teams.values_list("number", flat=True))
+    for row in rows:
+        if row["set"] and not row["fixed"] and row["team"] not in mine:
+            row["hidden"], row["players"] = True, []
+    return rows
 
 
 def team_event_list(*, user: Any = None) -> QuerySet[TeamEvent]:

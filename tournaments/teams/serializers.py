@@ -65,6 +65,10 @@ class LineupOutputSerializer(serializers.Serializer):
         help_text="True: set by the captain or an organiser; false: the roster's first boards."
     )
     fixed = serializers.BooleanField(help_text="The round is paired: the lineup is final.")
+    hidden = serializers.BooleanField(
+        help_text="Set for a round not yet paired and not yours to see (you are neither the"
+        " team's captain nor an organiser): `players` is empty until the pairing."
+    )
 
 
 class RoundQueryInputSerializer(serializers.Serializer):

@@ -11,6 +11,7 @@ import pytest
 from django.urls import resolve
 
 import eventstore
+from players.models import Player
 from tests.helpers import token_client
 from tests.reliability.helpers import api_routes, fill
 from tournaments.models import Tournament
@@ -66,15 +67,24 @@ def test_teams_lineups_sheet_and_standings_through_the_tournament(
     # Before the round: the roster's first boards, not set; the captain's order once set.
     lineups = api_client.get(f"/api/tournaments/{tid}/lineups/").json()
     assert lineups[1] == {
-        "team": 2, "round": 1, "players": sides[1][:2], "set": False, "fixed": False
+        "team": 2, "round": 1, "players": sides[1][:2], "set": False, "fixed": False,
+        "hidden": False,
     }  # fmt: skip
     order = [sides[1][2], sides[1][0]]
     reply = organiser_client.post(
         f"/api/tournaments/{tid}/lineups/", {"team": 2, "round": 1, "players": order}, format="json"
     )
     assert reply.status_code == 204
+    # Set before the pairing: the team's secret (its captain and the organisers see it; an
+    # onlooker, the other side's captain included, is told only that it is set).
     lineups = api_client.get(f"/api/tournaments/{tid}/lineups/?round=1").json()
-    assert lineups[1]["players"] == order and lineups[1]["set"] is True
+    assert lineups[1]["players"] == [] and lineups[1]["set"] and lineups[1]["hidden"]
+    assert lineups[0]["players"] == sides[0][:2] and not lineups[0]["hidden"]  # not set
+    seen = organiser_client.get(f"/api/tournaments/{tid}/lineups/?round=1").json()
+    assert seen[1]["players"] == order and seen[1]["set"] is True and not seen[1]["hidden"]
+    for captain, shown in ((sides[1][0], order), (sides[0][0], [])):
+        client = token_client(Player.objects.get(pk=captain).user)
+        assert client.get(f"/api/tournaments/{tid}/lineups/?round=1").json()[1]["players"] == shown
     reply = organiser_client.post(
         f"/api/tournaments/{tid}/team-rounds/", {"round": 1}, format="json"
     )
@@ -87,6 +97,8 @@ def test_teams_lineups_sheet_and_standings_through_the_tournament(
     }
     assert api_client.get(f"/api/tournaments/{tid}/lineups/").json()[0]["round"] == 2
     assert api_client.get(f"/api/tournaments/{tid}/lineups/?round=1").json()[0]["fixed"] is True
+    paired = api_client.get(f"/api/tournaments/{tid}/lineups/?round=1").json()[1]
+    assert paired["players"] == order and not paired["hidden"]  # the pairing shows it
     late = organiser_client.post(
         f"/api/tournaments/{tid}/lineups/", {"team": 2, "round": 1, "players": order}, format="json"
     )

@@ -56,8 +56,10 @@ def test_a_team_tournament_run_at_the_desk(client):
     ben = Player.objects.get(name="Ben")
     lineup = {f"board-{known.pk}": "1", f"board-{ben.pk}": "2", f"board-{ann.pk}": ""}
     assert client.post(url + "teams/1/lineup/", lineup).status_code == 302
-    lineups = APIClient().get(f"/api/tournaments/{tournament.pk}/lineups/").json()
+    lineups = client.get(f"/api/tournaments/{tournament.pk}/lineups/").json()
     assert lineups[0]["players"] == [known.pk, ben.pk] and lineups[0]["set"] is True
+    hidden = APIClient().get(f"/api/tournaments/{tournament.pk}/lineups/").json()
+    assert hidden[0]["players"] == [] and hidden[0]["hidden"]  # an onlooker, before pairing
     assert client.post(url + "pair/").status_code == 302
     page = client.get(url).content.decode()
     boards = TeamBoard.objects.filter(event=event).order_by("board")
