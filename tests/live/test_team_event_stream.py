@@ -96,3 +96,34 @@ def test_a_wsgi_server_refuses_the_team_stream(organiser, client):
     response = client.get(f"/api/team-events/{event.pk}/stream/")
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "stream_unavailable"
+
+
+def test_a_lineup_is_sealed_on_the_public_stream(server, organiser):
+    """A lineup set before its round is paired reaches the organisers whole; anyone else
+    hears that it was set, not its players (as GET …/lineups/ keeps it)."""
+    from rest_framework.authtoken.models import Token
+
+    tournament = services.tournament_create(
+        name="League", format="team_swiss", created_by=organiser, boards=2, rounds=1
+    )
+    event = TeamEvent.objects.get(tournament=tournament)
+    bots = make_bots(4)
+    _sides(event, organiser, bots)
+    url = f"{server}/api/team-events/{event.pk}/stream/"
+    start = {"Last-Event-ID": "3"}
+    token = Token.objects.create(user=organiser).key
+    public = Follower(url, headers=start)
+    desk = Follower(url, headers={**start, "Authorization": f"Token {token}"})
+    order = [bots[1].pk, bots[0].pk]
+    written(
+        lambda: teams.team_lineup_set(
+            event_id=event.pk, team=1, round_number=1, players=order, by=organiser
+        )
+    )
+    (sealed,) = [m for m in public.take(1)]
+    (whole,) = [m for m in desk.take(1)]
+    assert sealed.data["type"] == whole.data["type"] == "LineupSet"
+    assert "players" not in sealed.data["data"] and sealed.data["data"]["team"] == 1
+    assert whole.data["data"]["players"] == order
+    public.close()
+    desk.close()

@@ -9,8 +9,10 @@ left out, as the public events of a tournament leave out its organisers). After 
 and once on connecting, a `standings` message (no id): the team standings as
 `GET /api/team-events/{id}/standings/` answers them, the current round's team matches with
 their board results, and the `version` they are as of. Anyone may follow a public team
-event; a private one is 404 to all but its organisers. A team event has nothing to hide
-from one viewer that it shows another: an audience is only whether the viewer may see it."""
+event; a private one is 404 to all but its organisers. Two audiences: its organisers see
+every event as recorded; anyone else sees a `LineupSet` without its `players` (a lineup is
+sealed until its round is paired, as `GET …/lineups/` keeps it; the pairing's team matches
+then show the boards)."""
 
 from __future__ import annotations
 
@@ -73,6 +75,21 @@ def _may_see(followed: Followed | None, user: Any) -> bool:
     return selectors.user_can_organise_team_event(user=user, event=followed.event)
 
 
+def _audience(followed: Followed | None, user: Any) -> str | None:
+    """None: may not see it; "organiser": every event as recorded; "public": lineups sealed."""
+    if not _may_see(followed, user):
+        return None
+    assert followed is not None
+    organises = selectors.user_can_organise_team_event(user=user, event=followed.event)
+    return "organiser" if organises else "public"
+
+
+def _shown(e: eventstore.RecordedEvent, audience: str) -> dict[str, Any]:
+    if e.type == "LineupSet" and audience != "organiser":
+        return {k: v for k, v in e.data.items() if k != "players"}
+    return e.data
+
+
 def _messages(
     followed: Followed | None, *, user: Any, after: int, with_standings: bool
 ) -> tuple[list[bytes], int]:
@@ -80,8 +97,9 @@ def _messages(
     connecting) the standings; made once per audience and version from one read."""
     if followed is None:
         return [], after
-    sees = _may_see(followed, user)
-    key = (sees, after, with_standings)
+    audience = _audience(followed, user)
+    sees = audience is not None
+    key = (audience, after, with_standings)
     with followed.lock:
         made = followed.made.get(key)
     if made is not None:
@@ -93,7 +111,7 @@ def _messages(
                 "version": e.version,
                 "type": e.type,
                 "recorded_at": _utc(e.recorded_at),
-                "data": e.data,
+                "data": _shown(e, audience or "public"),
             },
             event="event",
             id=e.version,
@@ -141,8 +159,8 @@ def _follow(event: TeamEvent, *, after: int, user: Any) -> HttpResponse:
         key=event.stream_id,
         after=after,
         load=lambda: _load(event.pk),
-        viewer=(user.pk, user.is_staff),  # what the audience (may see it) depends on
-        audience=lambda followed: _may_see(followed, user),
+        viewer=(user.pk, user.is_staff),  # what the audience (may see it, organises it) depends on
+        audience=lambda followed: _audience(followed, user),
         messages=lambda followed, version, first: _messages(
             followed, user=user, after=version, with_standings=first
         ),
