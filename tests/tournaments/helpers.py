@@ -71,6 +71,25 @@ def forfeit_round(tournament: Tournament, organiser: Any, *, winner_seat: int = 
         )
 
 
+def forfeited_to_the_end(
+    tournament: Tournament, organiser: Any, jobs: Any, *, rounds: int = 20
+) -> None:
+    """Start the tournament and forfeit round after round (the winner's seat alternating)
+    until it has finished; jobs (pairing the next round) run as each round ends."""
+    from tournaments import services
+
+    with jobs():
+        services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    for n in range(rounds):
+        tournament.refresh_from_db()
+        if tournament.status == "finished":
+            break
+        with jobs():
+            forfeit_round(tournament, organiser, winner_seat=n % 2)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+
+
 def table_tournament(
     organiser: Any, players: list[Player], *, start: bool = True, **kwargs: Any
 ) -> Tournament:

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import random
 
-from tests.tournaments.domain.helpers import with_match_ids
-from tests.tournaments.exchange.individual_helpers import NOW, TIEBREAK_ORDERS
-from tournaments.domain import decide, fold
+from tests.tournaments.exchange.individual_helpers import NOW, TIEBREAK_ORDERS, run
+from tournaments.domain import fold
 from tournaments.domain.commands import (
     CheckIn,
     ForbidPair,
@@ -22,10 +21,6 @@ from tournaments.domain.state import TournamentState
 from tournaments.exchange.individual import exchange_of_tournament, write_individual
 
 BRACKETS = ("knockout", "double_elimination", "top_cut")
-
-
-def _run(state: TournamentState, command: object, counter: list[int]) -> TournamentState:
-    return fold(with_match_ids(decide(state, command), counter), state)  # type: ignore[arg-type]
 
 
 def random_bracket(  # noqa: PLR0913
@@ -52,15 +47,15 @@ def random_bracket(  # noqa: PLR0913
     state = fold([created], TournamentState())
     ids = rng.sample(range(100, 999), players)
     for p in ids:
-        state = _run(state, Register(player=p), counter)
-        state = _run(state, CheckIn(player=p), counter)
+        state = run(state, Register(player=p), counter)
+        state = run(state, CheckIn(player=p), counter)
     # Pairs kept apart: a bracket's (a Swiss's are not in the file).
     for _ in range(forbidden if cut is None else 0):
-        state = _run(state, ForbidPair(players=tuple(rng.sample(ids, 2))), counter)
+        state = run(state, ForbidPair(players=tuple(rng.sample(ids, 2))), counter)
     n = 0
     while not state.finished:
         n += 1
-        state = _run(state, PairRound(number=n, now=NOW, ratings={p: p for p in ids}), counter)
+        state = run(state, PairRound(number=n, now=NOW, ratings={p: p for p in ids}), counter)
         if state.finished:
             break
         for t in state.rounds[n].tables:
@@ -72,10 +67,10 @@ def random_bracket(  # noqa: PLR0913
                 rng.randint(0, 400), rng.randint(0, 400), t.match,
                 "forfeit" if rng.random() < 0.1 else "played",
             )  # fmt: skip
-            state = _run(state, RecordResult(result=entry), counter)
+            state = run(state, RecordResult(result=entry), counter)
         active = [p for p in ids if p not in state.withdrawn]
         if withdrawals and not state.finished and rng.random() < 0.15 and len(active) > 3:
-            state = _run(state, Withdraw(player=rng.choice(active)), counter)
+            state = run(state, Withdraw(player=rng.choice(active)), counter)
     return state
 
 

@@ -22,7 +22,8 @@ TIEBREAK_ORDERS = (
 )
 
 
-def _run(state: TournamentState, command: object, counter: list[int]) -> TournamentState:
+def run(state: TournamentState, command: object, counter: list[int]) -> TournamentState:
+    """The pure domain's answer to `command`, folded in (match ids numbered by `counter`)."""
     return fold(with_match_ids(decide(state, command), counter), state)  # type: ignore[arg-type]
 
 
@@ -45,12 +46,12 @@ def random_tournament(  # noqa: PLR0913
     state = fold([created], TournamentState())
     ids = rng.sample(range(100, 999), players)
     for p in ids:
-        state = _run(state, Register(player=p), counter)
-        state = _run(state, CheckIn(player=p), counter)
+        state = run(state, Register(player=p), counter)
+        state = run(state, CheckIn(player=p), counter)
     n = 0
     while not state.finished:
         n += 1
-        state = _run(state, PairRound(number=n, now=NOW), counter)
+        state = run(state, PairRound(number=n, now=NOW), counter)
         if state.finished:
             break
         for t in state.rounds[n].tables:
@@ -63,9 +64,9 @@ def random_tournament(  # noqa: PLR0913
                 rng.randint(0, 400), rng.randint(0, 400), t.match,
                 "forfeit" if forfeit else "played",
             )  # fmt: skip
-            state = _run(state, RecordResult(result=entry), counter)
+            state = run(state, RecordResult(result=entry), counter)
         if fmt == "swiss" and not state.finished and rng.random() < 0.2 and len(ids) > 3:
-            state = _run(state, Withdraw(player=rng.choice(ids)), counter)
+            state = run(state, Withdraw(player=rng.choice(ids)), counter)
     return state
 
 

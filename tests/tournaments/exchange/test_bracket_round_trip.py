@@ -12,8 +12,7 @@ from rest_framework.test import APIClient
 from core.errors import ValidationError
 from tests.tournaments.exchange.bracket_helpers import bracket_text, random_bracket
 from tests.tournaments.exchange.helpers import checker
-from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
-from tournaments import services
+from tests.tournaments.helpers import forfeited_to_the_end, make_bots, make_tournament
 from tournaments.domain.standings import standings_of
 from tournaments.exchange.export import tournament_exchange_text
 from tournaments.exchange.individual_imports import tournament_exchange_import
@@ -71,16 +70,7 @@ def test_the_api_gives_a_brackets_file(organiser) -> None:
 def test_a_bracket_played_here_travels(organiser, jobs, fmt, kwargs) -> None:
     bots = make_bots(6)
     tournament = make_tournament(organiser, bots, format=fmt, **kwargs)
-    with jobs():
-        services.tournament_start(tournament_id=tournament.pk, by=organiser)
-    for n in range(20):
-        tournament.refresh_from_db()
-        if tournament.status == "finished":
-            break
-        with jobs():
-            forfeit_round(tournament, organiser, winner_seat=n % 2)
-    tournament.refresh_from_db()
-    assert tournament.status == "finished"
+    forfeited_to_the_end(tournament, organiser, jobs, rounds=20)
     text = tournament_exchange_text(tournament=tournament)
     assert text.startswith("HGX 3\n")
     assert checker.check(text) == []

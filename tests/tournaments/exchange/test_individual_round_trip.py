@@ -15,8 +15,7 @@ from core.drift import pictures_differences
 from core.errors import ConflictError, ValidationError
 from tests.tournaments.exchange.helpers import checker
 from tests.tournaments.exchange.individual_helpers import individual_text, random_tournament
-from tests.tournaments.helpers import forfeit_round, make_bots, make_tournament
-from tournaments import services
+from tests.tournaments.helpers import forfeited_to_the_end, make_bots, make_tournament
 from tournaments.domain.standings import standings_of
 from tournaments.exchange.export import tournament_exchange_text
 from tournaments.exchange.individual_imports import tournament_exchange_import
@@ -76,16 +75,7 @@ def test_a_tournament_played_here_travels_with_its_federation_ids(organiser, job
     federation = Federation.objects.create(name="Federation")
     Member.objects.create(federation=federation, number="RO-0042", name=bots[2].name,
                           player=bots[2])  # fmt: skip
-    with jobs():
-        services.tournament_start(tournament_id=tournament.pk, by=organiser)
-    for n in range(10):
-        tournament.refresh_from_db()
-        if tournament.status == "finished":
-            break
-        with jobs():
-            forfeit_round(tournament, organiser, winner_seat=n % 2)
-    tournament.refresh_from_db()
-    assert tournament.status == "finished"
+    forfeited_to_the_end(tournament, organiser, jobs, rounds=10)
     text = tournament_exchange_text(tournament=tournament)
     assert "RO-0042" in text
     assert checker.check(text) == []
