@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import random
 
-from tests.tournaments.exchange.individual_helpers import NOW, TIEBREAK_ORDERS, run
-from tournaments.domain import fold
+from tests.tournaments.exchange.individual_helpers import NOW, TIEBREAK_ORDERS, entered, run
 from tournaments.domain.commands import (
-    CheckIn,
     ForbidPair,
     PairRound,
     RecordResult,
-    Register,
     Withdraw,
 )
 from tournaments.domain.events import ResultEntry, TournamentCreated
@@ -44,11 +41,7 @@ def random_bracket(  # noqa: PLR0913
         tiebreaks=TIEBREAK_ORDERS[tiebreaks], bracket_reset=reset, top_cut=cut,
         third_place=third_place and cut is not None,
     )  # fmt: skip
-    state = fold([created], TournamentState())
-    ids = rng.sample(range(100, 999), players)
-    for p in ids:
-        state = run(state, Register(player=p), counter)
-        state = run(state, CheckIn(player=p), counter)
+    state, ids = entered(created, players, rng, counter)
     # Pairs kept apart: a bracket's (a Swiss's are not in the file).
     for _ in range(forbidden if cut is None else 0):
         state = run(state, ForbidPair(players=tuple(rng.sample(ids, 2))), counter)

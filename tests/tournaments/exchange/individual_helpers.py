@@ -27,6 +27,18 @@ def run(state: TournamentState, command: object, counter: list[int]) -> Tourname
     return fold(with_match_ids(decide(state, command), counter), state)  # type: ignore[arg-type]
 
 
+def entered(
+    created: TournamentCreated, players: int, rng: random.Random, counter: list[int]
+) -> tuple[TournamentState, list[int]]:
+    """A tournament just created with `players` random player ids registered and checked in."""
+    state = fold([created], TournamentState())
+    ids = rng.sample(range(100, 999), players)
+    for p in ids:
+        state = run(state, Register(player=p), counter)
+        state = run(state, CheckIn(player=p), counter)
+    return state, ids
+
+
 def random_tournament(  # noqa: PLR0913
     seed: int,
     *,
@@ -43,11 +55,7 @@ def random_tournament(  # noqa: PLR0913
         format=fmt, name="Random", rounds=rounds if fmt == "swiss" else None,
         tiebreaks=TIEBREAK_ORDERS[tiebreaks], bye_points=bye_points, bye_buchholz=bye_buchholz,
     )  # fmt: skip
-    state = fold([created], TournamentState())
-    ids = rng.sample(range(100, 999), players)
-    for p in ids:
-        state = run(state, Register(player=p), counter)
-        state = run(state, CheckIn(player=p), counter)
+    state, ids = entered(created, players, rng, counter)
     n = 0
     while not state.finished:
         n += 1
