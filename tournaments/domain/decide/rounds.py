@@ -92,6 +92,10 @@ def pair_round(state: TournamentState, command: PairRound) -> list[TournamentEve
             cut = tuple(top_cut_qualifiers(state, command.ratings, command.lots))
         except TopCutTooLargeError as exc:
             raise TournamentConflictError(exc.template, code="too_few", params=exc.params) from exc
+    if number > 1 and bracket_decided(state):
+        # Withdrawals between rounds decided the bracket (its last matches walkovers): it is
+        # over, not stuck with nobody to pair.
+        return events + [TournamentFinished(rounds=number - 1)]
     entries, met = round_entries(state, number, seeded, cut)
     if not entries:
         raise TournamentConflictError("nobody is left to pair", code="too_few")
@@ -197,13 +201,20 @@ def round_end(state: TournamentState, number: int) -> list[TournamentEvent]:
     events: list[TournamentEvent] = [RoundCompleted(round=number)]
     last = state.rounds_planned is not None and number >= state.rounds_planned
     if state.format == "double_elimination":
-        try:
-            last = bracket_of(state).over
-        except BracketResultError:
-            last = False  # a correction the bracket cannot take: the organiser re-pairs
+        last = bracket_decided(state)
     if last or (state.format == "knockout" and len(state.rounds[number].tables) == 1):
         events.append(TournamentFinished(rounds=number))
     return events
+
+
+def bracket_decided(state: TournamentState) -> bool:
+    """A double elimination whose bracket has its champion (by play or by walkovers)."""
+    if state.format != "double_elimination" or not state.started:
+        return False
+    try:
+        return bracket_of(state).over
+    except BracketResultError:
+        return False  # a correction the bracket cannot take: the organiser re-pairs
 
 
 def repair_round(state: TournamentState, command: RepairRound) -> list[TournamentEvent]:

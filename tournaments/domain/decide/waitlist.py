@@ -15,6 +15,7 @@ from tournaments.domain.commands import (
     Withdraw,
 )
 from tournaments.domain.decide.common import not_finished, registered_entry
+from tournaments.domain.decide.rounds import bracket_decided
 from tournaments.domain.errors import TournamentConflictError, TournamentInputError
 from tournaments.domain.events import (
     CapacityChanged,
@@ -25,8 +26,11 @@ from tournaments.domain.events import (
     PlayerWithdrawn,
     RegistrationRefused,
     TournamentEvent,
+    TournamentFinished,
 )
+from tournaments.domain.evolve import fold
 from tournaments.domain.state import (
+    COMPLETED,
     HOLDING_A_PLACE,
     IN_PROGRESS,
     REGISTERED,
@@ -68,6 +72,10 @@ def withdraw(state: TournamentState, command: Withdraw) -> list[TournamentEvent]
     if entry.status in HOLDING_A_PLACE:
         taken = state.places_taken - 1
         events += promotions(state, taken=taken, cause="withdrawal")
+    between_rounds = state.current_round and state.rounds[state.current_round].status == COMPLETED
+    if between_rounds and not state.finished and bracket_decided(fold(events, state)):
+        # Their walkovers decided a double elimination's bracket: it is over now.
+        events.append(TournamentFinished(rounds=state.current_round))
     return events
 
 
