@@ -106,8 +106,3 @@ def _page(request: Request, view: APIView, rows: list) -> Response:
     paginator = ApiPagination()
     page = paginator.paginate_queryset(rows, request, view=view)
     return paginator.get_paginated_response(page)
-
-
-def _view(request: Request, match_id: object) -> dict:
-    match = selectors.match_get(match_id=match_id, user=request.user)
-    return selectors.match_view_for(match=match, user=request.user)

@@ -20,7 +20,6 @@ from games.apis.common import (
     PAGE_PARAMETERS,
     PublicMatchReadApi,
     _request_id,
-    _view,
     _view_after,
 )
 from games.fastpath import action_input_plain
@@ -102,11 +101,12 @@ class MatchDetailApi(PublicMatchReadApi):
         parameters=[MATCH_ID], responses={200: MatchViewSerializer, **error_responses(404)}
     )
     def get(self, request: Request, match_id: str) -> Response:
-        body = _view(request, match_id)
-        if body.get("practice") and body.get("your_seat") is not None:
+        match = selectors.match_get(match_id=match_id, user=request.user)
+        body = selectors.match_view_for(match=match, user=request.user)
+        if match.practice and body["your_seat"] is not None:
             # The player's look at a practice match queues the bot again if it is to move
             # and its job was lost (version-guarded: a job still on its way does nothing).
-            practice.practice_bot_nudge(match=selectors.match_get(match_id=match_id))
+            practice.practice_bot_nudge(match=match)
         return Response(body)
 
 

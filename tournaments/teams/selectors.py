@@ -173,7 +173,7 @@ def team_captaincies(*, player: Any) -> list[Team]:
     return list(teams.select_related("event", "event__tournament").order_by("-event_id"))
 
 
-def team_captain_page(*, event_id: Any, user: Any, player: Any) -> dict[str, Any]:
+def team_captain_page(*, event_id: Any, user: Any) -> dict[str, Any]:
     """What the captain's page shows: the event, the captain's team with its roster by
     name, the lineup of the round to come (`next_round`: its board order, whether it was set
     by hand, its deadline where the tournament has a schedule: the round's start) or None
@@ -185,8 +185,8 @@ def team_captain_page(*, event_id: Any, user: Any, player: Any) -> dict[str, Any
         event = team_event_get(event_id=event_id, user=user)
     except (TeamEvent.DoesNotExist, ValueError, TypeError) as exc:
         raise NotFoundError("no such team event") from exc
-    team = Team.objects.filter(event=event, captain=player).first() if player else None
-    if team is None or not user_is_captain(user=user, event=event, team=team.number):
+    team = Team.objects.filter(event=event, captain__user=user).first()
+    if team is None:
         raise PermissionDeniedError(gettext_noop("only the team's captain may set its lineup"))
     state = team_event_state_of(event=event)
     number = state.current_round + 1
@@ -194,17 +194,12 @@ def team_captain_page(*, event_id: Any, user: Any, player: Any) -> dict[str, Any
     names = dict(Player.objects.filter(pk__in=team.roster).values_list("pk", "name"))
     upcoming = None
     if left and team.number in state.teams:
-        lineup = list(state.lineup(team.number, number))
-        bench = [p for p in team.roster if p not in lineup]
         deadline = None
         if event.tournament is not None:
             deadline = round_start(tournament=event.tournament, number=number)
         upcoming = {
             "round": number,
-            "players": [
-                {"id": p, "name": names.get(p, str(p)), "board": i if i <= len(lineup) else None}
-                for i, p in enumerate(lineup + bench, 1)
-            ],
+            "players": lineup_rows(team.roster, list(state.lineup(team.number, number)), names),
             "set": (team.number, number) in state.lineups,
             "deadline": deadline,
         }
@@ -217,6 +212,16 @@ def team_captain_page(*, event_id: Any, user: Any, player: Any) -> dict[str, Any
         "in_play": _captain_round_in_play(event, team),
         "zone": event.tournament if event.tournament is not None else "UTC",
     }
+
+
+def lineup_rows(roster: list[int], lineup: list[int], names: dict[int, str]) -> list[dict]:
+    """The lineup form's rows (the captain's page and the desk): the lineup's players in
+    board order with their boards, then the reserves in roster order (no board)."""
+    bench = [p for p in roster if p not in lineup]
+    return [
+        {"id": p, "name": names.get(p, str(p)), "board": i if i <= len(lineup) else None}
+        for i, p in enumerate([*lineup, *bench], 1)
+    ]
 
 
 def _captain_round_in_play(event: TeamEvent, team: Team) -> dict[str, Any] | None:
@@ -297,19 +302,11 @@ def team_event_desk(*, event: TeamEvent) -> dict[str, Any]:
     sides = []
     for number, team in sorted(page["teams"].items()):
         lineup = lineups.get(number, {})
-        board_of = {p: i for i, p in enumerate(lineup.get("players", []), 1)}
         sides.append(
             {
                 "team": team,
                 "captain": names.get(team.captain_id or 0, ""),
-                # Board order, then the reserves in roster order: the lineup form's rows.
-                "players": sorted(
-                    (
-                        {"id": p, "name": names.get(p, str(p)), "board": board_of.get(p)}
-                        for p in team.roster
-                    ),
-                    key=lambda row: row["board"] or len(board_of) + 1,
-                ),
+                "players": lineup_rows(team.roster, list(lineup.get("players", [])), names),
                 "set": lineup.get("set", False),
             }
         )

@@ -67,21 +67,14 @@ def _load(event_id: int) -> Followed | None:
     return Followed(event=event, events=events, standings=standings)
 
 
-def _may_see(followed: Followed | None, user: Any) -> bool:
-    if followed is None:
-        return False
-    if followed.event.is_public:
-        return True
-    return selectors.user_can_organise_team_event(user=user, event=followed.event)
-
-
 def _audience(followed: Followed | None, user: Any) -> str | None:
-    """None: may not see it; "organiser": every event as recorded; "public": lineups sealed."""
-    if not _may_see(followed, user):
+    """None: may not see it; "organiser": every event as recorded; "public": lineups sealed
+    (a private event is its organisers' only)."""
+    if followed is None:
         return None
-    assert followed is not None
-    organises = selectors.user_can_organise_team_event(user=user, event=followed.event)
-    return "organiser" if organises else "public"
+    if selectors.user_can_organise_team_event(user=user, event=followed.event):
+        return "organiser"
+    return "public" if followed.event.is_public else None
 
 
 def _shown(e: eventstore.RecordedEvent, audience: str) -> dict[str, Any]:

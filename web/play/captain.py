@@ -18,7 +18,6 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from core.errors import ConflictError, NotFoundError, PermissionDeniedError
-from players.selectors import player_for_user
 from tournaments.domain.errors import TournamentConflictError
 from tournaments.teams.selectors import team_captain_page
 from tournaments.teams.services import team_lineup_set
@@ -28,9 +27,8 @@ from web.play.strings import lineup_strings
 
 
 def _context(request: HttpRequest, event_id: int) -> dict[str, Any]:
-    me = player_for_user(user=request.user)
     try:
-        return team_captain_page(event_id=event_id, user=request.user, player=me)
+        return team_captain_page(event_id=event_id, user=request.user)
     except NotFoundError as exc:
         raise Http404("no such team event") from exc
     except PermissionDeniedError as exc:
